@@ -1,0 +1,40 @@
+# The whole set-up on a fresh machine is `make run` or `make test`.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
+
+.PHONY: run test lint format bench clean
+
+$(STAMP): requirements.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+## run: set up, then serve the API on 127.0.0.1:8000 with a django-q2 cluster
+run: $(STAMP)
+	DEBUG=true $(PY) manage.py migrate --noinput
+	DEBUG=true $(PY) manage.py createcachetable
+	DEBUG=true $(PY) manage.py setup_schedules
+	DEBUG=true $(PY) manage.py seed_demo
+	@echo "Serving on http://127.0.0.1:8000 (API under /api/v1, admin under /admin/). Ctrl-C stops both."
+	@trap 'kill 0' INT TERM EXIT; \
+	  DEBUG=true $(PY) manage.py qcluster & \
+	  DEBUG=true $(PY) manage.py runserver 127.0.0.1:8000 --noreload & \
+	  wait -n
+
+## test: set up, then run the whole suite (SQLite, or DATABASE_URL when set)
+test: $(STAMP)
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) db.sqlite3 test_db*.sqlite3*

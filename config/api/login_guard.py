@@ -1,0 +1,50 @@
+"""Throttles on login endpoints (DESIGN section 4).
+
+Per account: 5 failed logins in a 15-minute window, then 429 for that account until
+the window ends. Per client IP: a generous budget (300/min by default), so that many
+people behind one address still get in.
+"""
+
+from django.conf import settings
+
+from . import ratelimit
+from .errors import RateLimited
+
+
+def _failure_key(kind: str, email: str) -> str:
+    return f"login-fail:{kind}:{email.strip().lower()}"
+
+
+def check_login_allowed(*, kind: str, email: str, client_ip: str) -> None:
+    per_ip = ratelimit.hit(
+        f"login-ip:{client_ip}", limit=settings.LOGIN_REQUESTS_PER_IP_PER_MINUTE
+    )
+    if per_ip.exceeded:
+        raise RateLimited(
+            "Too many sign-in requests from this address; retry in "
+            f"{per_ip.seconds_to_reset()} s.",
+            headers={"Retry-After": str(per_ip.seconds_to_reset())},
+        )
+    failures = ratelimit.peek(
+        _failure_key(kind, email),
+        limit=settings.LOGIN_FAILURES_PER_ACCOUNT,
+        window_seconds=settings.LOGIN_FAILURE_WINDOW_SECONDS,
+    )
+    if failures.count >= failures.limit:
+        raise RateLimited(
+            "Too many failed sign-ins for this account; retry in "
+            f"{failures.seconds_to_reset()} s.",
+            headers={"Retry-After": str(failures.seconds_to_reset())},
+        )
+
+
+def record_login_failure(*, kind: str, email: str) -> None:
+    ratelimit.hit(
+        _failure_key(kind, email),
+        limit=settings.LOGIN_FAILURES_PER_ACCOUNT,
+        window_seconds=settings.LOGIN_FAILURE_WINDOW_SECONDS,
+    )
+
+
+def client_ip(request) -> str:
+    return request.META.get("REMOTE_ADDR") or "unknown"

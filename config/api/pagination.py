@@ -1,0 +1,36 @@
+"""`?limit=` (default 50, max 100) and `?offset=` on every list; lists carry `total`."""
+
+from dataclasses import dataclass
+
+from rest_framework.exceptions import ValidationError
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 100
+
+
+@dataclass(frozen=True)
+class Page:
+    items: list
+    total: int
+
+
+def _int_param(request, name: str, default: int, low: int, high: int | None) -> int:
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValidationError({name: [f"{name} must be a whole number."]}) from None
+    if value < low or (high is not None and value > high):
+        bound = f"between {low} and {high}" if high is not None else f"at least {low}"
+        raise ValidationError({name: [f"{name} must be {bound}."]})
+    return value
+
+
+def paginate(request, queryset) -> Page:
+    """Slice a queryset (or list) by the request's limit/offset."""
+    limit = _int_param(request, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+    offset = _int_param(request, "offset", 0, 0, None)
+    total = len(queryset) if isinstance(queryset, list) else queryset.count()
+    return Page(items=list(queryset[offset : offset + limit]), total=total)

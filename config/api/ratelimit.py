@@ -1,0 +1,107 @@
+"""Fixed-window counters shared by every web process (DESIGN section 4).
+
+The counter is bumped with one atomic statement: Redis `INCR` when REDIS_URL is set,
+otherwise `INSERT ... ON CONFLICT DO UPDATE ... RETURNING` on the database (the same
+SQL on PostgreSQL and SQLite). DRF's cache throttle reads, then writes, and lets
+extra requests through under concurrency; this does not.
+"""
+
+import math
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from .models import RateCounter
+
+
+@dataclass(frozen=True)
+class Window:
+    count: int
+    limit: int
+    reset_at: datetime
+
+    @property
+    def exceeded(self) -> bool:
+        return self.count > self.limit
+
+    @property
+    def remaining(self) -> int:
+        return max(0, self.limit - self.count)
+
+    def seconds_to_reset(self, now: datetime | None = None) -> int:
+        now = now or timezone.now()
+        return max(1, math.ceil((self.reset_at - now).total_seconds()))
+
+    def headers(self) -> dict[str, str]:
+        return {
+            "X-RateLimit-Limit": str(self.limit),
+            "X-RateLimit-Remaining": str(self.remaining),
+            "X-RateLimit-Reset": str(int(self.reset_at.timestamp())),
+        }
+
+
+def _window_bounds(seconds: int, now: datetime) -> tuple[int, datetime]:
+    epoch = int(now.timestamp())
+    start = epoch - epoch % seconds
+    return start, datetime.fromtimestamp(start + seconds, tz=UTC)
+
+
+_redis_client = None
+
+
+def _redis():
+    global _redis_client
+    if _redis_client is None:
+        import redis
+
+        _redis_client = redis.Redis.from_url(settings.REDIS_URL)
+    return _redis_client
+
+
+def _bump(key: str, expires_at: datetime, by: int) -> int:
+    if settings.REDIS_URL:
+        client = _redis()
+        pipe = client.pipeline()
+        pipe.incrby(key, by)
+        pipe.expireat(key, int(expires_at.timestamp()) + 1)
+        return int(pipe.execute()[0])
+    table = RateCounter._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (key, count, expires_at) VALUES (%s, %s, %s) "  # noqa: S608
+            f"ON CONFLICT (key) DO UPDATE SET count = {table}.count + EXCLUDED.count "
+            "RETURNING count",
+            [key, by, expires_at],
+        )
+        return int(cursor.fetchone()[0])
+
+
+def _read(key: str) -> int:
+    if settings.REDIS_URL:
+        value = _redis().get(key)
+        return int(value) if value else 0
+    row = RateCounter.objects.filter(key=key).values_list("count", flat=True).first()
+    return row or 0
+
+
+def hit(name: str, *, limit: int, window_seconds: int = 60) -> Window:
+    """Count one event against `name` in the current fixed window."""
+    start, reset_at = _window_bounds(window_seconds, timezone.now())
+    count = _bump(f"rl:{name}:{start}", reset_at, 1)
+    return Window(count=count, limit=limit, reset_at=reset_at)
+
+
+def peek(name: str, *, limit: int, window_seconds: int = 60) -> Window:
+    """The current window's count, without counting."""
+    start, reset_at = _window_bounds(window_seconds, timezone.now())
+    return Window(count=_read(f"rl:{name}:{start}"), limit=limit, reset_at=reset_at)
+
+
+def purge_expired() -> int:
+    """Drop database counters of windows that have ended (Redis expires its own)."""
+    cutoff = timezone.now() - timedelta(seconds=1)
+    deleted, _ = RateCounter.objects.filter(expires_at__lt=cutoff).delete()
+    return deleted

@@ -1,0 +1,65 @@
+"""Input-serializer building blocks that refuse what a payments API should refuse.
+
+DRF coerces `123` into `"123"` and `"12"` into `12`; money and identifiers here take
+exactly the JSON type the contract names. Unknown body fields are refused with 400,
+so a misspelt optional field is reported instead of silently ignored.
+"""
+
+from collections.abc import Mapping
+
+from rest_framework import serializers
+
+
+class StrictSerializer(serializers.Serializer):
+    def to_internal_value(self, data):
+        if not isinstance(data, Mapping):
+            raise serializers.ValidationError(
+                {"non_field_errors": ["The request body must be a JSON object."]}
+            )
+        errors = {
+            str(name): ["Unknown field."]
+            for name in sorted(data, key=str)
+            if name not in self.fields
+        }
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as error:
+            raise serializers.ValidationError({**error.detail, **errors}) from None
+        if errors:
+            raise serializers.ValidationError(errors)
+        return value
+
+
+class StrictCharField(serializers.CharField):
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictEmailField(serializers.EmailField):
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data).strip().lower()
+
+
+class StrictURLField(serializers.URLField):
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data

@@ -1,0 +1,235 @@
+"""Settings for the installment checkout service.
+
+Every value is read once, here, from the environment (django-environ, 12-factor);
+DESIGN section 2 lists the variables. Embedded defaults run the whole service on
+one machine: SQLite, the django-q2 ORM broker, the database cache, console e-mail
+and the sandbox processor. DATABASE_URL and REDIS_URL switch to PostgreSQL and
+Redis without a code change.
+"""
+
+import hashlib
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import urlparse
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+
+DEBUG = env.bool("DEBUG", default=False)
+
+_DEV_SECRET_KEY = "dev-only-insecure-secret-key-do-not-use-in-production"
+SECRET_KEY = env.str("SECRET_KEY", default="")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is false (it signs sessions and JWTs)."
+        )
+    SECRET_KEY = _DEV_SECRET_KEY
+
+BASE_URL = env.str("BASE_URL", default="http://127.0.0.1:8000").rstrip("/")
+CONSUMER_URL = env.str("CONSUMER_URL", default=BASE_URL).rstrip("/")
+
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
+_base_host = urlparse(BASE_URL).hostname
+if _base_host and _base_host not in ALLOWED_HOSTS:
+    ALLOWED_HOSTS.append(_base_host)
+
+PROCESSOR = env.str("PROCESSOR", default="sandbox")
+if PROCESSOR not in ("sandbox", "paystack"):
+    raise ImproperlyConfigured("PROCESSOR must be 'sandbox' or 'paystack'.")
+PAYSTACK_SECRET_KEY = env.str("PAYSTACK_SECRET_KEY", default="sk_test_sandbox")
+PAYSTACK_BASE_URL = env.str("PAYSTACK_BASE_URL", default="https://api.paystack.co")
+
+FIELD_ENCRYPTION_KEY = env.str(
+    "FIELD_ENCRYPTION_KEY",
+    default=hashlib.sha256(b"field-encryption:" + SECRET_KEY.encode()).hexdigest(),
+)
+WEBHOOK_ALLOW_PRIVATE_NETWORKS = env.bool(
+    "WEBHOOK_ALLOW_PRIVATE_NETWORKS", default=DEBUG
+)
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "django_q",
+    "config.api",
+    "merchants",
+    "webhooks",
+    "payments",
+    "installments",
+    "checkout",
+]
+
+MIDDLEWARE = [
+    "config.api.middleware.RequestIdMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "config.api.middleware.BodySizeLimitMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.api.middleware.ApiErrorMiddleware",
+    "config.api.throttling.RateLimitHeadersMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+# API paths are served with and without a trailing slash, never redirected.
+APPEND_SLASH = False
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # IMMEDIATE transactions take the write lock up front, so two writers queue
+    # on the busy timeout instead of failing with "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
+else:
+    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", 60))
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+IS_POSTGRES = DATABASES["default"]["ENGINE"].startswith("django.db.backends.postgresql")
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env.str("REDIS_URL", default="")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "django_cache",
+        }
+    }
+
+Q_CLUSTER = {
+    "name": "installments",
+    "workers": env.int("Q_WORKERS", default=2),
+    # A task running past `retry` is handed out again, so timeout < retry.
+    "timeout": 120,
+    "retry": 180,
+    "max_attempts": 3,
+    "catch_up": False,
+    "save_limit": 1000,
+    "ack_failures": True,
+    "label": "Task queue",
+}
+if REDIS_URL:
+    Q_CLUSTER["redis"] = REDIS_URL
+else:
+    Q_CLUSTER["orm"] = "default"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {
+        "NAME": "django.contrib.auth.password_validation."
+        "UserAttributeSimilarityValidator"
+    },
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = env.str("TIME_ZONE", default="Africa/Lagos")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
+vars().update(EMAIL_CONFIG)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="no-reply@installments.ng")
+OPERATIONS_EMAIL = env.str("OPERATIONS_EMAIL", default="operations@installments.ng")
+
+# Request bodies over 1 MiB get 413 (DESIGN section 4).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+
+REST_FRAMEWORK = {
+    # Every API view accepts every credential kind; each view's permission says
+    # which kinds it takes, so a credential of the wrong kind gets 403, not 401.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "merchants.authentication.ApiKeyAuthentication",
+        "config.api.auth.JWTAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_THROTTLE_CLASSES": ["config.api.throttling.PrincipalRateThrottle"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "EXCEPTION_HANDLER": "config.api.exceptions.exception_handler",
+    "UNAUTHENTICATED_USER": None,
+    "DATETIME_FORMAT": "%Y-%m-%dT%H:%M:%S.%fZ",
+}
+
+SIMPLE_JWT = {
+    "ACCESS_TOKEN_LIFETIME": timedelta(minutes=15),
+    "REFRESH_TOKEN_LIFETIME": timedelta(days=7),
+    "ROTATE_REFRESH_TOKENS": True,
+    # Pinned: tokens with any other "alg" (including "none") are refused.
+    "ALGORITHM": "HS256",
+    "SIGNING_KEY": hashlib.sha256(b"jwt:" + SECRET_KEY.encode()).hexdigest(),
+    "USER_ID_CLAIM": "sub",
+    "AUTH_HEADER_TYPES": ("Bearer",),
+    "UPDATE_LAST_LOGIN": False,
+}
+
+# Rate limits (DESIGN section 4): per merchant plan, per calendar minute.
+RATE_LIMITS = {"sandbox": 100, "production": 500}
+LOGIN_FAILURES_PER_ACCOUNT = 5
+LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60
+LOGIN_REQUESTS_PER_IP_PER_MINUTE = env.int("LOGIN_REQUESTS_PER_IP_PER_MINUTE", 300)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "config.api.request_id.RequestIdLogFilter"}},
+    "formatters": {
+        "plain": {
+            "format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "plain",
+        }
+    },
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": 0}
+    },
+}

@@ -1,0 +1,105 @@
+"""Staff approve, enable API access and suspend merchants here (DESIGN section 12).
+
+No key material is ever shown: keys appear only as masked prefixes, and password
+hashes are excluded from every form.
+"""
+
+from django.contrib import admin, messages
+from django.template.response import TemplateResponse
+
+from . import services
+from .models import ApiKey, Merchant
+
+
+class ApiKeyInline(admin.TabularInline):
+    model = ApiKey
+    fields = ("name", "masked_prefix", "created_at", "revoked_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+def _confirmed_action(label: str, verb: str, apply):
+    """An admin action that first shows a confirmation page listing the merchants."""
+
+    def action(modeladmin, request, queryset):
+        if request.POST.get("confirm") == "yes":
+            for merchant in queryset:
+                apply(merchant)
+            modeladmin.message_user(
+                request, f"{verb} {queryset.count()} merchant(s).", messages.SUCCESS
+            )
+            return None
+        return TemplateResponse(
+            request,
+            "admin/merchants/confirm_action.html",
+            {
+                **modeladmin.admin_site.each_context(request),
+                "title": f"{label}: are you sure?",
+                "label": label,
+                "merchants": queryset,
+                "action": request.POST.get("action"),
+                "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME),
+                "opts": modeladmin.model._meta,
+            },
+        )
+
+    action.short_description = label
+    action.__name__ = label.lower().replace(" ", "_")
+    return action
+
+
+approve = _confirmed_action(
+    "Approve", "Approved", lambda m: services.merchant_approve(merchant=m)
+)
+enable_api_access = _confirmed_action(
+    "Enable API access",
+    "Enabled API access for",
+    lambda m: services.merchant_set_api_access(merchant=m, enabled=True),
+)
+disable_api_access = _confirmed_action(
+    "Disable API access",
+    "Disabled API access for",
+    lambda m: services.merchant_set_api_access(merchant=m, enabled=False),
+)
+suspend = _confirmed_action(
+    "Suspend", "Suspended", lambda m: services.merchant_suspend(merchant=m)
+)
+
+
+@admin.register(Merchant)
+class MerchantAdmin(admin.ModelAdmin):
+    list_display = (
+        "public_id",
+        "business_name",
+        "email",
+        "status",
+        "api_access_enabled",
+        "rate_plan",
+        "created_at",
+    )
+    list_filter = ("status", "api_access_enabled", "rate_plan")
+    search_fields = ("public_id", "email", "business_name", "business_url")
+    readonly_fields = (
+        "public_id",
+        "status",
+        "api_access_enabled",
+        "approved_at",
+        "approval_email_sent_at",
+        "suspended_at",
+        "created_at",
+        "updated_at",
+    )
+    exclude = ("password",)
+    inlines = [ApiKeyInline]
+    actions = [approve, enable_api_access, disable_api_access, suspend]
+    list_per_page = 50
+    ordering = ("-created_at",)
+
+    def has_add_permission(self, request):
+        # Merchants register themselves; staff review them.
+        return False

@@ -1,0 +1,66 @@
+"""HTTP in/out for endpoints 1, 7, 8 and merchant login."""
+
+from rest_framework.views import APIView
+
+from config.api import responses
+from config.api.auth import ROLE_MERCHANT, issue_tokens
+from config.api.login_guard import client_ip
+from config.api.pagination import paginate
+from config.api.permissions import accepts
+
+from . import selectors, services
+from .authentication import resolve_merchant
+from .serializers import (
+    LoginInput,
+    RegisterInput,
+    RotateKeyInput,
+    merchant_output,
+    revoked_key_output,
+)
+
+
+class MerchantRegisterApi(APIView):
+    authentication_classes = []
+
+    def post(self, request):
+        data = RegisterInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        merchant = services.merchant_register(**data.validated_data)
+        return responses.created(merchant_output(merchant))
+
+
+class MerchantLoginApi(APIView):
+    authentication_classes = []
+
+    def post(self, request):
+        data = LoginInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        merchant = services.merchant_login(
+            **data.validated_data, client_ip=client_ip(request)
+        )
+        tokens = issue_tokens(role=ROLE_MERCHANT, public_id=merchant.public_id)
+        return responses.ok({**tokens, "merchant_id": merchant.public_id})
+
+
+class ApiKeyRotateApi(APIView):
+    permission_classes = [accepts("api_key", "merchant_jwt")]
+
+    def post(self, request, merchant_id):
+        merchant = resolve_merchant(request, merchant_id, require_api_access=True)
+        data = RotateKeyInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        _, plaintext = services.api_key_rotate(
+            merchant=merchant, name=data.validated_data["name"]
+        )
+        return responses.created({"apiKey": plaintext})
+
+
+class ApiKeyHistoryApi(APIView):
+    permission_classes = [accepts("api_key", "merchant_jwt")]
+
+    def get(self, request, merchant_id):
+        merchant = resolve_merchant(request, merchant_id)
+        page = paginate(request, selectors.revoked_api_keys(merchant))
+        return responses.ok(
+            [revoked_key_output(key) for key in page.items], total=page.total
+        )

@@ -1,0 +1,23 @@
+from .models import ApiKey, Merchant, hash_api_key
+
+
+def merchant_by_public_id(public_id: str) -> Merchant | None:
+    return Merchant.objects.filter(public_id=public_id).first()
+
+
+def merchant_by_email(email: str) -> Merchant | None:
+    return Merchant.objects.filter(email__iexact=email.strip()).first()
+
+
+def live_api_key(plaintext: str) -> ApiKey | None:
+    return (
+        ApiKey.objects.select_related("merchant")
+        .filter(key_hash=hash_api_key(plaintext), revoked_at__isnull=True)
+        .first()
+    )
+
+
+def revoked_api_keys(merchant: Merchant):
+    return ApiKey.objects.filter(merchant=merchant, revoked_at__isnull=False).order_by(
+        "-revoked_at", "-id"
+    )

@@ -1,0 +1,160 @@
+"""Merchant use-cases: registration, approval, API access, suspension, API keys."""
+
+import secrets
+from functools import partial
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from config.api import login_guard
+from config.api.errors import InvalidCredentials
+from config.api.passwords import burn_hash_time, validate_new_password
+
+from . import emails, selectors
+from .errors import ApiAccessDisabled, EmailAlreadyRegistered, MerchantNotActive
+from .models import API_KEY_PREFIX, ApiKey, Merchant, hash_api_key
+
+LOGIN_KIND = "merchant"
+
+
+def merchant_register(
+    *, email: str, password: str, business_name: str, business_url: str
+) -> Merchant:
+    merchant = Merchant(
+        email=email.strip().lower(),
+        business_name=business_name.strip(),
+        business_url=business_url,
+    )
+    validate_new_password(password, account=merchant)
+    merchant.set_password(password)
+    if selectors.merchant_by_email(merchant.email) is not None:
+        raise EmailAlreadyRegistered()
+    try:
+        with transaction.atomic():
+            merchant.save()
+            transaction.on_commit(
+                partial(
+                    emails.send_application_received,
+                    email=merchant.email,
+                    business_name=merchant.business_name,
+                )
+            )
+    except IntegrityError:
+        # Two registrations raced past the lookup; the unique index decided.
+        raise EmailAlreadyRegistered() from None
+    return merchant
+
+
+def merchant_login(*, email: str, password: str, client_ip: str) -> Merchant:
+    login_guard.check_login_allowed(kind=LOGIN_KIND, email=email, client_ip=client_ip)
+    merchant = selectors.merchant_by_email(email)
+    if merchant is None:
+        burn_hash_time(password)
+    if merchant is None or not merchant.check_password(password):
+        login_guard.record_login_failure(kind=LOGIN_KIND, email=email)
+        raise InvalidCredentials()
+    return merchant
+
+
+def _locked(merchant: Merchant) -> Merchant:
+    return Merchant.objects.select_for_update().get(pk=merchant.pk)
+
+
+def merchant_approve(*, merchant: Merchant) -> Merchant:
+    """Pending or suspended -> active. Safe to re-run: the e-mail goes out once."""
+    with transaction.atomic():
+        merchant = _locked(merchant)
+        now = timezone.now()
+        if merchant.status != Merchant.Status.ACTIVE:
+            merchant.status = Merchant.Status.ACTIVE
+            merchant.approved_at = merchant.approved_at or now
+            merchant.suspended_at = None
+        fields = ["status", "approved_at", "suspended_at", "updated_at"]
+        if merchant.approval_email_sent_at is None:
+            merchant.approval_email_sent_at = now
+            fields.append("approval_email_sent_at")
+            transaction.on_commit(
+                partial(
+                    emails.send_approved,
+                    email=merchant.email,
+                    business_name=merchant.business_name,
+                    merchant_id=merchant.public_id,
+                )
+            )
+        merchant.save(update_fields=fields)
+    return merchant
+
+
+def merchant_set_api_access(*, merchant: Merchant, enabled: bool) -> Merchant:
+    with transaction.atomic():
+        merchant = _locked(merchant)
+        if merchant.api_access_enabled == enabled:
+            return merchant
+        merchant.api_access_enabled = enabled
+        merchant.save(update_fields=["api_access_enabled", "updated_at"])
+        if enabled:
+            transaction.on_commit(
+                partial(
+                    emails.send_api_access_enabled,
+                    email=merchant.email,
+                    business_name=merchant.business_name,
+                )
+            )
+    return merchant
+
+
+def merchant_suspend(*, merchant: Merchant) -> Merchant:
+    """Stops all API use (403) without deleting anything."""
+    with transaction.atomic():
+        merchant = _locked(merchant)
+        if merchant.status == Merchant.Status.SUSPENDED:
+            return merchant
+        merchant.status = Merchant.Status.SUSPENDED
+        merchant.suspended_at = timezone.now()
+        merchant.save(update_fields=["status", "suspended_at", "updated_at"])
+        transaction.on_commit(
+            partial(
+                emails.send_suspended,
+                email=merchant.email,
+                business_name=merchant.business_name,
+            )
+        )
+    return merchant
+
+
+def merchant_set_rate_plan(*, merchant: Merchant, rate_plan: str) -> Merchant:
+    if rate_plan not in Merchant.RatePlan.values:
+        raise ValueError(f"unknown rate plan {rate_plan!r}")
+    Merchant.objects.filter(pk=merchant.pk).update(
+        rate_plan=rate_plan, updated_at=timezone.now()
+    )
+    merchant.refresh_from_db()
+    return merchant
+
+
+def api_key_rotate(*, merchant: Merchant, name: str = "") -> tuple[ApiKey, str]:
+    """Revoke the live key (if any) and issue a new one, in one transaction.
+
+    Returns the new key and its plaintext; the plaintext is never stored and this
+    is the only place it exists. The merchant row lock serialises two rotations, and
+    the partial unique index guarantees one live key whatever happens.
+    """
+    with transaction.atomic(durable=True):
+        merchant = _locked(merchant)
+        if not merchant.is_active:
+            raise MerchantNotActive()
+        if not merchant.api_access_enabled:
+            raise ApiAccessDisabled()
+        now = timezone.now()
+        ApiKey.objects.filter(merchant=merchant, revoked_at__isnull=True).update(
+            revoked_at=now
+        )
+        secret = secrets.token_urlsafe(32)
+        plaintext = f"{API_KEY_PREFIX}{secret}"
+        key = ApiKey.objects.create(
+            merchant=merchant,
+            name=name.strip(),
+            key_hash=hash_api_key(plaintext),
+            display_prefix=secret[:4],
+        )
+    return key, plaintext

@@ -1,0 +1,46 @@
+from django.contrib.auth.hashers import check_password, make_password
+from django.db import models
+from django.db.models.functions import Lower
+
+from config.api.ids import new_public_id
+
+NEW_CUSTOMER_SCORE = 500
+
+
+def new_customer_id() -> str:
+    return new_public_id("cus")
+
+
+class Customer(models.Model):
+    """A shopper. Not a Django user and not a merchant: one e-mail address may hold a
+    customer account and a merchant account at once (DESIGN section 4)."""
+
+    public_id = models.CharField(max_length=40, unique=True, default=new_customer_id)
+    email = models.EmailField(max_length=254)
+    password = models.CharField(max_length=128)
+    first_name = models.CharField(max_length=100)
+    last_name = models.CharField(max_length=100)
+    phone = models.CharField(max_length=20)
+    # Stored copy of the plan-rules score; always recomputed from history, never
+    # incremented in place (DESIGN section 6).
+    score = models.PositiveSmallIntegerField(default=NEW_CUSTOMER_SCORE)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    is_authenticated = True
+    principal_role = "customer"
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(Lower("email"), name="customer_email_unique_ci"),
+        ]
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.first_name} {self.last_name} <{self.email}> ({self.public_id})"
+
+    def set_password(self, raw_password: str) -> None:
+        self.password = make_password(raw_password)
+
+    def check_password(self, raw_password: str) -> bool:
+        return check_password(raw_password, self.password)
