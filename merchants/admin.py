@@ -94,7 +94,52 @@ class MerchantAdmin(admin.ModelAdmin):
         "created_at",
         "updated_at",
     )
-    exclude = ("password",)
+    # No key material or webhook secret is ever shown (DESIGN section 12).
+    exclude = ("password", "webhook_secret")
+    fieldsets = (
+        (
+            "Account",
+            {
+                "fields": (
+                    "public_id",
+                    "business_name",
+                    "email",
+                    "business_url",
+                    "status",
+                    "api_access_enabled",
+                    "rate_plan",
+                    "approved_at",
+                    "approval_email_sent_at",
+                    "suspended_at",
+                    "created_at",
+                    "updated_at",
+                )
+            },
+        ),
+        (
+            "Plan configuration",
+            {
+                "fields": (
+                    "allowed_schedule_types",
+                    "min_installments",
+                    "max_installments",
+                    "min_deposit_percent",
+                    "release_rule",
+                )
+            },
+        ),
+        ("Webhooks", {"fields": ("webhook_url",)}),
+        (
+            "Payout account",
+            {
+                "fields": (
+                    "payout_bank_code",
+                    "payout_account_number",
+                    "payout_account_name",
+                )
+            },
+        ),
+    )
     inlines = [ApiKeyInline]
     actions = [approve, enable_api_access, disable_api_access, suspend]
     list_per_page = 50

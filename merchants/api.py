@@ -14,8 +14,10 @@ from .serializers import (
     LoginInput,
     RegisterInput,
     RotateKeyInput,
+    SettingsInput,
     merchant_output,
     revoked_key_output,
+    settings_output,
 )
 
 
@@ -64,3 +66,22 @@ class ApiKeyHistoryApi(APIView):
         return responses.ok(
             [revoked_key_output(key) for key in page.items], total=page.total
         )
+
+
+class MerchantSettingsApi(APIView):
+    """`GET`/`PATCH /api/v1/merchant/{merchant_id}/settings` (DESIGN section 4)."""
+
+    permission_classes = [accepts("merchant_jwt")]
+
+    def get(self, request, merchant_id):
+        merchant = resolve_merchant(request, merchant_id)
+        return responses.ok(settings_output(merchant))
+
+    def patch(self, request, merchant_id):
+        merchant = resolve_merchant(request, merchant_id)
+        data = SettingsInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        merchant = services.merchant_update_settings(
+            merchant=merchant, **data.validated_data
+        )
+        return responses.ok(settings_output(merchant))

@@ -1,17 +1,31 @@
 import hashlib
+import re
 
 from django.contrib.auth.hashers import check_password, make_password
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from config.api.crypto import EncryptedTextField
 from config.api.ids import new_public_id
 
 API_KEY_PREFIX = "service_live_sk_"
 
 
+SCHEDULE_TYPES = ("monthly", "biweekly", "weekly")
+MAX_INSTALLMENTS = 12
+RELEASE_RULE_PATTERN = re.compile(
+    r"^(on_deposit|on_completion|after_installments:([1-9]|1[0-2]))$"
+)
+
+
 def new_merchant_id() -> str:
     return new_public_id("mer")
+
+
+def default_schedule_types() -> list[str]:
+    return ["monthly"]
 
 
 class Merchant(models.Model):
@@ -42,6 +56,23 @@ class Merchant(models.Model):
     approved_at = models.DateTimeField(null=True, blank=True)
     approval_email_sent_at = models.DateTimeField(null=True, blank=True)
     suspended_at = models.DateTimeField(null=True, blank=True)
+
+    # Plan configuration (DESIGN section 6) and release rule (section 7).
+    allowed_schedule_types = models.JSONField(default=default_schedule_types)
+    min_installments = models.PositiveSmallIntegerField(default=1)
+    max_installments = models.PositiveSmallIntegerField(default=6)
+    min_deposit_percent = models.PositiveSmallIntegerField(default=0)
+    release_rule = models.CharField(max_length=32, default="on_deposit")
+
+    # Outbound webhooks (DESIGN section 10); the secret is encrypted at rest.
+    webhook_url = models.URLField(max_length=500, blank=True)
+    webhook_secret = EncryptedTextField(blank=True)
+
+    # Payout bank account (DESIGN section 8); the name is resolved by the processor.
+    payout_bank_code = models.CharField(max_length=10, blank=True)
+    payout_account_number = models.CharField(max_length=10, blank=True)
+    payout_account_name = models.CharField(max_length=200, blank=True)
+
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -52,6 +83,16 @@ class Merchant(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(Lower("email"), name="merchant_email_unique_ci"),
+            models.CheckConstraint(
+                condition=Q(min_installments__gte=1)
+                & Q(max_installments__lte=MAX_INSTALLMENTS)
+                & Q(min_installments__lte=models.F("max_installments")),
+                name="merchant_installment_bounds",
+            ),
+            models.CheckConstraint(
+                condition=Q(min_deposit_percent__lte=100),
+                name="merchant_min_deposit_percent_max_100",
+            ),
         ]
         ordering = ["-created_at"]
 
@@ -64,9 +105,40 @@ class Merchant(models.Model):
     def check_password(self, raw_password: str) -> bool:
         return check_password(raw_password, self.password)
 
+    def clean(self):
+        errors = {}
+        types = self.allowed_schedule_types
+        if (
+            not isinstance(types, list)
+            or not types
+            or any(kind not in SCHEDULE_TYPES for kind in types)
+        ):
+            errors["allowed_schedule_types"] = (
+                f"A non-empty list drawn from {', '.join(SCHEDULE_TYPES)}."
+            )
+        if not RELEASE_RULE_PATTERN.match(self.release_rule or ""):
+            errors["release_rule"] = (
+                "Use on_deposit, on_completion or after_installments:N (N 1-12)."
+            )
+        if not 1 <= self.min_installments <= self.max_installments <= MAX_INSTALLMENTS:
+            errors["max_installments"] = (
+                f"Need 1 <= min_installments <= max_installments <= {MAX_INSTALLMENTS}."
+            )
+        if self.min_deposit_percent > 90:
+            errors["min_deposit_percent"] = "At most 90."
+        if errors:
+            raise ValidationError(errors)
+
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    @property
+    def release_after_installments(self) -> int | None:
+        """N for the rule `after_installments:N`, else None."""
+        if self.release_rule.startswith("after_installments:"):
+            return int(self.release_rule.split(":", 1)[1])
+        return None
 
     @property
     def rate_limit_per_minute(self) -> int:

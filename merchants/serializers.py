@@ -1,10 +1,16 @@
+from django.conf import settings
+from rest_framework import serializers
+
 from config.api.formats import iso_utc
 from config.api.serializers import (
     StrictCharField,
     StrictEmailField,
+    StrictIntegerField,
     StrictSerializer,
     StrictURLField,
 )
+
+from .models import MAX_INSTALLMENTS, RELEASE_RULE_PATTERN, SCHEDULE_TYPES
 
 
 class RegisterInput(StrictSerializer):
@@ -37,4 +43,60 @@ def revoked_key_output(key) -> dict:
         "prefix": key.masked_prefix,
         "created_at": iso_utc(key.created_at),
         "revoked_at": iso_utc(key.revoked_at),
+    }
+
+
+class SettingsInput(StrictSerializer):
+    """PATCH body of `/merchant/{id}/settings`: every field optional."""
+
+    webhook_url = StrictURLField(max_length=500, required=False, allow_blank=True)
+    webhook_secret = StrictCharField(
+        min_length=16, max_length=200, required=False, trim_whitespace=False
+    )
+    allowed_schedule_types = serializers.ListField(
+        child=serializers.ChoiceField(choices=SCHEDULE_TYPES),
+        min_length=1,
+        required=False,
+    )
+    min_installments = StrictIntegerField(
+        min_value=1, max_value=MAX_INSTALLMENTS, required=False
+    )
+    max_installments = StrictIntegerField(
+        min_value=1, max_value=MAX_INSTALLMENTS, required=False
+    )
+    min_deposit_percent = StrictIntegerField(min_value=0, max_value=90, required=False)
+    release_rule = StrictCharField(max_length=32, required=False)
+
+    def validate_webhook_url(self, value):
+        if value and not value.startswith("https://") and not settings.DEBUG:
+            raise serializers.ValidationError("The webhook URL must use https.")
+        return value
+
+    def validate_allowed_schedule_types(self, value):
+        if not isinstance(self.initial_data.get("allowed_schedule_types"), list):
+            raise serializers.ValidationError("Expected a list of schedule types.")
+        return sorted(set(value), key=SCHEDULE_TYPES.index)
+
+    def validate_release_rule(self, value):
+        if not RELEASE_RULE_PATTERN.match(value):
+            raise serializers.ValidationError(
+                "Use on_deposit, on_completion or after_installments:N (N from 1 "
+                "to 12)."
+            )
+        return value
+
+
+def settings_output(merchant) -> dict:
+    return {
+        "merchant_id": merchant.public_id,
+        "webhook_url": merchant.webhook_url,
+        "webhook_secret_set": bool(merchant.webhook_secret),
+        "payout_bank_code": merchant.payout_bank_code,
+        "payout_account_number": merchant.payout_account_number,
+        "payout_account_name": merchant.payout_account_name,
+        "allowed_schedule_types": merchant.allowed_schedule_types,
+        "min_installments": merchant.min_installments,
+        "max_installments": merchant.max_installments,
+        "min_deposit_percent": merchant.min_deposit_percent,
+        "release_rule": merchant.release_rule,
     }

@@ -3,6 +3,7 @@
 import secrets
 from functools import partial
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -158,3 +159,40 @@ def api_key_rotate(*, merchant: Merchant, name: str = "") -> tuple[ApiKey, str]:
             display_prefix=secret[:4],
         )
     return key, plaintext
+
+
+SETTINGS_FIELDS = (
+    "webhook_url",
+    "webhook_secret",
+    "allowed_schedule_types",
+    "min_installments",
+    "max_installments",
+    "min_deposit_percent",
+    "release_rule",
+)
+
+
+def merchant_update_settings(*, merchant: Merchant, **changes) -> Merchant:
+    """Change the merchant-editable settings; callers validate each value.
+
+    The installment bounds are checked against the merged result, so a PATCH that
+    sends only `max_installments` cannot go below the stored minimum.
+    """
+    unknown = set(changes) - set(SETTINGS_FIELDS)
+    if unknown:
+        raise ValueError(f"not merchant settings: {sorted(unknown)}")
+    with transaction.atomic():
+        merchant = _locked(merchant)
+        for name, value in changes.items():
+            setattr(merchant, name, value)
+        if merchant.min_installments > merchant.max_installments:
+            raise ValidationError(
+                {
+                    "min_installments": [
+                        "min_installments cannot exceed max_installments "
+                        f"({merchant.min_installments} > {merchant.max_installments})."
+                    ]
+                }
+            )
+        merchant.save(update_fields=[*changes, "updated_at"])
+    return merchant

@@ -19,4 +19,9 @@ urlpatterns = [
         api.ApiKeyHistoryApi.as_view(),
         "merchant-api-key-history",
     ),
+    *api_path(
+        "merchant/<str:merchant_id>/settings",
+        api.MerchantSettingsApi.as_view(),
+        "merchant-settings",
+    ),
 ]

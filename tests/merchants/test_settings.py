@@ -1,0 +1,139 @@
+"""`GET`/`PATCH /api/v1/merchant/{id}/settings` and secrets at rest (DESIGN §4, §5)."""
+
+import pytest
+from django.db import connection
+
+from merchants.models import Merchant
+
+from ..conftest import bearer, customer_jwt, merchant_jwt
+
+pytestmark = pytest.mark.django_db
+
+
+def url(merchant):
+    return f"/api/v1/merchant/{merchant.public_id}/settings"
+
+
+def test_defaults_are_the_designed_plan_configuration(api, merchant_active):
+    response = api.get(url(merchant_active), **bearer(merchant_jwt(merchant_active)))
+
+    assert response.status_code == 200
+    assert response.json()["data"] == {
+        "merchant_id": merchant_active.public_id,
+        "webhook_url": "",
+        "webhook_secret_set": False,
+        "payout_bank_code": "",
+        "payout_account_number": "",
+        "payout_account_name": "",
+        "allowed_schedule_types": ["monthly"],
+        "min_installments": 1,
+        "max_installments": 6,
+        "min_deposit_percent": 0,
+        "release_rule": "on_deposit",
+    }
+
+
+def test_patch_changes_only_what_is_sent_and_never_echoes_the_secret(
+    api, merchant_active
+):
+    jwt = bearer(merchant_jwt(merchant_active))
+    response = api.patch(
+        url(merchant_active),
+        {
+            "webhook_url": "https://shop.ng/hooks",
+            "webhook_secret": "whsec-0123456789abcdef",
+            "allowed_schedule_types": ["weekly", "monthly", "weekly"],
+            "max_installments": 12,
+            "release_rule": "after_installments:2",
+        },
+        format="json",
+        **jwt,
+    )
+
+    data = response.json()["data"]
+    assert response.status_code == 200
+    assert data["webhook_secret_set"] is True
+    assert "whsec-0123456789abcdef" not in response.content.decode()
+    assert data["allowed_schedule_types"] == ["monthly", "weekly"]
+    assert data["max_installments"] == 12
+    assert data["min_installments"] == 1
+    merchant = Merchant.objects.get(pk=merchant_active.pk)
+    assert merchant.webhook_secret == "whsec-0123456789abcdef"
+    assert merchant.release_after_installments == 2
+
+
+def test_webhook_secret_is_encrypted_at_rest(api, merchant_active):
+    api.patch(
+        url(merchant_active),
+        {"webhook_secret": "whsec-plaintext-never-stored"},
+        format="json",
+        **bearer(merchant_jwt(merchant_active)),
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT webhook_secret FROM merchants_merchant WHERE id = %s",
+            [merchant_active.pk],
+        )
+        [stored] = cursor.fetchone()
+
+    assert stored
+    assert "whsec-plaintext-never-stored" not in stored
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"webhook_url": "http://shop.ng/hooks"}, "webhook_url"),
+        ({"webhook_url": "not a url"}, "webhook_url"),
+        ({"webhook_secret": "short"}, "webhook_secret"),
+        ({"allowed_schedule_types": []}, "allowed_schedule_types"),
+        ({"allowed_schedule_types": ["daily"]}, "allowed_schedule_types"),
+        ({"allowed_schedule_types": "monthly"}, "allowed_schedule_types"),
+        ({"max_installments": 13}, "max_installments"),
+        ({"min_installments": 0}, "min_installments"),
+        ({"min_installments": 7}, "min_installments"),
+        ({"min_deposit_percent": 95}, "min_deposit_percent"),
+        ({"min_deposit_percent": "10"}, "min_deposit_percent"),
+        ({"release_rule": "after_installments:0"}, "release_rule"),
+        ({"release_rule": "whenever"}, "release_rule"),
+        ({"payout_account_name": "Me"}, "payout_account_name"),
+    ],
+)
+def test_invalid_settings_are_400_and_change_nothing(api, merchant_active, body, field):
+    response = api.patch(
+        url(merchant_active),
+        body,
+        format="json",
+        **bearer(merchant_jwt(merchant_active)),
+    )
+
+    assert response.status_code == 400
+    assert field in response.json()["errors"]
+    fresh = Merchant.objects.get(pk=merchant_active.pk)
+    assert (fresh.min_installments, fresh.max_installments) == (1, 6)
+    assert fresh.release_rule == "on_deposit"
+    assert fresh.webhook_url == ""
+
+
+def test_settings_need_a_merchant_jwt(api, merchant_with_key, customer):
+    merchant = merchant_with_key.merchant
+    assert api.get(url(merchant)).status_code == 401
+    assert api.get(url(merchant), **merchant_with_key.headers).status_code == 403
+    assert api.get(url(merchant), **bearer(customer_jwt(customer))).status_code == 403
+
+
+def test_another_merchants_settings_are_403(api, merchant_active, merchant_with_key):
+    response = api.get(
+        url(merchant_with_key.merchant), **bearer(merchant_jwt(merchant_active))
+    )
+    assert response.status_code == 403
+
+
+def test_model_clean_refuses_bad_configuration_in_admin_forms(merchant_active):
+    from django.core.exceptions import ValidationError
+
+    merchant_active.release_rule = "after_installments:13"
+    merchant_active.allowed_schedule_types = ["yearly"]
+    with pytest.raises(ValidationError) as error:
+        merchant_active.full_clean()
+    assert {"release_rule", "allowed_schedule_types"} <= set(error.value.message_dict)
