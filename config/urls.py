@@ -9,7 +9,10 @@ from config.api.views import TokenRefreshApi
 api_v1 = [
     *api_path("auth/token/refresh", TokenRefreshApi.as_view(), "token-refresh"),
     path("", include("merchants.urls")),
+    path("", include("webhooks.urls")),
     path("", include("payments.urls")),
+    path("", include("installments.urls")),
+    path("", include("checkout.urls")),
 ]
 
 urlpatterns = [

@@ -1,7 +1,6 @@
 from dataclasses import dataclass
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from config.api.auth import ROLE_CUSTOMER, ROLE_MERCHANT, issue_tokens
@@ -9,13 +8,6 @@ from merchants import services as merchant_services
 from merchants.models import Merchant
 
 from .factories import PASSWORD, CustomerFactory, MerchantFactory
-
-
-@pytest.fixture(autouse=True)
-def _clear_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
