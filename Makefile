@@ -19,10 +19,11 @@ run: $(STAMP)
 	DEBUG=true $(PY) manage.py setup_schedules
 	DEBUG=true $(PY) manage.py seed_demo
 	@echo "Serving on http://127.0.0.1:8000 (API under /api/v1, admin under /admin/). Ctrl-C stops both."
-	@trap 'kill 0' INT TERM EXIT; \
+	@# Background jobs ignore SIGINT in a script: forward Ctrl-C to both as SIGTERM.
+	@trap 'kill $$(jobs -p) 2>/dev/null; wait; exit 0' INT TERM; \
 	  DEBUG=true $(PY) manage.py qcluster & \
 	  DEBUG=true $(PY) manage.py runserver 127.0.0.1:8000 --noreload & \
-	  wait -n
+	  wait -n; kill $$(jobs -p) 2>/dev/null; wait
 
 ## test: set up, then run the whole suite (SQLite, or DATABASE_URL when set)
 test: $(STAMP)
