@@ -39,3 +39,8 @@ format: $(STAMP)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 test_db*.sqlite3*
+
+## bench: measure against baselines on a fresh PostgreSQL database (not a test)
+bench: $(STAMP)
+	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
+	$(PY) -m bench.run $(BENCH_ARGS)

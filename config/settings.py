@@ -207,7 +207,10 @@ SIMPLE_JWT = {
 }
 
 # Rate limits (DESIGN section 4): per merchant plan, per calendar minute.
-RATE_LIMITS = {"sandbox": 100, "production": 500}
+RATE_LIMITS = {
+    "sandbox": env.int("RATE_LIMIT_SANDBOX", default=100),
+    "production": env.int("RATE_LIMIT_PRODUCTION", default=500),
+}
 LOGIN_FAILURES_PER_ACCOUNT = 5
 LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60
 LOGIN_REQUESTS_PER_IP_PER_MINUTE = env.int("LOGIN_REQUESTS_PER_IP_PER_MINUTE", 300)
