@@ -1,7 +1,11 @@
+from config.api.ids import looks_like_public_id
+
 from .models import ApiKey, Merchant, hash_api_key
 
 
 def merchant_by_public_id(public_id: str) -> Merchant | None:
+    if not looks_like_public_id(public_id, "mer"):
+        return None
     return Merchant.objects.filter(public_id=public_id).first()
 
 

@@ -1,5 +1,6 @@
 """Public identifiers: a prefix plus an opaque random string (DESIGN section 3)."""
 
+import re
 import secrets
 
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -21,3 +22,12 @@ def new_public_id(prefix: str, bits: int = 128) -> str:
     if bits < 96:
         raise ValueError("public ids carry at least 96 random bits")
     return f"{prefix}_{random_token(bits)}"
+
+
+_PUBLIC_ID = re.compile(r"^[a-z]{2,4}_[0-9A-Za-z]{1,64}$")
+
+
+def looks_like_public_id(value: str, prefix: str) -> bool:
+    """Cheap shape check before a lookup: ids from URLs may hold any bytes (a NUL
+    byte makes PostgreSQL refuse the query outright)."""
+    return bool(_PUBLIC_ID.match(value)) and value.startswith(f"{prefix}_")

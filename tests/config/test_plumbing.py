@@ -115,3 +115,19 @@ def test_unexpected_error_is_500_without_stack_trace(api, monkeypatch, caplog):
     assert any(
         "secret internals" in r.getMessage() or r.exc_info for r in caplog.records
     )
+
+
+def test_deeply_nested_json_is_400_not_500(api):
+    body = "[" * 100_000 + "]" * 100_000
+    response = api.post(REGISTER, body, content_type="application/json")
+
+    assert response.status_code == 400
+    assert "nested too deeply" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("merchant_id", ["mer_%00", "mer_\u0000x", "%00", "mer_a b"])
+def test_odd_bytes_in_a_path_id_are_404_not_500(api, merchant_with_key, merchant_id):
+    response = api.get(
+        f"/api/v1/merchant/{merchant_id}/api-key/history", **merchant_with_key.headers
+    )
+    assert response.status_code == 404
