@@ -67,9 +67,8 @@ class CheckoutSession(models.Model):
 
     def status_at(self, now: datetime | None = None) -> str:
         """`completed`, `expired` (open past `expires_at`) or `open`."""
-        if self.status == self.Status.OPEN and (now or timezone.now()) >= (
-            self.expires_at
-        ):
+        now = now or timezone.now()
+        if self.status == self.Status.OPEN and now >= self.expires_at:
             return self.Status.EXPIRED
         return self.status
 
