@@ -25,7 +25,7 @@ from .serializers import (
 )
 
 UUID_V4 = re.compile(
-    r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", re.I
+    r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", re.I
 )
 REPLAYED_HEADER = "Idempotent-Replayed"
 
@@ -36,9 +36,10 @@ def idempotency_key(request) -> uuid.UUID | None:
     raw = request.headers.get("Idempotency-Key")
     if raw is None:
         return None
-    if not UUID_V4.match(raw.strip()):
+    raw = raw.strip()
+    if not UUID_V4.fullmatch(raw):
         raise InvalidIdempotencyKey()
-    return uuid.UUID(raw.strip())
+    return uuid.UUID(raw)
 
 
 class SessionCreateApi(APIView):

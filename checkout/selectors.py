@@ -1,6 +1,6 @@
 import re
 import uuid
-from datetime import date, datetime
+from datetime import date
 
 from django.utils import timezone
 
@@ -10,22 +10,20 @@ from .models import SESSION_TOKEN_PREFIX, CheckoutSession, IdempotencyRecord
 
 # Anything else cannot be a token; refusing it early also keeps bytes PostgreSQL
 # rejects (NUL) away from the query.
-SESSION_TOKEN_SHAPE = re.compile(rf"^{SESSION_TOKEN_PREFIX}_[0-9A-Za-z]{{1,36}}$")
+SESSION_TOKEN_SHAPE = re.compile(rf"{SESSION_TOKEN_PREFIX}_[0-9A-Za-z]{{1,36}}")
 
 
-def live_idempotency_record(
-    *, merchant, key: uuid.UUID, now: datetime | None = None
-) -> IdempotencyRecord | None:
+def live_idempotency_record(*, merchant, key: uuid.UUID) -> IdempotencyRecord | None:
     """The record of `key` for `merchant` if it is younger than 24 hours."""
     return (
         IdempotencyRecord.objects.select_related("session")
-        .filter(merchant=merchant, key=key, expires_at__gt=now or timezone.now())
+        .filter(merchant=merchant, key=key, expires_at__gt=timezone.now())
         .first()
     )
 
 
 def session_by_token(token: str) -> CheckoutSession | None:
-    if not SESSION_TOKEN_SHAPE.match(token):
+    if not SESSION_TOKEN_SHAPE.fullmatch(token):
         return None
     return (
         CheckoutSession.objects.select_related("merchant").filter(token=token).first()

@@ -10,7 +10,7 @@ from config.api.serializers import (
     StrictSerializer,
 )
 
-CURRENCY_CODE = re.compile(r"^[A-Z]{3}$")
+CURRENCY_CODE = re.compile(r"[A-Z]{3}")
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -24,7 +24,7 @@ class CurrencyField(StrictCharField):
 
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
-        if not CURRENCY_CODE.match(value):
+        if not CURRENCY_CODE.fullmatch(value):
             raise serializers.ValidationError(
                 "Enter a three-letter ISO 4217 currency code in capitals, e.g. NGN."
             )

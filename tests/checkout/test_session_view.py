@@ -78,6 +78,7 @@ def test_completed_session_reads_completed_even_after_expiry(api, session_token)
         "%00",
         "fcs_%00",
         "fcs_" + "a" * 500,
+        "fcs_abc%0A",
     ],
 )
 def test_unknown_token_is_404(api, session_token, token):
