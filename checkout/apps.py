@@ -3,3 +3,17 @@ from django.apps import AppConfig
 
 class CheckoutConfig(AppConfig):
     name = "checkout"
+    verbose_name = "Checkout"
+
+    def ready(self):
+        from django_q.models import Schedule
+
+        from config.api.schedules import ScheduleSpec, declare
+
+        declare(
+            ScheduleSpec(
+                name="purge-expired-idempotency-records",
+                func="checkout.tasks.purge_expired_idempotency_records",
+                schedule_type=Schedule.HOURLY,
+            )
+        )

@@ -1,0 +1,121 @@
+"""HTTP in/out for endpoints 2 (create session) and 3 (preview), and the public
+session view."""
+
+import re
+import uuid
+
+from rest_framework.views import APIView
+
+from config.api import responses
+from config.api.permissions import accepts, credential_kind
+from installments.rules import NEW_CUSTOMER_SCORE
+from merchants import selectors as merchant_selectors
+from merchants.authentication import resolve_merchant
+from merchants.errors import MerchantNotActive, MerchantNotFound
+from payments import selectors as payment_selectors
+
+from . import selectors, services
+from .errors import CustomerNotFound, InvalidIdempotencyKey, SessionNotFound
+from .serializers import (
+    PreviewInput,
+    SessionCreateInput,
+    preview_output,
+    session_created_output,
+    session_public_output,
+)
+
+UUID_V4 = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", re.I
+)
+REPLAYED_HEADER = "Idempotent-Replayed"
+
+
+def idempotency_key(request) -> uuid.UUID | None:
+    """The `Idempotency-Key` header as a UUID v4 (canonical 8-4-4-4-12 form), None
+    when absent; anything else present, even empty, is a 400."""
+    raw = request.headers.get("Idempotency-Key")
+    if raw is None:
+        return None
+    raw = raw.strip()
+    if not UUID_V4.fullmatch(raw):
+        raise InvalidIdempotencyKey()
+    return uuid.UUID(raw)
+
+
+class SessionCreateApi(APIView):
+    """`POST /api/v1/checkout/sessions` (endpoint 2).
+
+    Order of checks: credential (401/403), Idempotency-Key (400), body (400),
+    merchant (404, then 403), replay of a live key, amount and currency (400),
+    order already paid (409).
+    """
+
+    permission_classes = [accepts("api_key")]
+
+    def post(self, request):
+        key = idempotency_key(request)
+        data = SessionCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        merchant = resolve_merchant(request, fields.pop("merchant_id"))
+        answer = services.session_create(
+            merchant=merchant, idempotency_key=key, **fields
+        )
+        headers = {REPLAYED_HEADER: "true"} if answer.replayed else None
+        return responses.ok(
+            session_created_output(answer.session),
+            status=answer.status_code,
+            headers=headers,
+        )
+
+
+class SessionPublicApi(APIView):
+    """`GET /api/v1/checkout/sessions/<token>`: what the widget shows. Public; the
+    unguessable token is the only key."""
+
+    authentication_classes = []
+
+    def get(self, request, token):
+        session = selectors.session_by_token(token)
+        if session is None:
+            raise SessionNotFound()
+        return responses.ok(session_public_output(session))
+
+
+def _merchant_open_to_customers(merchant_id: str):
+    merchant = merchant_selectors.merchant_by_public_id(merchant_id)
+    if merchant is None:
+        raise MerchantNotFound()
+    if not merchant.is_active:
+        raise MerchantNotActive()
+    return merchant
+
+
+class PreviewApi(APIView):
+    """`POST /api/v1/checkout/preview` (endpoint 3): an API key previews for any
+    customer of its own merchant (unknown or absent customer: a new customer); a
+    customer JWT previews for that customer only. Creates nothing."""
+
+    permission_classes = [accepts("api_key", "customer_jwt")]
+
+    def post(self, request):
+        data = PreviewInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        merchant_id = fields.pop("merchant_id")
+        customer_id = fields.pop("customer_id", None)
+        if credential_kind(request) == "api_key":
+            merchant = resolve_merchant(request, merchant_id)
+            customer = (
+                payment_selectors.customer_by_public_id(customer_id)
+                if customer_id
+                else None
+            )
+            score = customer.score if customer is not None else NEW_CUSTOMER_SCORE
+        else:
+            merchant = _merchant_open_to_customers(merchant_id)
+            if customer_id and customer_id != request.user.public_id:
+                raise CustomerNotFound()
+            score = request.user.score
+        terms = selectors.plan_preview(merchant=merchant, score=score, **fields)
+        return responses.ok(preview_output(terms))

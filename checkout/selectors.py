@@ -1,0 +1,58 @@
+import re
+import uuid
+from datetime import date
+
+from django.utils import timezone
+
+from installments import rules
+
+from .models import SESSION_TOKEN_PREFIX, CheckoutSession, IdempotencyRecord
+
+# Anything else cannot be a token; refusing it early also keeps bytes PostgreSQL
+# rejects (NUL) away from the query.
+SESSION_TOKEN_SHAPE = re.compile(rf"{SESSION_TOKEN_PREFIX}_[0-9A-Za-z]{{1,36}}")
+
+
+def live_idempotency_record(*, merchant, key: uuid.UUID) -> IdempotencyRecord | None:
+    """The record of `key` for `merchant` if it is younger than 24 hours."""
+    return (
+        IdempotencyRecord.objects.select_related("session")
+        .filter(merchant=merchant, key=key, expires_at__gt=timezone.now())
+        .first()
+    )
+
+
+def session_by_token(token: str) -> CheckoutSession | None:
+    if not SESSION_TOKEN_SHAPE.fullmatch(token):
+        return None
+    return (
+        CheckoutSession.objects.select_related("merchant").filter(token=token).first()
+    )
+
+
+def order_is_paid(*, merchant, order_reference: str) -> bool:
+    return CheckoutSession.objects.filter(
+        merchant=merchant,
+        order_reference=order_reference,
+        status=CheckoutSession.Status.COMPLETED,
+    ).exists()
+
+
+def plan_preview(
+    *,
+    merchant,
+    score: int,
+    amount: int,
+    schedule_type: str,
+    installment_count: int,
+    checkout_date: date | None = None,
+) -> rules.PlanTerms:
+    """Endpoint 3: the terms a checkout today would get. Creates nothing."""
+    return rules.plan_terms(
+        amount=amount,
+        score=score,
+        schedule_type=schedule_type,
+        installment_count=installment_count,
+        config=rules.PlanConfig.of(merchant),
+        start=checkout_date or timezone.localdate(),
+    )

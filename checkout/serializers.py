@@ -1,0 +1,85 @@
+import re
+
+from rest_framework import serializers
+
+from config.api.formats import iso_date, iso_utc
+from config.api.serializers import (
+    StrictCharField,
+    StrictEmailField,
+    StrictIntegerField,
+    StrictSerializer,
+)
+
+CURRENCY_CODE = re.compile(r"[A-Z]{3}")
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _no_control_characters(value: str) -> None:
+    if CONTROL_CHARACTERS.search(value):
+        raise serializers.ValidationError("Control characters are not allowed.")
+
+
+class CurrencyField(StrictCharField):
+    """A well-formed ISO 4217 code; whether it is supported is a business rule."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if not CURRENCY_CODE.fullmatch(value):
+            raise serializers.ValidationError(
+                "Enter a three-letter ISO 4217 currency code in capitals, e.g. NGN."
+            )
+        return value
+
+
+class SessionCreateInput(StrictSerializer):
+    merchant_id = StrictCharField(max_length=40)
+    amount = StrictIntegerField()
+    currency = CurrencyField(max_length=3)
+    title = StrictCharField(max_length=200, validators=[_no_control_characters])
+    order_reference = StrictCharField(
+        max_length=100, validators=[_no_control_characters]
+    )
+    customer_email = StrictEmailField(
+        max_length=254, required=False, allow_blank=True, allow_null=True
+    )
+
+    def validate_customer_email(self, value):
+        return value or ""
+
+
+class PreviewInput(StrictSerializer):
+    merchant_id = StrictCharField(max_length=40)
+    customer_id = StrictCharField(max_length=40, required=False, allow_null=True)
+    amount = StrictIntegerField()
+    schedule_type = StrictCharField(max_length=32)
+    installment_count = StrictIntegerField()
+
+
+def session_created_output(session) -> dict:
+    return {
+        "session_token": session.token,
+        "expires_at": iso_utc(session.expires_at),
+    }
+
+
+def session_public_output(session) -> dict:
+    """What the widget may show to anyone holding the token: no secrets, no PII."""
+    return {
+        "title": session.title,
+        "amount": session.amount,
+        "currency": session.currency,
+        "merchant_name": session.merchant.business_name,
+        "status": session.status_at(),
+        "expires_at": iso_utc(session.expires_at),
+    }
+
+
+def preview_output(terms) -> dict:
+    return {
+        "schedule_type": terms.schedule_type,
+        "installment_count": terms.installment_count,
+        "deposit_amount": terms.deposit_amount,
+        "installment_amounts": list(terms.installment_amounts),
+        "due_dates": [iso_date(day) for day in terms.due_dates],
+        "total_amount": terms.total_amount,
+    }

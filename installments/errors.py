@@ -1,0 +1,19 @@
+from config.api.errors import DomainError
+
+
+class CustomerNotEligible(DomainError):
+    code = "customer_not_eligible"
+    http_status = 422
+    message = "The customer's score is below 300: no installment plan can be offered."
+
+
+class InvalidInstallmentCount(DomainError):
+    code = "invalid_installment_count"
+    http_status = 422
+    message = "installment_count is outside the bounds allowed for this plan."
+
+
+class ScheduleTypeNotAllowed(DomainError):
+    code = "schedule_type_not_allowed"
+    http_status = 422
+    message = "The merchant does not offer this schedule_type."
