@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from .models import RateCounter
@@ -69,13 +69,20 @@ def _bump(key: str, expires_at: datetime, by: int) -> int:
         pipe.expireat(key, int(expires_at.timestamp()) + 1)
         return int(pipe.execute()[0])
     table = RateCounter._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} (key, count, expires_at) VALUES (%s, %s, %s) "  # noqa: S608
-            f"ON CONFLICT (key) DO UPDATE SET count = {table}.count + EXCLUDED.count "
-            "RETURNING count",
-            [key, by, expires_at],
-        )
+    sql = (
+        f"INSERT INTO {table} (key, count, expires_at) VALUES (%s, %s, %s) "  # noqa: S608
+        f"ON CONFLICT (key) DO UPDATE SET count = {table}.count + EXCLUDED.count "
+        "RETURNING count"
+    )
+    own_transaction = (
+        connection.vendor == "postgresql" and not connection.in_atomic_block
+    )
+    with transaction.atomic(), connection.cursor() as cursor:
+        if own_transaction:
+            # A counter may lose its last increments in a crash; it need not wait
+            # for the WAL flush. Only in its own transaction, never in a caller's.
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        cursor.execute(sql, [key, by, expires_at])
         return int(cursor.fetchone()[0])
 
 
