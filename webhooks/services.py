@@ -208,9 +208,14 @@ def _jobs(claims: list[_Claim]) -> list[_Job]:
 
 
 def _send(job: _Job) -> transport.Outcome:
-    return transport.post(
-        url=job.url, body=job.body, secret=job.secret, event_id=job.event_public_id
-    )
+    try:
+        return transport.post(
+            url=job.url, body=job.body, secret=job.secret, event_id=job.event_public_id
+        )
+    except Exception:
+        # A bug must not cost the batch its records: this one attempt fails.
+        logger.exception("Sending %s failed unexpectedly", job.event_public_id)
+        return transport.Outcome(False, None, 0, "internal error", timezone.now())
 
 
 def _record(results: list[tuple[_Job, transport.Outcome]]) -> int:
