@@ -88,7 +88,7 @@ def test_public_addresses_pass_the_guard(address):
     assert transport.address_allowed(address) is True
 
 
-def test_private_networks_are_reachable_when_allowed(settings, receiver):
+def test_private_networks_are_reachable_when_allowed(receiver):
     outcome = send(receiver.url)
 
     assert outcome.delivered is True
@@ -108,3 +108,20 @@ def test_a_refused_url_is_a_recorded_failed_attempt_on_delivery(strict):
     assert attempt.delivered is False
     assert attempt.error.startswith("URL not allowed: 127.0.0.1 resolves to 127.0.0.1")
     assert Delivery.objects.get(event=event).status == Delivery.Status.PENDING
+
+
+def test_a_malformed_host_is_a_failed_attempt_not_a_crash(strict):
+    outcome = send("https://" + "a" * 70 + ".example.com/hooks")
+
+    assert outcome.delivered is False
+    assert outcome.error
+
+
+def test_redirects_are_not_followed(receiver):
+    receiver.answer(302)
+
+    outcome = send(receiver.url)
+
+    assert (outcome.delivered, outcome.status_code) == (False, 302)
+    assert outcome.error == "HTTP 302"
+    assert len(receiver.received) == 1
