@@ -51,6 +51,11 @@ FIELD_ENCRYPTION_KEY = env.str(
 WEBHOOK_ALLOW_PRIVATE_NETWORKS = env.bool(
     "WEBHOOK_ALLOW_PRIVATE_NETWORKS", default=DEBUG
 )
+# Outbound webhooks (DESIGN section 10): https only unless DEBUG; each request's
+# connect and read timeouts; deliveries are sent in batches over a thread pool.
+WEBHOOK_ALLOW_HTTP = env.bool("WEBHOOK_ALLOW_HTTP", default=DEBUG)
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
+WEBHOOK_DELIVERY_THREADS = env.int("WEBHOOK_DELIVERY_THREADS", default=32)
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -74,6 +74,8 @@ def _wait_until_serving(proc, url: str, attempts: int = 200) -> None:
         try:
             requests.get(f"{url}/api/v1/", timeout=1)
             return
-        except requests.ConnectionError:
-            time.sleep(0.05)  # waiting for a process to bind, not for a clock rule
+        except (requests.ConnectionError, requests.Timeout):
+            # Waiting for a process to bind and its worker to import Django (the
+            # master accepts before that), not for a clock rule.
+            time.sleep(0.05)
     raise RuntimeError(f"server at {url} did not start")

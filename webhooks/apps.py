@@ -3,3 +3,19 @@ from django.apps import AppConfig
 
 class WebhooksConfig(AppConfig):
     name = "webhooks"
+    verbose_name = "Outbound webhooks"
+
+    def ready(self):
+        from django_q.models import Schedule
+
+        from config.api.schedules import ScheduleSpec, declare
+
+        # The sweeper: sends whatever is due, whatever happened to the fast path.
+        declare(
+            ScheduleSpec(
+                name="deliver-due-webhooks",
+                func="webhooks.tasks.deliver_due_webhooks",
+                schedule_type=Schedule.MINUTES,
+                minutes=1,
+            )
+        )

@@ -1,1 +1,17 @@
-urlpatterns = []
+from config.api.urls import api_path
+
+from . import api
+
+urlpatterns = [
+    *api_path("webhooks/test", api.WebhookTestApi.as_view(), "webhook-test"),
+    *api_path(
+        "webhooks/events/<str:event_id>/replay",
+        api.EventReplayApi.as_view(),
+        "webhook-event-replay",
+    ),
+    *api_path(
+        "webhooks/failed-attempts",
+        api.FailedAttemptsApi.as_view(),
+        "webhook-failed-attempts",
+    ),
+]

@@ -1,0 +1,188 @@
+"""The outbox of merchant events and the record of their deliveries (DESIGN §10).
+
+An `Event` is written in the same transaction as the change it announces, with its
+`Delivery`: the row that says whether the event still has to go out and when. The
+delivery rows, not the task queue, are the source of truth; a crashed worker, a lost
+task or a worker that was down only delays an event. Every attempt, scheduled or
+replayed, is an append-only `DeliveryAttempt` (`dlv_...`).
+"""
+
+import json
+from datetime import timedelta
+
+from django.db import models
+from django.db.models import Q
+
+from config.api.ids import new_public_id
+from merchants.models import Merchant
+
+# The closed catalogue of event types (docs/webhooks.md).
+EVENT_TYPES = (
+    "payment.success",
+    "payment.failed",
+    "payment_plan.installment_paid",
+    "installment.paid",
+    "goods.release",
+    "debit.scheduled",
+    "transfer.success",
+)
+TEST_EVENT_TYPE = "webhook.test"
+
+# The wait after each failed scheduled attempt: attempt 1 is sent at once, attempt
+# n + 1 follows attempt n by RETRY_DELAYS[n - 1]; attempt 9 is the last.
+RETRY_DELAYS = (
+    timedelta(minutes=1),
+    timedelta(minutes=5),
+    timedelta(minutes=30),
+    timedelta(hours=2),
+    timedelta(hours=6),
+    timedelta(hours=12),
+    timedelta(hours=24),
+    timedelta(hours=24),
+)
+MAX_ATTEMPTS = len(RETRY_DELAYS) + 1
+
+
+def new_event_id() -> str:
+    return new_public_id("evt")
+
+
+def new_attempt_id() -> str:
+    return new_public_id("dlv")
+
+
+class Event(models.Model):
+    """One event for one merchant. Immutable: `body` is the envelope serialized
+    once, and every attempt sends exactly these bytes."""
+
+    public_id = models.CharField(max_length=40, unique=True, default=new_event_id)
+    merchant = models.ForeignKey(
+        Merchant, on_delete=models.CASCADE, related_name="webhook_events"
+    )
+    event_type = models.CharField(max_length=64)
+    body = models.TextField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["merchant", "-created_at"], name="webhooks_event_merchant"
+            )
+        ]
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.event_type} {self.public_id}"
+
+    @property
+    def envelope(self) -> dict:
+        return json.loads(self.body)
+
+    @property
+    def data(self) -> dict:
+        return self.envelope["data"]
+
+    @property
+    def status(self) -> str:
+        return self.delivery.status
+
+
+class Delivery(models.Model):
+    """Where an event's delivery stands: `pending` (due at `next_attempt_at`),
+    `delivered`, or `failed` after the last scheduled attempt.
+
+    Transitions: pending -> delivered, pending -> failed, failed -> delivered (a
+    replay). They are written set-based, many rows per statement, each guarded by
+    the state it leaves (`WHERE status = 'pending'`), so a stale writer changes
+    nothing.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        DELIVERED = "delivered"
+        FAILED = "failed"
+
+    event = models.OneToOneField(
+        Event, on_delete=models.CASCADE, related_name="delivery"
+    )
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.PENDING
+    )
+    # Every attempt made (replays included): numbers the attempt rows.
+    attempts = models.PositiveIntegerField(default=0)
+    # Attempts of the retry schedule only: picks the next delay. A worker's claim
+    # increments it, so a worker whose claim was taken over writes nothing.
+    scheduled_attempts = models.PositiveSmallIntegerField(default=0)
+    # While a worker holds a claim this is the end of its lease.
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    failed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # Backs the claim query: WHERE status = 'pending' AND next_attempt_at
+            # <= now ORDER BY next_attempt_at, id.
+            models.Index(
+                fields=["next_attempt_at", "id"],
+                condition=Q(status="pending"),
+                name="webhooks_delivery_due",
+            )
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="pending", next_attempt_at__isnull=False)
+                | (~Q(status="pending") & Q(next_attempt_at__isnull=True)),
+                name="webhooks_delivery_pending_has_due_time",
+            ),
+            models.CheckConstraint(
+                condition=Q(scheduled_attempts__lte=MAX_ATTEMPTS),
+                name="webhooks_delivery_max_scheduled_attempts",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.event.public_id}: {self.status}"
+
+
+class DeliveryAttempt(models.Model):
+    """One HTTP attempt (append-only). Failed ones are listed by endpoint 23."""
+
+    class Trigger(models.TextChoices):
+        SCHEDULE = "schedule"
+        REPLAY = "replay"
+
+    public_id = models.CharField(max_length=40, unique=True, default=new_attempt_id)
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="attempts")
+    # Copied from the event so that endpoint 23 reads one index.
+    merchant = models.ForeignKey(
+        Merchant, on_delete=models.CASCADE, related_name="webhook_attempts"
+    )
+    attempt = models.PositiveIntegerField()
+    trigger = models.CharField(max_length=16, choices=Trigger.choices)
+    url = models.CharField(max_length=500, blank=True)
+    delivered = models.BooleanField()
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    latency_ms = models.PositiveIntegerField()
+    attempted_at = models.DateTimeField()
+    # When the next scheduled attempt is due, as decided after this one failed.
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "attempt"], name="webhooks_attempt_number_unique"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["merchant", "-attempted_at", "-id"],
+                condition=Q(delivered=False),
+                name="webhooks_attempt_failed",
+            )
+        ]
+        ordering = ["-attempted_at", "-id"]
+
+    def __str__(self):
+        outcome = "delivered" if self.delivered else self.error or "failed"
+        return f"{self.public_id} #{self.attempt} {outcome}"
