@@ -204,16 +204,23 @@ def revoke_sandbox_authorization(modeladmin, request, queryset):
 
 @admin.register(SandboxAuthorization)
 class SandboxAuthorizationAdmin(ReadOnlyAdmin):
-    list_display = ("authorization_code", "channel", "last4", "behaviour", "revoked_at")
+    list_display = ("code", "channel", "last4", "behaviour", "revoked_at")
     list_filter = ("channel", "behaviour")
     actions = [revoke_sandbox_authorization]
+    exclude = ("authorization_code",)
 
     def has_change_permission(self, request, obj=None):
         # Needed for the revoke action; the change form itself shows no inputs.
         return True
 
     def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
+        fields = [f.name for f in self.model._meta.fields if f.name not in self.exclude]
+        return [*fields, "code"]
+
+    @admin.display(description="Authorization code")
+    def code(self, obj):
+        code = obj.authorization_code
+        return f"{code[:5]}…{code[-4:]}"
 
 
 @admin.register(SandboxTransaction)

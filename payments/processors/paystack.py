@@ -162,6 +162,14 @@ class PaystackProcessor(Processor):
             ) from None
 
     @staticmethod
+    def _items(body: dict) -> list:
+        """`data` of a list endpoint (a malformed reply raises, inside _parsing)."""
+        data = body["data"]
+        if not isinstance(data, list):
+            raise TypeError("data is not a list")
+        return data
+
+    @staticmethod
     def _is_not_found(error: ProcessorRefused) -> bool:
         return (
             error.processor_status == 404
@@ -369,7 +377,8 @@ class PaystackProcessor(Processor):
             status = str(data["status"])
             authorization = data.get("authorization")
             return ChargeStep(
-                reference=str(data.get("reference") or reference),
+                # Our reference, not the echo: polls and next steps must use it.
+                reference=reference,
                 status=status,
                 display_text=str(
                     data.get("display_text")
@@ -421,7 +430,7 @@ class PaystackProcessor(Processor):
         with self._parsing("GET /bank"):
             return [
                 Bank(name=str(item["name"]), code=str(item["code"]))
-                for item in body["data"]
+                for item in self._items(body)
                 if item.get("active", True) and not item.get("is_deleted", False)
             ]
 
@@ -515,7 +524,7 @@ class PaystackProcessor(Processor):
                 "GET", "/directdebit/mandate-authorizations", params=params
             )
             with self._parsing("GET /directdebit/mandate-authorizations"):
-                for item in body["data"]:
+                for item in self._items(body):
                     mandates.append(
                         RevokedMandate(
                             authorization_code=str(item["authorization_code"]),
