@@ -67,7 +67,12 @@ def authorize(request, reference):
     return render(
         request,
         "sandbox/authorize.html",
-        {"transaction": row, "cards": TEST_CARDS, "error": error},
+        {
+            "transaction": row,
+            "amount": f"{row.amount // 100:,}.{row.amount % 100:02d}",
+            "cards": TEST_CARDS,
+            "error": error,
+        },
         status=400 if error else 200,
     )
 

@@ -71,6 +71,8 @@ def card_setup_verify(
     if setup.status == CardSetup.Status.SUCCEEDED:
         return setup.payment_method
     if setup.status == CardSetup.Status.FAILED:
+        if setup.failure_message == CardNotReusable.message:
+            raise CardNotReusable()
         raise PaymentFailed(setup.failure_message or None)
 
     result = get_processor().verify_transaction(reference=reference)

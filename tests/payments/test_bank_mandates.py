@@ -1,10 +1,15 @@
 """Bank mandates (endpoints 14-18) with the sandbox processor."""
 
+import threading
+
 import pytest
+from django.db import connection
 
 from payments.models import BankMandate, ProcessorCharge, ProcessorRefund
+from payments.processors import get_processor
 
-from .conftest import add_bank, initiate_mandate, mandate_step
+from ..factories import CustomerFactory
+from .conftest import add_bank, initiate_mandate, mandate_step, postgres_only, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -167,3 +172,41 @@ def test_an_unknown_reference_is_404(alice):
 
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "reference_not_found"
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_wrong_otps_get_exactly_five_tries(monkeypatch):
+    who = sign_in(CustomerFactory())
+    reference = initiate_mandate(who, "0123456780").json()["reference"]
+    sandbox = get_processor()
+    tried = []
+    real_submit = sandbox.submit_otp
+
+    def counting_submit(**kwargs):
+        tried.append(kwargs["otp"])
+        return real_submit(**kwargs)
+
+    monkeypatch.setattr(sandbox, "submit_otp", counting_submit)
+    barrier = threading.Barrier(8)
+    codes = []
+
+    def guess(otp):
+        client = sign_in(who.customer)
+        barrier.wait()
+        try:
+            reply = mandate_step(client, "submit-otp", reference, otp=otp)
+            codes.append(reply.json()["error"]["code"])
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=guess, args=(f"00000{i}",)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert len(tried) == 5
+    assert sorted(codes) == ["invalid_otp"] * 5 + ["otp_attempts_exhausted"] * 3
+    mandate = BankMandate.objects.get(reference=reference)
+    assert (mandate.status, mandate.otp_failures) == (BankMandate.Status.DEAD, 5)

@@ -50,6 +50,7 @@ def test_the_whole_redirect_flow_runs_over_plain_http(alice, committed):
     page = browser.get(urlsplit(body["authorization_url"]).path)
     assert page.status_code == 200
     assert b'name="card_number"' in page.content
+    assert b"NGN 50.00" in page.content  # the 5000 kobo verification charge
 
     # 3. The card form is submitted; the processor redirects to the callback.
     redirect = submit_card_form(

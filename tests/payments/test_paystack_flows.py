@@ -134,6 +134,7 @@ def test_a_card_paystack_will_not_let_us_charge_again_is_refused_and_refunded(
     assert response.json()["error"]["code"] == "card_not_reusable"
     assert not PaymentMethod.objects.exists()
     assert ProcessorRefund.objects.get().amount == 5000
+    assert verify_card(alice, reference).json()["error"]["code"] == "card_not_reusable"
 
 
 @pytest.mark.parametrize("status", ["send_pin", "send_address"])
