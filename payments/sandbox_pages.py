@@ -12,12 +12,11 @@ from django.views.decorators.http import require_http_methods
 
 from .models import SandboxTransaction
 from .processors import get_processor
-from .processors.sandbox import (
+from .processors.sandbox import SandboxInputError, SandboxProcessor
+from .processors.sandbox.values import (
     CARD_DECLINED,
     CARD_INSUFFICIENT_FUNDS,
     CARD_SUCCEEDS,
-    SandboxInputError,
-    SandboxProcessor,
 )
 
 TEST_CARDS = [

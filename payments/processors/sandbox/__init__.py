@@ -8,10 +8,7 @@ a duplicate reference.
 """
 
 import hashlib
-import json
 from datetime import date
-from functools import cache
-from pathlib import Path
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -20,85 +17,32 @@ from django.utils import timezone
 
 from config.api.ids import random_token
 
-from ..errors import AccountNotResolved, InvalidOtp, ProcessorRefused
-from ..models import (
-    SandboxAuthorization,
-    SandboxRecipient,
-    SandboxRefund,
-    SandboxTransaction,
-    SandboxTransfer,
-)
-from .base import (
+from ...errors import InvalidOtp, ProcessorRefused
+from ...models import SandboxAuthorization, SandboxRefund, SandboxTransaction
+from ..base import (
     Authorization,
-    Bank,
     ChargeStatus,
     ChargeStep,
     FailureReason,
     InitializedTransaction,
     Processor,
     RefundResult,
-    ResolvedAccount,
     RevokedMandate,
     TransactionResult,
     TransactionStatus,
-    TransferRecipient,
-    TransferResult,
+)
+from .payouts import SandboxPayouts
+from .values import (
+    CARDS,
+    CORRECT_OTP,
+    DISPLAY_TEXT,
+    MANDATE_FIRST_STEP,
+    NEXT_AFTER,
+    SandboxInputError,
+    card_brand,
 )
 
-BANKS_FILE = Path(__file__).resolve().parent.parent / "data" / "banks_ng.json"
-
-CARD_SUCCEEDS = "4084084084084081"
-CARD_INSUFFICIENT_FUNDS = "4084080000000409"
-CARD_DECLINED = "4000000000000002"
-CARDS = {
-    CARD_SUCCEEDS: SandboxAuthorization.Behaviour.SUCCEEDS,
-    CARD_INSUFFICIENT_FUNDS: SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS,
-    CARD_DECLINED: None,
-}
-CORRECT_OTP = "123456"
-# Last digit of a bank account number -> the first step of its mandate flow.
-MANDATE_FIRST_STEP = {
-    "0": ChargeStatus.SEND_OTP,
-    "1": ChargeStatus.SEND_BIRTHDAY,
-    "2": ChargeStatus.SEND_PHONE,
-    "3": ChargeStatus.OPEN_URL,
-}
-FAILING_PAYOUT_ACCOUNT_DIGIT = "9"
-
-_DISPLAY_TEXT = {
-    ChargeStatus.SEND_OTP: "Enter the OTP sent to the phone number of the account "
-    "(sandbox: 123456).",
-    ChargeStatus.SEND_BIRTHDAY: "Enter the account holder's date of birth.",
-    ChargeStatus.SEND_PHONE: "Enter the phone number registered with the account.",
-    ChargeStatus.OPEN_URL: "Open the link to authorize the mandate with your bank.",
-    ChargeStatus.SUCCESS: "Mandate authorized.",
-}
-_NEXT_AFTER = {
-    ChargeStatus.SEND_BIRTHDAY: ChargeStatus.SEND_OTP,
-    ChargeStatus.SEND_PHONE: ChargeStatus.SEND_OTP,
-    ChargeStatus.SEND_OTP: ChargeStatus.SUCCESS,
-    ChargeStatus.OPEN_URL: ChargeStatus.SUCCESS,
-}
-
-
-class SandboxInputError(ValueError):
-    """What a person typed on a sandbox page is not a sandbox magic value."""
-
-
-@cache
-def sandbox_banks() -> tuple[Bank, ...]:
-    return tuple(
-        Bank(name=item["name"], code=item["code"])
-        for item in json.loads(BANKS_FILE.read_text())
-    )
-
-
-def _card_brand(number: str) -> str:
-    if number.startswith("4"):
-        return "visa"
-    if number[:2] in {"51", "52", "53", "54", "55"}:
-        return "mastercard"
-    return "verve"
+__all__ = ["SandboxInputError", "SandboxProcessor"]
 
 
 def _page_url(name: str, reference: str) -> str:
@@ -113,7 +57,7 @@ def _duplicate_reference() -> ProcessorRefused:
     )
 
 
-class SandboxProcessor(Processor):
+class SandboxProcessor(SandboxPayouts, Processor):
     name = "sandbox"
 
     # -- cards -------------------------------------------------------------
@@ -178,7 +122,7 @@ class SandboxProcessor(Processor):
                     channel="card",
                     email=row.email,
                     signature="SIG_" + hashlib.sha256(number.encode()).hexdigest()[:20],
-                    brand=_card_brand(number),
+                    brand=card_brand(number),
                     last4=number[-4:],
                     exp_month="12",
                     exp_year=str(timezone.now().year + 3),
@@ -336,7 +280,7 @@ class SandboxProcessor(Processor):
                 processor_message="Charge is not awaiting this step",
                 processor_status=400,
             )
-        row.step = _NEXT_AFTER[expected]
+        row.step = NEXT_AFTER[expected]
         if row.step == ChargeStatus.SUCCESS:
             row.status = "success"
             row.gateway_response = "Approved"
@@ -409,7 +353,7 @@ class SandboxProcessor(Processor):
             status=row.step,
             display_text=row.gateway_response
             if row.step == ChargeStatus.FAILED
-            else _DISPLAY_TEXT[row.step],
+            else DISPLAY_TEXT[row.step],
             url=_page_url("sandbox-mandate", row.reference)
             if row.step == ChargeStatus.OPEN_URL
             else "",
@@ -453,101 +397,6 @@ class SandboxProcessor(Processor):
             amount=amount,
             status="processed",
             currency=row.currency,
-        )
-
-    # -- banks and payouts -------------------------------------------------
-
-    def list_banks(self):
-        return list(sandbox_banks())
-
-    def resolve_account(self, *, bank_code, account_number):
-        if bank_code not in {bank.code for bank in sandbox_banks()}:
-            raise AccountNotResolved("The bank code is not a supported bank.")
-        if len(account_number) != 10 or not account_number.isdigit():
-            raise AccountNotResolved("Account numbers have exactly 10 digits.")
-        return ResolvedAccount(
-            account_number=account_number,
-            account_name=f"SANDBOX ACCOUNT {account_number[-4:]}",
-            bank_code=bank_code,
-        )
-
-    def create_transfer_recipient(
-        self, *, name, bank_code, account_number, currency="NGN"
-    ):
-        recipient, _ = SandboxRecipient.objects.get_or_create(
-            bank_code=bank_code,
-            account_number=account_number,
-            defaults={
-                "recipient_code": f"RCP_{random_token(64).lower()}",
-                "name": name,
-            },
-        )
-        return TransferRecipient(
-            recipient_code=recipient.recipient_code,
-            name=recipient.name,
-            account_number=recipient.account_number,
-            bank_code=recipient.bank_code,
-        )
-
-    def transfer(self, *, amount, recipient_code, reference, reason, currency="NGN"):
-        recipient = SandboxRecipient.objects.filter(
-            recipient_code=recipient_code
-        ).first()
-        if recipient is None:
-            raise ProcessorRefused(
-                "The payment processor refused the request: Recipient not found",
-                processor_message="Recipient not found",
-                processor_status=400,
-            )
-        try:
-            with transaction.atomic():
-                row = SandboxTransfer.objects.create(
-                    reference=reference,
-                    transfer_code=f"TRF_{random_token(64).lower()}",
-                    recipient=recipient,
-                    amount=amount,
-                    currency=currency,
-                    reason=reason,
-                )
-        except IntegrityError:
-            raise ProcessorRefused(
-                "The payment processor refused the request: Duplicate transfer "
-                "reference",
-                processor_message="Duplicate transfer reference",
-                processor_status=400,
-            ) from None
-        return self._transfer(row)
-
-    def verify_transfer(self, *, reference):
-        """Sandbox transfers settle when first verified: accounts ending in 9 fail."""
-        with transaction.atomic():
-            row = (
-                SandboxTransfer.objects.select_for_update()
-                .select_related("recipient")
-                .filter(reference=reference)
-                .first()
-            )
-            if row is None:
-                return None
-            if row.status == "pending":
-                if row.recipient.account_number.endswith(FAILING_PAYOUT_ACCOUNT_DIGIT):
-                    row.status = "failed"
-                    row.failure_reason = (
-                        "Sandbox payout accounts ending in 9 always fail."
-                    )
-                else:
-                    row.status = "success"
-                row.save(update_fields=["status", "failure_reason", "updated_at"])
-        return self._transfer(row)
-
-    @staticmethod
-    def _transfer(row: SandboxTransfer) -> TransferResult:
-        return TransferResult(
-            reference=row.reference,
-            status=row.status,
-            amount=row.amount,
-            transfer_code=row.transfer_code,
-            reason=row.failure_reason or row.reason,
         )
 
     # -- mandates ----------------------------------------------------------
