@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 from rest_framework.test import APIClient
 
+from payments.errors import ProcessorRefused
 from payments.models import PaymentMethod, SandboxTransaction
 from payments.processors import FailureReason, get_processor
 
@@ -202,6 +203,6 @@ def test_each_charge_attempt_is_one_sandbox_row_with_a_unique_reference(alice):
         "inst-3-a1",
         "inst-3-a2",
     ]
-    with pytest.raises(Exception, match="Duplicate Transaction Reference"):
+    with pytest.raises(ProcessorRefused, match="Duplicate Transaction Reference"):
         charge_later(card["id"], "inst-3-a1")
     assert rows.count() == 2
