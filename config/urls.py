@@ -18,4 +18,5 @@ api_v1 = [
 urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("admin/", admin.site.urls),
+    path("", include("payments.page_urls")),
 ]

@@ -6,8 +6,26 @@ class PaymentsConfig(AppConfig):
     verbose_name = "Payments"
 
     def ready(self):
+        from django_q.models import Schedule
+
         from config.api.auth import ROLE_CUSTOMER, register_principal
+        from config.api.schedules import ScheduleSpec, declare
 
         from . import selectors
 
         register_principal(ROLE_CUSTOMER, selectors.customer_by_public_id)
+        declare(
+            ScheduleSpec(
+                name="payments-poll-revoked-mandates",
+                func="payments.tasks.poll_revoked_mandates",
+                schedule_type=Schedule.DAILY,
+            )
+        )
+        declare(
+            ScheduleSpec(
+                name="payments-refund-verification-charges",
+                func="payments.tasks.refund_verification_charges",
+                schedule_type=Schedule.MINUTES,
+                minutes=15,
+            )
+        )

@@ -1,3 +1,9 @@
+"""Domain errors of customers, payment methods and the payment processor.
+
+Each code is a row of docs/errors.md. Processor failures never surface as a 500:
+a timeout, a 5xx, a malformed reply or a refusal each become one of these.
+"""
+
 from config.api.errors import DomainError
 
 
@@ -5,3 +11,156 @@ class CustomerEmailTaken(DomainError):
     code = "email_already_registered"
     http_status = 409
     message = "A customer account with this e-mail address already exists."
+
+
+class CustomerNotFound(DomainError):
+    code = "customer_not_found"
+    http_status = 404
+    message = "No customer with this customer_id is yours to act on."
+
+
+class PaymentMethodNotFound(DomainError):
+    code = "payment_method_not_found"
+    http_status = 404
+    message = "No payment method with this id belongs to you."
+
+
+class PaymentMethodInactive(DomainError):
+    code = "payment_method_inactive"
+    http_status = 409
+    message = (
+        "This payment method was deactivated by the bank or card issuer and can no "
+        "longer be charged; add a new one."
+    )
+
+
+class ReferenceNotFound(DomainError):
+    code = "reference_not_found"
+    http_status = 404
+    message = "No card set-up or bank mandate with this reference belongs to you."
+
+
+class CardNotAuthorized(DomainError):
+    code = "card_not_authorized"
+    http_status = 409
+    message = (
+        "The card has not been authorized yet: send the customer to authorization_url "
+        "first, then verify after the redirect."
+    )
+
+
+class CardNotReusable(DomainError):
+    code = "card_not_reusable"
+    http_status = 422
+    message = (
+        "The card issuer does not allow this card to be charged again later; use "
+        "another card or a bank mandate."
+    )
+
+
+class PaymentFailed(DomainError):
+    code = "payment_failed"
+    http_status = 402
+    message = "The payment was declined."
+
+
+class PaymentPending(DomainError):
+    code = "payment_pending"
+    http_status = 409
+    message = (
+        "The bank has not confirmed yet. Wait a minute, then call "
+        "bank-mandate/verify with the same reference."
+    )
+
+
+class InvalidOtp(DomainError):
+    code = "invalid_otp"
+    http_status = 400
+    message = "The OTP is incorrect."
+
+
+class OtpAttemptsExhausted(DomainError):
+    code = "otp_attempts_exhausted"
+    http_status = 409
+    message = (
+        "This mandate reference is dead after 5 wrong OTPs; start again with "
+        "initiate-bank-mandate."
+    )
+
+
+class MandateStepMismatch(DomainError):
+    code = "mandate_step_mismatch"
+    http_status = 409
+    message = "This mandate is waiting for another step."
+
+
+class MandateNotAuthorized(DomainError):
+    code = "mandate_not_authorized"
+    http_status = 409
+    message = (
+        "The customer has not authorized the mandate yet: open the url from "
+        "initiate-bank-mandate, finish there, then verify."
+    )
+
+
+class MandateClosed(DomainError):
+    code = "mandate_closed"
+    http_status = 409
+    message = (
+        "This mandate reference has ended without a saved account; start again "
+        "with initiate-bank-mandate."
+    )
+
+
+class UnsupportedAuthorizationStep(DomainError):
+    code = "unsupported_authorization_step"
+    http_status = 422
+    message = (
+        "The bank asked for a step this service does not support for mandates "
+        "(card PIN or billing address); use another account or a card."
+    )
+
+
+class ProcessorError(DomainError):
+    code = "processor_error"
+    http_status = 502
+    message = "The payment processor failed to answer properly; try again shortly."
+
+
+class ProcessorTimeout(DomainError):
+    code = "processor_timeout"
+    http_status = 504
+    message = "The payment processor did not answer in time; try again shortly."
+
+
+class ProcessorRefused(DomainError):
+    """The processor understood the request and said no (its own 4xx)."""
+
+    code = "processor_refused"
+    http_status = 422
+    message = "The payment processor refused the request."
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        processor_code: str = "",
+        processor_message: str = "",
+        processor_status: int = 0,
+    ):
+        super().__init__(message)
+        self.processor_code = processor_code
+        self.processor_message = processor_message or self.message
+        self.processor_status = processor_status
+
+
+class AccountNotResolved(DomainError):
+    code = "account_not_resolved"
+    http_status = 422
+    message = "The bank could not find an account with this number."
+
+
+class InvalidSignature(DomainError):
+    code = "invalid_signature"
+    http_status = 401
+    message = "Missing or invalid x-paystack-signature."

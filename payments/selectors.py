@@ -1,6 +1,15 @@
+from datetime import datetime
+
+from django.core.cache import cache
+from django.db.models import QuerySet
+
 from config.api.ids import looks_like_public_id
 
-from .models import Customer
+from .errors import CustomerNotFound, PaymentMethodNotFound
+from .models import Customer, PaymentMethod
+from .processors import Bank, get_processor, processor_name
+
+BANKS_CACHE_SECONDS = 60 * 60
 
 
 def customer_by_public_id(public_id: str) -> Customer | None:
@@ -11,3 +20,61 @@ def customer_by_public_id(public_id: str) -> Customer | None:
 
 def customer_by_email(email: str) -> Customer | None:
     return Customer.objects.filter(email__iexact=email.strip()).first()
+
+
+def own_customer(principal: Customer, customer_id: str) -> Customer:
+    """The signed-in customer, when `customer_id` names them; anyone else's id
+    (or an unknown one) is a 404, so ids of other customers cannot be probed."""
+    if customer_id != principal.public_id:
+        raise CustomerNotFound()
+    return principal
+
+
+def payment_methods_listed(customer: Customer) -> QuerySet[PaymentMethod]:
+    """Active methods (default first, then newest) and revoked ones as history;
+    deleted methods are gone from the listing."""
+    return customer.payment_methods.exclude(
+        status=PaymentMethod.Status.DELETED
+    ).order_by("-is_default", "status", "-created_at", "-id")
+
+
+def payment_methods_chargeable(customer: Customer) -> list[PaymentMethod]:
+    """What an auto-debit may charge, in order: the default, then newest first."""
+    return list(
+        customer.payment_methods.filter(status=PaymentMethod.Status.ACTIVE).order_by(
+            "-is_default", "-created_at", "-id"
+        )
+    )
+
+
+def own_payment_method(customer: Customer, public_id: str) -> PaymentMethod:
+    if not looks_like_public_id(public_id, "pm"):
+        raise PaymentMethodNotFound()
+    method = (
+        customer.payment_methods.exclude(status=PaymentMethod.Status.DELETED)
+        .filter(public_id=public_id)
+        .first()
+    )
+    if method is None:
+        raise PaymentMethodNotFound()
+    return method
+
+
+def revoked_payment_method_count(customer: Customer, *, since: datetime) -> int:
+    """Methods the processor revoked since then (DESIGN section 6 score input),
+    counted even if the customer deleted them afterwards."""
+    return customer.payment_methods.filter(revoked_at__gte=since).count()
+
+
+def banks() -> list[Bank]:
+    """The processor's banks for direct debit, cached for an hour."""
+    key = f"payments:banks:{processor_name()}"
+    cached = cache.get(key)
+    if cached is None:
+        cached = [(bank.name, bank.code) for bank in get_processor().list_banks()]
+        cache.set(key, cached, BANKS_CACHE_SECONDS)
+    return [Bank(name=name, code=code) for name, code in cached]
+
+
+def bank_by_code(code: str) -> Bank | None:
+    return next((bank for bank in banks() if bank.code == code), None)

@@ -1,11 +1,71 @@
 from config.api.urls import api_path
 
-from . import api
+from .api import customers, inbound, methods
 
 urlpatterns = [
     *api_path(
-        "auth/customer/register", api.CustomerRegisterApi.as_view(), "customer-register"
+        "auth/customer/register",
+        customers.CustomerRegisterApi.as_view(),
+        "customer-register",
     ),
-    *api_path("auth/customer/login", api.CustomerLoginApi.as_view(), "customer-login"),
-    *api_path("customers/me", api.CustomerMeApi.as_view(), "customer-me"),
+    *api_path(
+        "auth/customer/login", customers.CustomerLoginApi.as_view(), "customer-login"
+    ),
+    *api_path("customers/me", customers.CustomerMeApi.as_view(), "customer-me"),
+    # Payment methods (endpoints 10-20). Fixed paths before `<method_id>`.
+    *api_path(
+        "payment-methods/customers/<str:customer_id>",
+        methods.PaymentMethodListApi.as_view(),
+        "payment-method-list",
+    ),
+    *api_path("payment-methods/banks", methods.BankListApi.as_view(), "bank-list"),
+    *api_path(
+        "payment-methods/initialize-card",
+        methods.CardInitializeApi.as_view(),
+        "card-initialize",
+    ),
+    *api_path(
+        "payment-methods/verify-card", methods.CardVerifyApi.as_view(), "card-verify"
+    ),
+    *api_path(
+        "payment-methods/customers/<str:customer_id>/initiate-bank-mandate",
+        methods.MandateInitiateApi.as_view(),
+        "mandate-initiate",
+    ),
+    *api_path(
+        "payment-methods/bank-mandate/submit-otp",
+        methods.MandateSubmitOtpApi.as_view(),
+        "mandate-submit-otp",
+    ),
+    *api_path(
+        "payment-methods/bank-mandate/submit-birthday",
+        methods.MandateSubmitBirthdayApi.as_view(),
+        "mandate-submit-birthday",
+    ),
+    *api_path(
+        "payment-methods/bank-mandate/submit-phone",
+        methods.MandateSubmitPhoneApi.as_view(),
+        "mandate-submit-phone",
+    ),
+    *api_path(
+        "payment-methods/bank-mandate/verify",
+        methods.MandateVerifyApi.as_view(),
+        "mandate-verify",
+    ),
+    *api_path(
+        "payment-methods/<str:method_id>/default",
+        methods.PaymentMethodDefaultApi.as_view(),
+        "payment-method-default",
+    ),
+    *api_path(
+        "payment-methods/<str:method_id>",
+        methods.PaymentMethodDeleteApi.as_view(),
+        "payment-method-delete",
+    ),
+    # Inbound processor events (endpoint 25).
+    *api_path(
+        "webhooks/payment-gateway",
+        inbound.PaymentGatewayWebhookApi.as_view(),
+        "webhook-payment-gateway",
+    ),
 ]

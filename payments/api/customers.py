@@ -7,8 +7,8 @@ from config.api.auth import ROLE_CUSTOMER, issue_tokens
 from config.api.login_guard import client_ip
 from config.api.permissions import accepts
 
-from . import services
-from .serializers import CustomerLoginInput, CustomerRegisterInput, customer_output
+from .. import services
+from ..serializers import CustomerLoginInput, CustomerRegisterInput, customer_output
 
 
 def _tokens_for(customer) -> dict:

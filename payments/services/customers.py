@@ -6,9 +6,9 @@ from config.api import login_guard
 from config.api.errors import InvalidCredentials
 from config.api.passwords import burn_hash_time, validate_new_password
 
-from . import selectors
-from .errors import CustomerEmailTaken
-from .models import Customer
+from .. import selectors
+from ..errors import CustomerEmailTaken
+from ..models import Customer
 
 LOGIN_KIND = "customer"
 

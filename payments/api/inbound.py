@@ -1,0 +1,68 @@
+"""Inbound processor endpoints. `InboundProcessorApi` is the shared verifier:
+endpoint 25 here, endpoint 24 (charge and transfer events) later, each only
+saying how to handle a verified payload."""
+
+import json
+
+from rest_framework.views import APIView
+
+from config.api import responses
+from config.api.errors import InvalidRequest
+
+from .. import services
+from ..errors import InvalidSignature
+from ..inbound import SIGNATURE_HEADER, inbound_finish, inbound_store, signature_matches
+from ..models import InboundRequest
+
+
+class InboundProcessorApi(APIView):
+    """Store the raw request, verify its signature (401), parse it, hand it to
+    `handle`, and record the outcome or the error on the stored row."""
+
+    authentication_classes = []
+    permission_classes = []
+    throttle_classes = []
+    endpoint: str = ""
+
+    def handle(self, *, inbound: InboundRequest, payload: dict) -> str:
+        raise NotImplementedError
+
+    def post(self, request):
+        raw = request.body
+        inbound = inbound_store(
+            endpoint=self.endpoint, body=raw, headers=request.headers
+        )
+        if not signature_matches(raw, request.headers.get(SIGNATURE_HEADER)):
+            inbound_finish(
+                inbound, signature_valid=False, error="missing or invalid signature"
+            )
+            raise InvalidSignature()
+        try:
+            payload = json.loads(raw)
+        except ValueError:
+            payload = None
+        event = payload.get("event") if isinstance(payload, dict) else None
+        event = event if isinstance(event, str) else ""
+        try:
+            if not isinstance(payload, dict):
+                raise InvalidRequest("The body must be a JSON object.")
+            outcome = self.handle(inbound=inbound, payload=payload)
+        except Exception as error:
+            inbound_finish(
+                inbound,
+                signature_valid=True,
+                event=event,
+                error=f"{type(error).__name__}: {error}",
+            )
+            raise
+        inbound_finish(inbound, signature_valid=True, event=event)
+        return responses.ok(message=outcome)
+
+
+class PaymentGatewayWebhookApi(InboundProcessorApi):
+    """25. `POST /webhooks/payment-gateway`: payment method revocations."""
+
+    endpoint = InboundRequest.Endpoint.PAYMENT_GATEWAY
+
+    def handle(self, *, inbound, payload):
+        return services.revocation_event_handle(inbound=inbound, payload=payload)

@@ -1,0 +1,117 @@
+"""State of the sandbox processor (DESIGN section 9), kept in the database so that
+every web process and worker sees the same simulated processor."""
+
+from django.db import models
+
+
+class SandboxAuthorization(models.Model):
+    """A reusable authorization the sandbox issued (card or bank account)."""
+
+    class Behaviour(models.TextChoices):
+        SUCCEEDS = "succeeds"
+        INSUFFICIENT_FUNDS = "insufficient_funds"
+
+    authorization_code = models.CharField(max_length=64, unique=True)
+    channel = models.CharField(max_length=8)  # card or bank
+    email = models.EmailField(max_length=254)
+    signature = models.CharField(max_length=64, blank=True)
+    brand = models.CharField(max_length=32, blank=True)
+    last4 = models.CharField(max_length=4)
+    exp_month = models.CharField(max_length=2, blank=True)
+    exp_year = models.CharField(max_length=4, blank=True)
+    bank_code = models.CharField(max_length=16, blank=True)
+    account_number = models.CharField(max_length=10, blank=True)
+    behaviour = models.CharField(
+        max_length=32, choices=Behaviour.choices, default=Behaviour.SUCCEEDS
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.channel} ••••{self.last4} ({self.behaviour})"
+
+
+class SandboxTransaction(models.Model):
+    """One charge attempt at the sandbox: a row per reference, so tests and
+    later issues can count exactly how often the processor was asked to charge."""
+
+    class Kind(models.TextChoices):
+        CARD_CHECKOUT = "card_checkout"  # initialize -> authorize page
+        BANK_CHARGE = "bank_charge"  # Charge API with a bank account
+        AUTHORIZATION_CHARGE = "authorization_charge"  # charge_authorization
+
+    reference = models.CharField(max_length=100, unique=True)
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    email = models.EmailField(max_length=254)
+    amount = models.BigIntegerField()
+    currency = models.CharField(max_length=3, default="NGN")
+    # pending, success, failed (transactions); bank charges also carry `step`.
+    status = models.CharField(max_length=16, default="pending")
+    step = models.CharField(max_length=32, blank=True)
+    gateway_response = models.CharField(max_length=255, blank=True)
+    callback_url = models.URLField(max_length=2000, blank=True)
+    bank_code = models.CharField(max_length=16, blank=True)
+    account_number = models.CharField(max_length=10, blank=True)
+    card_last4 = models.CharField(max_length=4, blank=True)
+    authorization = models.ForeignKey(
+        SandboxAuthorization,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="transactions",
+    )
+    metadata = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self):
+        return f"{self.kind} {self.reference} {self.status}"
+
+
+class SandboxRefund(models.Model):
+    transaction = models.ForeignKey(
+        SandboxTransaction, on_delete=models.PROTECT, related_name="refunds"
+    )
+    amount = models.BigIntegerField()
+    status = models.CharField(max_length=16, default="processed")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"refund {self.pk} of {self.transaction.reference}"
+
+
+class SandboxRecipient(models.Model):
+    recipient_code = models.CharField(max_length=64, unique=True)
+    name = models.CharField(max_length=200)
+    bank_code = models.CharField(max_length=16)
+    account_number = models.CharField(max_length=10)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["bank_code", "account_number"],
+                name="sandbox_recipient_one_per_account",
+            )
+        ]
+
+    def __str__(self):
+        return self.recipient_code
+
+
+class SandboxTransfer(models.Model):
+    reference = models.CharField(max_length=100, unique=True)
+    transfer_code = models.CharField(max_length=64, unique=True)
+    recipient = models.ForeignKey(SandboxRecipient, on_delete=models.PROTECT)
+    amount = models.BigIntegerField()
+    currency = models.CharField(max_length=3, default="NGN")
+    reason = models.CharField(max_length=255, blank=True)
+    status = models.CharField(max_length=16, default="pending")
+    failure_reason = models.CharField(max_length=255, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"transfer {self.reference} {self.status}"

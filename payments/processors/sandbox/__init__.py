@@ -1,0 +1,423 @@
+"""The sandbox processor: a deterministic simulator inside the service.
+
+Its magic values are exactly DESIGN section 9's table (docs/sandbox.md lists them
+for merchants). State lives in the database (payments.models.sandbox), so every
+web process and worker sees the same simulated processor, and each charge attempt
+is one SandboxTransaction row with a unique reference, like Paystack's refusal of
+a duplicate reference.
+"""
+
+import hashlib
+from datetime import date
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from config.api.ids import random_token
+
+from ...errors import InvalidOtp, ProcessorRefused
+from ...models import SandboxAuthorization, SandboxRefund, SandboxTransaction
+from ..base import (
+    Authorization,
+    ChargeStatus,
+    ChargeStep,
+    FailureReason,
+    InitializedTransaction,
+    Processor,
+    RefundResult,
+    RevokedMandate,
+    TransactionResult,
+    TransactionStatus,
+)
+from .payouts import SandboxPayouts
+from .values import (
+    CARDS,
+    CORRECT_OTP,
+    DISPLAY_TEXT,
+    MANDATE_FIRST_STEP,
+    NEXT_AFTER,
+    SandboxInputError,
+    card_brand,
+)
+
+__all__ = ["SandboxInputError", "SandboxProcessor"]
+
+
+def _page_url(name: str, reference: str) -> str:
+    return settings.BASE_URL + reverse(name, args=[reference])
+
+
+def _duplicate_reference() -> ProcessorRefused:
+    return ProcessorRefused(
+        "The payment processor refused the request: Duplicate Transaction Reference",
+        processor_message="Duplicate Transaction Reference",
+        processor_status=400,
+    )
+
+
+class SandboxProcessor(SandboxPayouts, Processor):
+    name = "sandbox"
+
+    # -- cards -------------------------------------------------------------
+
+    def initialize_transaction(
+        self,
+        *,
+        email,
+        amount,
+        reference,
+        callback_url,
+        currency="NGN",
+        channels=("card",),
+        metadata=None,
+    ):
+        try:
+            with transaction.atomic():
+                SandboxTransaction.objects.create(
+                    reference=reference,
+                    kind=SandboxTransaction.Kind.CARD_CHECKOUT,
+                    email=email,
+                    amount=amount,
+                    currency=currency,
+                    callback_url=callback_url,
+                    metadata=metadata or {},
+                )
+        except IntegrityError:
+            raise _duplicate_reference() from None
+        return InitializedTransaction(
+            reference=reference,
+            authorization_url=_page_url("sandbox-authorize", reference),
+            access_code=random_token(64),
+        )
+
+    def authorize_card(self, *, reference: str, card_number: str) -> SandboxTransaction:
+        """The card form of /sandbox/authorize/<reference> was submitted.
+
+        A transaction already decided stays as it is (a second submit, e.g. a
+        browser's back button, changes nothing)."""
+        number = "".join(card_number.split()).replace("-", "")
+        if number not in CARDS:
+            raise SandboxInputError(
+                "This is not a sandbox test card: use 4084084084084081, "
+                "4084080000000409 or 4000000000000002."
+            )
+        with transaction.atomic():
+            row = SandboxTransaction.objects.select_for_update().get(
+                reference=reference, kind=SandboxTransaction.Kind.CARD_CHECKOUT
+            )
+            if row.status != "pending":
+                return row
+            behaviour = CARDS[number]
+            row.card_last4 = number[-4:]
+            if behaviour is None:
+                row.status = "failed"
+                row.gateway_response = "Declined"
+            else:
+                row.status = "success"
+                row.gateway_response = "Approved"
+                row.authorization = SandboxAuthorization.objects.create(
+                    authorization_code=f"AUTH_{random_token(64).lower()}",
+                    channel="card",
+                    email=row.email,
+                    signature="SIG_" + hashlib.sha256(number.encode()).hexdigest()[:20],
+                    brand=card_brand(number),
+                    last4=number[-4:],
+                    exp_month="12",
+                    exp_year=str(timezone.now().year + 3),
+                    behaviour=behaviour,
+                )
+            row.save()
+        return row
+
+    def verify_transaction(self, *, reference):
+        row = (
+            SandboxTransaction.objects.select_related("authorization")
+            .filter(reference=reference)
+            .first()
+        )
+        if row is None:
+            return None
+        status = {
+            "success": TransactionStatus.SUCCESS,
+            "failed": TransactionStatus.FAILED,
+        }.get(row.status, TransactionStatus.ABANDONED)
+        if row.kind == SandboxTransaction.Kind.BANK_CHARGE and status not in (
+            TransactionStatus.SUCCESS,
+            TransactionStatus.FAILED,
+        ):
+            status = TransactionStatus.PENDING
+        return TransactionResult(
+            reference=row.reference,
+            status=status,
+            amount=row.amount,
+            currency=row.currency,
+            gateway_response=row.gateway_response,
+            failure_reason=row.metadata.get("failure_reason", "")
+            or (FailureReason.DECLINED if status == TransactionStatus.FAILED else ""),
+            processor_id=str(row.pk),
+            paid_at=row.updated_at if status == TransactionStatus.SUCCESS else None,
+            authorization=self._authorization(row.authorization)
+            if row.authorization
+            else None,
+        )
+
+    @staticmethod
+    def _authorization(auth: SandboxAuthorization) -> Authorization:
+        return Authorization(
+            authorization_code=auth.authorization_code,
+            channel=auth.channel,
+            signature=auth.signature,
+            brand=auth.brand,
+            last4=auth.last4,
+            exp_month=auth.exp_month,
+            exp_year=auth.exp_year,
+            bank=auth.bank_code,
+            reusable=True,
+        )
+
+    def charge_authorization(
+        self,
+        *,
+        email,
+        amount,
+        authorization_code,
+        reference,
+        currency="NGN",
+        metadata=None,
+    ):
+        auth = SandboxAuthorization.objects.filter(
+            authorization_code=authorization_code
+        ).first()
+        if auth is None:
+            status, reason, text = (
+                "failed",
+                FailureReason.AUTHORIZATION_REVOKED,
+                "Authorization code is invalid",
+            )
+        elif auth.revoked_at is not None:
+            status, reason, text = (
+                "failed",
+                FailureReason.AUTHORIZATION_REVOKED,
+                "Authorization has been revoked by the customer's bank",
+            )
+        elif auth.behaviour == SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS:
+            status, reason, text = (
+                "failed",
+                FailureReason.INSUFFICIENT_FUNDS,
+                "Insufficient Funds",
+            )
+        else:
+            status, reason, text = "success", "", "Approved"
+        try:
+            with transaction.atomic():
+                row = SandboxTransaction.objects.create(
+                    reference=reference,
+                    kind=SandboxTransaction.Kind.AUTHORIZATION_CHARGE,
+                    email=email,
+                    amount=amount,
+                    currency=currency,
+                    status=status,
+                    gateway_response=text,
+                    authorization=auth,
+                    card_last4=auth.last4 if auth else "",
+                    metadata={**(metadata or {}), "failure_reason": reason},
+                )
+        except IntegrityError:
+            raise _duplicate_reference() from None
+        return TransactionResult(
+            reference=reference,
+            status=status,
+            amount=amount,
+            currency=currency,
+            gateway_response=text,
+            failure_reason=reason,
+            processor_id=str(row.pk),
+            paid_at=row.created_at if status == "success" else None,
+            authorization=self._authorization(auth) if auth else None,
+        )
+
+    # -- bank accounts -----------------------------------------------------
+
+    def charge_bank(
+        self, *, email, amount, reference, bank_code, account_number, currency="NGN"
+    ):
+        first = MANDATE_FIRST_STEP.get(account_number[-1:])
+        fields = {
+            "reference": reference,
+            "kind": SandboxTransaction.Kind.BANK_CHARGE,
+            "email": email,
+            "amount": amount,
+            "currency": currency,
+            "bank_code": bank_code,
+            "account_number": account_number,
+        }
+        if first is None:
+            fields.update(
+                status="failed",
+                step=ChargeStatus.FAILED,
+                gateway_response="Sandbox mandate accounts end in 0, 1, 2 or 3; "
+                "this account cannot be debited.",
+            )
+        else:
+            fields.update(step=first)
+        try:
+            with transaction.atomic():
+                row = SandboxTransaction.objects.create(**fields)
+        except IntegrityError:
+            raise _duplicate_reference() from None
+        return self._step(row)
+
+    def _advance(self, *, reference: str, expected: str) -> SandboxTransaction:
+        row = SandboxTransaction.objects.select_for_update().get(
+            reference=reference, kind=SandboxTransaction.Kind.BANK_CHARGE
+        )
+        if row.step != expected:
+            raise ProcessorRefused(
+                f"The payment processor refused the request: this charge is not "
+                f"awaiting {expected} (it is at {row.step or 'no step'}).",
+                processor_message="Charge is not awaiting this step",
+                processor_status=400,
+            )
+        row.step = NEXT_AFTER[expected]
+        if row.step == ChargeStatus.SUCCESS:
+            row.status = "success"
+            row.gateway_response = "Approved"
+            row.authorization = SandboxAuthorization.objects.create(
+                authorization_code=f"AUTH_{random_token(64).lower()}",
+                channel="bank",
+                email=row.email,
+                last4=row.account_number[-4:],
+                bank_code=row.bank_code,
+                account_number=row.account_number,
+            )
+        row.save()
+        return row
+
+    def _existing(self, reference: str) -> None:
+        if not SandboxTransaction.objects.filter(
+            reference=reference, kind=SandboxTransaction.Kind.BANK_CHARGE
+        ).exists():
+            raise ProcessorRefused(
+                "The payment processor refused the request: Charge not found",
+                processor_message="Charge not found",
+                processor_status=404,
+            )
+
+    def submit_otp(self, *, reference, otp):
+        self._existing(reference)
+        with transaction.atomic():
+            if otp != CORRECT_OTP:
+                row = SandboxTransaction.objects.get(reference=reference)
+                if row.step == ChargeStatus.SEND_OTP:
+                    raise InvalidOtp()
+            row = self._advance(reference=reference, expected=ChargeStatus.SEND_OTP)
+        return self._step(row)
+
+    def submit_birthday(self, *, reference, birthday: date):
+        self._existing(reference)
+        with transaction.atomic():
+            row = self._advance(
+                reference=reference, expected=ChargeStatus.SEND_BIRTHDAY
+            )
+        return self._step(row)
+
+    def submit_phone(self, *, reference, phone):
+        self._existing(reference)
+        with transaction.atomic():
+            row = self._advance(reference=reference, expected=ChargeStatus.SEND_PHONE)
+        return self._step(row)
+
+    def authorize_mandate(self, *, reference: str) -> SandboxTransaction:
+        """The form of /sandbox/mandate/<reference> was submitted."""
+        with transaction.atomic():
+            row = SandboxTransaction.objects.select_for_update().get(
+                reference=reference, kind=SandboxTransaction.Kind.BANK_CHARGE
+            )
+            if row.step == ChargeStatus.OPEN_URL:
+                row = self._advance(reference=reference, expected=ChargeStatus.OPEN_URL)
+        return row
+
+    def check_charge(self, *, reference):
+        self._existing(reference)
+        return self._step(
+            SandboxTransaction.objects.select_related("authorization").get(
+                reference=reference
+            )
+        )
+
+    def _step(self, row: SandboxTransaction) -> ChargeStep:
+        return ChargeStep(
+            reference=row.reference,
+            status=row.step,
+            display_text=row.gateway_response
+            if row.step == ChargeStatus.FAILED
+            else DISPLAY_TEXT[row.step],
+            url=_page_url("sandbox-mandate", row.reference)
+            if row.step == ChargeStatus.OPEN_URL
+            else "",
+            amount=row.amount,
+            gateway_response=row.gateway_response,
+            processor_id=str(row.pk),
+            authorization=self._authorization(row.authorization)
+            if row.authorization
+            else None,
+        )
+
+    # -- refunds -----------------------------------------------------------
+
+    def refund(self, *, transaction_reference, amount=None):
+        with transaction.atomic():
+            row = (
+                SandboxTransaction.objects.select_for_update()
+                .filter(reference=transaction_reference, status="success")
+                .first()
+            )
+            if row is None:
+                raise ProcessorRefused(
+                    "The payment processor refused the request: Transaction not "
+                    "found or not successful",
+                    processor_message="Transaction not found",
+                    processor_status=404,
+                )
+            refunded = sum(r.amount for r in row.refunds.all())
+            amount = row.amount - refunded if amount is None else amount
+            if amount <= 0 or refunded + amount > row.amount:
+                raise ProcessorRefused(
+                    "The payment processor refused the request: Transaction has "
+                    "been fully reversed",
+                    processor_message="Transaction has been fully reversed",
+                    processor_status=400,
+                )
+            refund = SandboxRefund.objects.create(transaction=row, amount=amount)
+        return RefundResult(
+            refund_id=f"sbx_refund_{refund.pk}",
+            transaction_reference=transaction_reference,
+            amount=amount,
+            status="processed",
+            currency=row.currency,
+        )
+
+    # -- mandates ----------------------------------------------------------
+
+    def list_revoked_mandates(self):
+        return [
+            RevokedMandate(
+                authorization_code=auth.authorization_code,
+                account_number=auth.account_number,
+                bank_code=auth.bank_code,
+            )
+            for auth in SandboxAuthorization.objects.filter(
+                revoked_at__isnull=False
+            ).order_by("pk")
+        ]
+
+    def revoke_authorization(self, *, authorization_code: str) -> bool:
+        """Sandbox only: the bank or issuer withdraws an authorization (the
+        nightly poll then reports it, and charges on it fail)."""
+        return bool(
+            SandboxAuthorization.objects.filter(
+                authorization_code=authorization_code, revoked_at__isnull=True
+            ).update(revoked_at=timezone.now())
+        )

@@ -1,0 +1,63 @@
+"""The sandbox's magic values (DESIGN section 9; docs/sandbox.md)."""
+
+import json
+from functools import cache
+from pathlib import Path
+
+from ...models import SandboxAuthorization
+from ..base import Bank, ChargeStatus
+
+BANKS_FILE = Path(__file__).resolve().parents[2] / "data" / "banks_ng.json"
+
+CARD_SUCCEEDS = "4084084084084081"
+CARD_INSUFFICIENT_FUNDS = "4084080000000409"
+CARD_DECLINED = "4000000000000002"
+CARDS = {
+    CARD_SUCCEEDS: SandboxAuthorization.Behaviour.SUCCEEDS,
+    CARD_INSUFFICIENT_FUNDS: SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS,
+    CARD_DECLINED: None,
+}
+CORRECT_OTP = "123456"
+# Last digit of a bank account number -> the first step of its mandate flow.
+MANDATE_FIRST_STEP = {
+    "0": ChargeStatus.SEND_OTP,
+    "1": ChargeStatus.SEND_BIRTHDAY,
+    "2": ChargeStatus.SEND_PHONE,
+    "3": ChargeStatus.OPEN_URL,
+}
+FAILING_PAYOUT_ACCOUNT_DIGIT = "9"
+
+DISPLAY_TEXT = {
+    ChargeStatus.SEND_OTP: "Enter the OTP sent to the phone number of the account "
+    "(sandbox: 123456).",
+    ChargeStatus.SEND_BIRTHDAY: "Enter the account holder's date of birth.",
+    ChargeStatus.SEND_PHONE: "Enter the phone number registered with the account.",
+    ChargeStatus.OPEN_URL: "Open the link to authorize the mandate with your bank.",
+    ChargeStatus.SUCCESS: "Mandate authorized.",
+}
+NEXT_AFTER = {
+    ChargeStatus.SEND_BIRTHDAY: ChargeStatus.SEND_OTP,
+    ChargeStatus.SEND_PHONE: ChargeStatus.SEND_OTP,
+    ChargeStatus.SEND_OTP: ChargeStatus.SUCCESS,
+    ChargeStatus.OPEN_URL: ChargeStatus.SUCCESS,
+}
+
+
+class SandboxInputError(ValueError):
+    """What a person typed on a sandbox page is not a sandbox magic value."""
+
+
+@cache
+def sandbox_banks() -> tuple[Bank, ...]:
+    return tuple(
+        Bank(name=item["name"], code=item["code"])
+        for item in json.loads(BANKS_FILE.read_text())
+    )
+
+
+def card_brand(number: str) -> str:
+    if number.startswith("4"):
+        return "visa"
+    if number[:2] in {"51", "52", "53", "54", "55"}:
+        return "mastercard"
+    return "verve"

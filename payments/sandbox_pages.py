@@ -1,0 +1,86 @@
+"""Pages of the sandbox processor, standing in for the processor's own site
+(DESIGN section 9): the card form behind `authorization_url` and the bank's
+mandate popup behind an `open_url` step. CSRF-exempt and without login, as a
+processor's hosted page would be; they exist only while PROCESSOR=sandbox."""
+
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from .models import SandboxTransaction
+from .processors import get_processor
+from .processors.sandbox import SandboxInputError, SandboxProcessor
+from .processors.sandbox.values import (
+    CARD_DECLINED,
+    CARD_INSUFFICIENT_FUNDS,
+    CARD_SUCCEEDS,
+)
+
+TEST_CARDS = [
+    (CARD_SUCCEEDS, "authorizes; later charges succeed"),
+    (CARD_INSUFFICIENT_FUNDS, "authorizes; later charges fail: insufficient funds"),
+    (CARD_DECLINED, "declined at authorization"),
+]
+
+
+def _sandbox() -> SandboxProcessor:
+    processor = get_processor()
+    if not isinstance(processor, SandboxProcessor):
+        raise Http404("The sandbox processor is not in use.")
+    return processor
+
+
+def _transaction(reference: str, kind: str) -> SandboxTransaction:
+    row = SandboxTransaction.objects.filter(reference=reference, kind=kind).first()
+    if row is None:
+        raise Http404("No sandbox transaction has this reference.")
+    return row
+
+
+def with_reference(url: str, reference: str) -> str:
+    """`callback_url?reference=<reference>`, keeping the URL's own query."""
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)]
+    query = [(k, v) for k, v in query if k != "reference"] + [("reference", reference)]
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def authorize(request, reference):
+    processor = _sandbox()
+    row = _transaction(reference, SandboxTransaction.Kind.CARD_CHECKOUT)
+    error = ""
+    if request.method == "POST":
+        try:
+            row = processor.authorize_card(
+                reference=reference, card_number=request.POST.get("card_number", "")
+            )
+        except SandboxInputError as bad:
+            error = str(bad)
+        else:
+            return HttpResponseRedirect(with_reference(row.callback_url, reference))
+    return render(
+        request,
+        "sandbox/authorize.html",
+        {
+            "transaction": row,
+            "amount": f"{row.amount // 100:,}.{row.amount % 100:02d}",
+            "cards": TEST_CARDS,
+            "error": error,
+        },
+        status=400 if error else 200,
+    )
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def mandate(request, reference):
+    processor = _sandbox()
+    row = _transaction(reference, SandboxTransaction.Kind.BANK_CHARGE)
+    if request.method == "POST":
+        row = processor.authorize_mandate(reference=reference)
+    return render(request, "sandbox/mandate.html", {"transaction": row})

@@ -1,0 +1,165 @@
+"""Fixtures of the payments tests: customers signed in, and helpers that add
+payment methods through the public endpoints with the sandbox processor."""
+
+import json
+from dataclasses import dataclass
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from rest_framework.test import APIClient
+
+from payments.hooks import register_revocation_handler, unregister_revocation_handler
+from payments.inbound import signature_for
+
+from ..conftest import customer_jwt
+from ..factories import CustomerFactory
+
+CALLBACK_URL = "https://shop.example.com/cards/done"
+CARD_OK = "4084084084084081"
+CARD_POOR = "4084080000000409"
+CARD_DECLINED = "4000000000000002"
+ACCESS_BANK = "044"
+
+
+def postgres_only(test):
+    """Concurrency tests: real threads on PostgreSQL. SQLite serializes every
+    writer, so there is no race there to test."""
+    skip = pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="needs PostgreSQL (real concurrent transactions)",
+    )
+    return pytest.mark.postgres(skip(test))
+
+
+@dataclass
+class SignedIn:
+    """A customer and an API client carrying their JWT."""
+
+    customer: object
+    client: APIClient
+
+    @property
+    def id(self) -> str:
+        return self.customer.public_id
+
+    def get(self, path, **kwargs):
+        return self.client.get(path, **kwargs)
+
+    def post(self, path, body=None, **kwargs):
+        return self.client.post(path, body or {}, format="json", **kwargs)
+
+    def put(self, path, **kwargs):
+        return self.client.put(path, **kwargs)
+
+    def delete(self, path, **kwargs):
+        return self.client.delete(path, **kwargs)
+
+    def methods(self) -> list[dict]:
+        response = self.get(f"/api/v1/payment-methods/customers/{self.id}")
+        assert response.status_code == 200, response.content
+        return response.json()["data"]
+
+
+def sign_in(customer) -> SignedIn:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {customer_jwt(customer)}")
+    return SignedIn(customer=customer, client=client)
+
+
+@pytest.fixture
+def fresh_cache(db):
+    # The bank list is cached for an hour; each test starts without it.
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def alice(fresh_cache) -> SignedIn:
+    return sign_in(CustomerFactory(email="alice@mail.example.com"))
+
+
+@pytest.fixture
+def bob(fresh_cache) -> SignedIn:
+    return sign_in(CustomerFactory(email="bob@mail.example.com"))
+
+
+def initialize_card(who: SignedIn, *, is_default=False, callback_url=CALLBACK_URL):
+    response = who.post(
+        "/api/v1/payment-methods/initialize-card",
+        {"customer_id": who.id, "callback_url": callback_url, "is_default": is_default},
+    )
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def submit_card_form(client, authorization_url: str, card_number: str):
+    """The customer types the card on the sandbox page; returns the reply."""
+    return client.post(urlsplit(authorization_url).path, {"card_number": card_number})
+
+
+def reference_from_redirect(response) -> str:
+    assert response.status_code == 302, response.content
+    return parse_qs(urlsplit(response["Location"]).query)["reference"][0]
+
+
+def verify_card(who: SignedIn, reference: str, **extra):
+    return who.post(
+        "/api/v1/payment-methods/verify-card",
+        {"customer_id": who.id, "reference": reference, **extra},
+    )
+
+
+def add_card(who: SignedIn, card_number=CARD_OK, *, is_default=False) -> dict:
+    """The whole redirect flow; returns the saved payment method."""
+    started = initialize_card(who, is_default=is_default)
+    redirect = submit_card_form(APIClient(), started["authorization_url"], card_number)
+    response = verify_card(who, reference_from_redirect(redirect))
+    assert response.status_code == 200, response.content
+    return response.json()["data"]
+
+
+def initiate_mandate(
+    who: SignedIn, account_number: str, *, bank_code=ACCESS_BANK, **kw
+):
+    return who.post(
+        f"/api/v1/payment-methods/customers/{who.id}/initiate-bank-mandate",
+        {"bank_code": bank_code, "account_number": account_number, **kw},
+    )
+
+
+def mandate_step(who: SignedIn, step: str, reference: str, **fields):
+    return who.post(
+        f"/api/v1/payment-methods/bank-mandate/{step}",
+        {"customer_id": who.id, "reference": reference, **fields},
+    )
+
+
+def add_bank(who: SignedIn, account_number="0123456780", *, is_default=False) -> dict:
+    """An account ending in 0: initiate, then the OTP."""
+    started = initiate_mandate(who, account_number, is_default=is_default)
+    assert started.status_code == 200, started.content
+    done = mandate_step(who, "submit-otp", started.json()["reference"], otp="123456")
+    assert done.status_code == 200, done.content
+    return done.json()["data"]
+
+
+def signed_post(client, path: str, payload, *, signature: str | None = "auto"):
+    body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    headers = {}
+    if signature == "auto":
+        headers["HTTP_X_PAYSTACK_SIGNATURE"] = signature_for(body)
+    elif signature is not None:
+        headers["HTTP_X_PAYSTACK_SIGNATURE"] = signature
+    return client.post(path, body, content_type="application/json", **headers)
+
+
+@pytest.fixture
+def revocations():
+    """Revocations the registered handler saw (stands in for installments)."""
+    seen = []
+    register_revocation_handler(seen.append)
+    yield seen
+    unregister_revocation_handler(seen.append)
