@@ -15,8 +15,6 @@ status banners; pages scope every query to it.
 from functools import wraps
 from urllib.parse import urlencode
 
-from django.conf import settings
-from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.http import HttpResponseRedirect
 from django.middleware.csrf import rotate_token
 from django.urls import reverse
@@ -137,28 +135,3 @@ class MerchantLoginRequiredMixin:
         response = super().dispatch(request, *args, **kwargs)
         add_never_cache_headers(response)
         return response
-
-
-class MerchantPasswordResetTokens(PasswordResetTokenGenerator):
-    """Django's reset-token scheme (timestamped HMAC, PASSWORD_RESET_TIMEOUT), keyed
-    on the merchant's password hash: a token stops working once it has been used,
-    because using it changes the hash. Merchants have no last-login time to add."""
-
-    key_salt = "merchants.dashboard_auth.MerchantPasswordResetTokens"
-
-    def _make_hash_value(self, user, timestamp):
-        return f"{user.pk}{user.password}{timestamp}{user.email.lower()}"
-
-
-password_reset_tokens = MerchantPasswordResetTokens()
-
-
-def password_reset_link(merchant: Merchant) -> str:
-    path = reverse(
-        "merchants_dashboard:password-reset-confirm",
-        kwargs={
-            "merchant_id": merchant.public_id,
-            "token": password_reset_tokens.make_token(merchant),
-        },
-    )
-    return f"{settings.BASE_URL}{path}"

@@ -13,9 +13,9 @@ from config.api.errors import InvalidCredentials
 from config.api.passwords import burn_hash_time, validate_new_password
 
 from . import emails, selectors
-from .dashboard_auth import password_reset_link
 from .errors import ApiAccessDisabled, EmailAlreadyRegistered, MerchantNotActive
 from .models import API_KEY_PREFIX, ApiKey, Merchant, hash_api_key
+from .tokens import password_reset_link
 
 LOGIN_KIND = "merchant"
 
@@ -191,8 +191,9 @@ def merchant_update_settings(*, merchant: Merchant, **changes) -> Merchant:
             raise ValidationError(
                 {
                     "min_installments": [
-                        "min_installments cannot exceed max_installments "
-                        f"({merchant.min_installments} > {merchant.max_installments})."
+                        "The minimum number of installments cannot exceed the "
+                        f"maximum ({merchant.min_installments} > "
+                        f"{merchant.max_installments})."
                     ]
                 }
             )

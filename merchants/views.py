@@ -25,7 +25,6 @@ from .dashboard_auth import (
     dashboard_sign_in,
     dashboard_sign_out,
     keep_session_after_password_change,
-    password_reset_tokens,
     safe_next_url,
     session_merchant,
 )
@@ -41,6 +40,7 @@ from .forms import (
 )
 from .models import Merchant
 from .services import WEBHOOK_SECRET_PREFIX
+from .tokens import password_reset_tokens
 
 KEY_HISTORY_PAGE_SIZE = 10
 

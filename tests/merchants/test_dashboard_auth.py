@@ -7,11 +7,17 @@ import pytest
 import time_machine
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.db import SessionStore
 from django.core import mail
+from django.http import HttpResponse
 from django.test import Client
 from django.utils import timezone
 
-from merchants.dashboard_auth import SESSION_MERCHANT_KEY
+from merchants.dashboard_auth import (
+    SESSION_MERCHANT_KEY,
+    dashboard_sign_in,
+    merchant_login_required,
+)
 from merchants.models import Merchant
 
 from ..factories import PASSWORD
@@ -351,3 +357,40 @@ def test_a_forged_reset_token_is_refused(client, merchant_active):
     assert response.status_code == 400
     assert set_password.status_code == 400
     assert Merchant.objects.get(pk=merchant_active.pk).check_password(PASSWORD)
+
+
+def test_signing_in_as_another_merchant_leaves_nothing_of_the_first(
+    client, merchant_active, merchant_pending
+):
+    sign_in(client, merchant_active)
+    session = client.session
+    session["left_behind"] = merchant_active.public_id
+    session.save()
+
+    sign_in(client, merchant_pending)
+
+    assert "left_behind" not in client.session
+    assert merchant_pending.business_name in client.get("/dashboard/").content.decode()
+
+
+def test_the_decorator_other_apps_use_guards_function_views(rf, merchant_active):
+    @merchant_login_required
+    def page(request):
+        return HttpResponse(request.merchant.public_id)
+
+    anonymous = rf.get("/dashboard/plans/?status=active")
+    anonymous.session = SessionStore()
+    signed_in = rf.get("/dashboard/plans/")
+    signed_in.session = SessionStore()
+    dashboard_sign_in(signed_in, merchant_active)
+    del signed_in.merchant  # a new request on the same session
+
+    refused = page(anonymous)
+    served = page(signed_in)
+
+    assert refused.status_code == 302
+    assert refused["Location"] == (
+        "/dashboard/login/?next=%2Fdashboard%2Fplans%2F%3Fstatus%3Dactive"
+    )
+    assert served.content.decode() == merchant_active.public_id
+    assert "no-store" in served["Cache-Control"]

@@ -362,7 +362,7 @@ def test_plan_configuration_is_saved(dashboard_for, merchant_active):
         (
             {"min_installments": "5", "max_installments": "3"},
             "min_installments",
-            "min_installments cannot exceed max_installments (5 &gt; 3).",
+            "The minimum number of installments cannot exceed the maximum (5 &gt; 3).",
         ),
         (
             {"allowed_schedule_types": []},
