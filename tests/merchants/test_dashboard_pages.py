@@ -432,3 +432,19 @@ def test_an_unknown_settings_action_is_a_bad_request(dashboard_for, merchant_act
     )
 
     assert response.status_code == 400
+
+
+def test_a_pending_merchant_can_prepare_settings_before_approval(
+    dashboard_for, merchant_pending
+):
+    client = dashboard_for(merchant_pending)
+
+    client.post(
+        "/dashboard/settings/",
+        {"action": "webhook_url", "webhook_url": "https://shop.example.com/hooks"},
+    )
+    client.post("/dashboard/settings/", plan_form())
+
+    merchant_pending.refresh_from_db()
+    assert merchant_pending.webhook_url == "https://shop.example.com/hooks"
+    assert merchant_pending.release_rule == "after_installments:3"
