@@ -7,6 +7,7 @@ import re
 
 import pytest
 import requests
+from django.core import mail
 from playwright.sync_api import expect
 
 from merchants.models import Merchant
@@ -240,3 +241,37 @@ def test_a_merchant_edits_the_plan_configuration_then_signs_out(
     expect(
         page.get_by_role("heading", name="Sign in to your dashboard")
     ).to_be_visible()
+
+
+def test_a_merchant_resets_a_forgotten_password_by_email(page, screenshot, merchant):
+    page.goto("/dashboard/login/")
+    page.get_by_role("link", name="Forgot your password?").click()
+    page.get_by_label("Email").fill(merchant.email)
+    screenshot("reset-request")
+    page.get_by_role("button", name="Send the reset link").click()
+    expect(page.get_by_role("heading", name="Check your e-mail")).to_be_visible()
+    screenshot("reset-sent")
+
+    [message] = mail.outbox
+    link = re.search(r"http://\S+/dashboard/password-reset/\S+/", message.body)[0]
+    page.goto(link[link.index("/dashboard/") :])
+    expect(page).to_have_url(re.compile(r"/set-password/$"))
+    page.get_by_label("New password", exact=True).fill("short")
+    page.get_by_label("New password (again)").fill("short")
+    page.get_by_role("button", name="Set the new password").click()
+    expect(field(page, "new_password").locator(".field-error").first).to_contain_text(
+        "This password is too short."
+    )
+    screenshot("reset-weak-password")
+    page.get_by_label("New password", exact=True).fill("Fresh-Passw0rd-2026")
+    page.get_by_label("New password (again)").fill("Fresh-Passw0rd-2026")
+    page.get_by_role("button", name="Set the new password").click()
+
+    expect(
+        page.get_by_text("Your password is reset. Sign in with it now.")
+    ).to_be_visible()
+    sign_in(page, merchant, "Fresh-Passw0rd-2026")
+    expect(page.get_by_role("heading", name="Overview")).to_be_visible()
+    page.goto("/dashboard/password/")
+    expect(page.get_by_role("heading", name="Change your password")).to_be_visible()
+    screenshot("password-change")
