@@ -18,7 +18,7 @@ run: $(STAMP)
 	DEBUG=true $(PY) manage.py createcachetable
 	DEBUG=true $(PY) manage.py setup_schedules
 	DEBUG=true $(PY) manage.py seed_demo
-	@echo "Serving on http://127.0.0.1:8000 (API under /api/v1, admin under /admin/). Ctrl-C stops both."
+	@echo "Serving on http://127.0.0.1:8000 (API under /api/v1, dashboard /dashboard/, admin /admin/). Ctrl-C stops both."
 	@# Background jobs ignore SIGINT in a script: forward Ctrl-C to both as SIGTERM.
 	@trap 'kill $$(jobs -p) 2>/dev/null; wait; exit 0' INT TERM; \
 	  DEBUG=true $(PY) manage.py qcluster & \

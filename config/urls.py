@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from config.api.urls import api_path
 from config.api.views import TokenRefreshApi
@@ -19,4 +20,8 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("admin/", admin.site.urls),
     path("", include("payments.page_urls")),
+    # The merchant dashboard: one site whose pages live in the app whose data they
+    # show; each app adds its own include here (DESIGN section 1).
+    path("dashboard", RedirectView.as_view(url="/dashboard/", permanent=False)),
+    path("dashboard/", include("merchants.dashboard_urls")),
 ]

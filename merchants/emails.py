@@ -47,3 +47,19 @@ def send_suspended(*, email: str, business_name: str) -> None:
         "are refused until it is reinstated. Nothing was deleted. Reply to this "
         "e-mail to contact us.\n",
     )
+
+
+def send_password_reset(*, email: str, business_name: str, link: str) -> None:
+    _send(
+        email,
+        "Reset your dashboard password",
+        f"Hello {business_name},\n\nSomeone asked to reset the password of your "
+        f"merchant account. To choose a new password, open this link:\n\n{link}\n\n"
+        f"The link works once and expires in {_reset_link_lifetime()}. If you did "
+        "not ask for it, ignore this e-mail: your password stays as it is.\n",
+    )
+
+
+def _reset_link_lifetime() -> str:
+    hours = settings.PASSWORD_RESET_TIMEOUT // 3600
+    return f"{hours // 24} days" if hours >= 48 else f"{hours} hours"

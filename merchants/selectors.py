@@ -25,3 +25,7 @@ def revoked_api_keys(merchant: Merchant):
     return ApiKey.objects.filter(merchant=merchant, revoked_at__isnull=False).order_by(
         "-revoked_at", "-id"
     )
+
+
+def live_api_key_of(merchant: Merchant) -> ApiKey | None:
+    return ApiKey.objects.filter(merchant=merchant, revoked_at__isnull=True).first()

@@ -57,6 +57,7 @@ class SettingsInput(StrictSerializer):
         child=serializers.ChoiceField(choices=SCHEDULE_TYPES),
         min_length=1,
         required=False,
+        error_messages={"min_length": "Choose at least one schedule type."},
     )
     min_installments = StrictIntegerField(
         min_value=1, max_value=MAX_INSTALLMENTS, required=False

@@ -1,4 +1,5 @@
-"""Merchant use-cases: registration, approval, API access, suspension, API keys."""
+"""Merchant use-cases: registration, approval, API access, suspension, API keys,
+settings and passwords."""
 
 import secrets
 from functools import partial
@@ -7,13 +8,14 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from config.api import login_guard
+from config.api import login_guard, ratelimit
 from config.api.errors import InvalidCredentials
 from config.api.passwords import burn_hash_time, validate_new_password
 
 from . import emails, selectors
 from .errors import ApiAccessDisabled, EmailAlreadyRegistered, MerchantNotActive
 from .models import API_KEY_PREFIX, ApiKey, Merchant, hash_api_key
+from .tokens import password_reset_link
 
 LOGIN_KIND = "merchant"
 
@@ -189,10 +191,65 @@ def merchant_update_settings(*, merchant: Merchant, **changes) -> Merchant:
             raise ValidationError(
                 {
                     "min_installments": [
-                        "min_installments cannot exceed max_installments "
-                        f"({merchant.min_installments} > {merchant.max_installments})."
+                        "The minimum number of installments cannot exceed the "
+                        f"maximum ({merchant.min_installments} > "
+                        f"{merchant.max_installments})."
                     ]
                 }
             )
         merchant.save(update_fields=[*changes, "updated_at"])
     return merchant
+
+
+WEBHOOK_SECRET_PREFIX = "whsec_"
+
+
+def webhook_secret_regenerate(*, merchant: Merchant) -> tuple[Merchant, str]:
+    """Replace the webhook signing secret with a new random one.
+
+    Returns the merchant and the plaintext secret, which the caller shows once; it is
+    stored encrypted and never displayed in full again.
+    """
+    secret = f"{WEBHOOK_SECRET_PREFIX}{secrets.token_urlsafe(32)}"
+    merchant = merchant_update_settings(merchant=merchant, webhook_secret=secret)
+    return merchant, secret
+
+
+def merchant_set_password(*, merchant: Merchant, password: str) -> Merchant:
+    """Store a new password (the caller ran Django's validators). Every dashboard
+    session stamped with the old password hash stops working."""
+    with transaction.atomic():
+        merchant = _locked(merchant)
+        merchant.set_password(password)
+        merchant.save(update_fields=["password", "updated_at"])
+    return merchant
+
+
+PASSWORD_RESETS_PER_HOUR = 3
+
+
+def merchant_password_reset_send(*, email: str) -> None:
+    """E-mail a reset link when `email` belongs to a merchant.
+
+    Says nothing either way, so the form cannot tell which addresses have accounts;
+    at most PASSWORD_RESETS_PER_HOUR e-mails per address, so it cannot be used to
+    flood an inbox.
+    """
+    merchant = selectors.merchant_by_email(email)
+    if merchant is None:
+        return
+    window = ratelimit.hit(
+        f"password-reset:{LOGIN_KIND}:{merchant.pk}",
+        limit=PASSWORD_RESETS_PER_HOUR,
+        window_seconds=3600,
+    )
+    if window.exceeded:
+        return
+    transaction.on_commit(
+        partial(
+            emails.send_password_reset,
+            email=merchant.email,
+            business_name=merchant.business_name,
+            link=password_reset_link(merchant),
+        )
+    )

@@ -1,0 +1,35 @@
+"""Dashboard pages of `merchants`, mounted under /dashboard/ by config/urls.py.
+
+Other apps mount their own dashboard pages under the same prefix, each with its own
+URL namespace (DESIGN section 1).
+"""
+
+from django.urls import path
+
+from . import views
+
+app_name = "merchants_dashboard"
+
+urlpatterns = [
+    path("", views.OverviewView.as_view(), name="overview"),
+    path("login/", views.SignInView.as_view(), name="login"),
+    path("logout/", views.SignOutView.as_view(), name="logout"),
+    path("keys/", views.ApiKeysView.as_view(), name="keys"),
+    path("settings/", views.SettingsView.as_view(), name="settings"),
+    path("password/", views.PasswordChangeView.as_view(), name="password-change"),
+    path(
+        "password-reset/",
+        views.PasswordResetRequestView.as_view(),
+        name="password-reset",
+    ),
+    path(
+        "password-reset/sent/",
+        views.PasswordResetSentView.as_view(),
+        name="password-reset-sent",
+    ),
+    path(
+        "password-reset/<str:merchant_id>/<str:token>/",
+        views.PasswordResetConfirmView.as_view(),
+        name="password-reset-confirm",
+    ),
+]

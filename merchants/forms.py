@@ -1,0 +1,235 @@
+"""Dashboard forms. HTML in, typed values out; the rules live in one place.
+
+The settings and key forms parse what a browser sends (strings, checkboxes) and then
+validate with the API's own input serializers (`serializers.SettingsInput`,
+`serializers.RotateKeyInput`), so the dashboard and `PATCH .../settings` accept and
+refuse exactly the same values with the same messages.
+"""
+
+from django import forms
+from django.contrib.auth import password_validation
+from django.core.exceptions import ValidationError
+
+from .models import SCHEDULE_TYPES
+from .serializers import RotateKeyInput, SettingsInput
+
+
+def _messages(detail) -> list[str]:
+    """DRF error details (lists, or dicts for list items) as flat strings."""
+    if isinstance(detail, dict):
+        return [text for value in detail.values() for text in _messages(value)]
+    if isinstance(detail, list):
+        return [text for value in detail for text in _messages(value)]
+    return [str(detail)]
+
+
+def validate_with_serializer(form, serializer_class, data: dict, field_for=None):
+    """Run `serializer_class` on `data`; put its errors next to the form's fields.
+
+    Returns the validated data, or None when there were errors. `field_for` maps a
+    serializer field to the form field that shows its errors.
+    """
+    serializer = serializer_class(data=data)
+    if serializer.is_valid():
+        return dict(serializer.validated_data)
+    for name, detail in serializer.errors.items():
+        target = (field_for or {}).get(name, name)
+        for message in _messages(detail):
+            form.add_error(target if target in form.fields else None, message)
+    return None
+
+
+class SignInForm(forms.Form):
+    email = forms.EmailField(
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}),
+    )
+    password = forms.CharField(
+        max_length=128,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+
+def _new_password_field(label: str):
+    return forms.CharField(
+        label=label,
+        max_length=128,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+
+class SetPasswordForm(forms.Form):
+    """A new password, typed twice, checked by Django's password validators."""
+
+    new_password = _new_password_field("New password")
+    new_password_confirm = _new_password_field("New password (again)")
+
+    def __init__(self, merchant, *args, **kwargs):
+        self.merchant = merchant
+        super().__init__(*args, **kwargs)
+        self.fields[
+            "new_password"
+        ].help_text = password_validation.password_validators_help_text_html()
+
+    def clean(self):
+        cleaned = super().clean()
+        password = cleaned.get("new_password")
+        confirm = cleaned.get("new_password_confirm")
+        if password and confirm and password != confirm:
+            self.add_error("new_password_confirm", "The two passwords do not match.")
+        elif password:
+            try:
+                password_validation.validate_password(password, user=self.merchant)
+            except ValidationError as error:
+                self.add_error("new_password", error)
+        return cleaned
+
+
+class PasswordChangeForm(SetPasswordForm):
+    current_password = forms.CharField(
+        label="Current password",
+        max_length=128,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    field_order = ["current_password", "new_password", "new_password_confirm"]
+
+    def clean_current_password(self):
+        password = self.cleaned_data["current_password"]
+        if not self.merchant.check_password(password):
+            raise ValidationError("Your current password is incorrect.")
+        return password
+
+
+class PasswordResetRequestForm(forms.Form):
+    email = forms.EmailField(
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}),
+    )
+
+
+class ApiKeyForm(forms.Form):
+    name = forms.CharField(
+        required=False,
+        strip=False,
+        label="Key name (optional)",
+        help_text="A label to recognise the key by, e.g. “Production server”.",
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        if "name" in cleaned:
+            validated = validate_with_serializer(
+                self, RotateKeyInput, {"name": cleaned["name"]}
+            )
+            if validated is not None:
+                cleaned["name"] = validated["name"]
+        return cleaned
+
+
+class WebhookUrlForm(forms.Form):
+    webhook_url = forms.CharField(
+        required=False,
+        label="Webhook URL",
+        help_text="Where we POST signed events. Leave empty to stop deliveries.",
+        widget=forms.URLInput(attrs={"placeholder": "https://example.com/webhooks"}),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        if "webhook_url" in cleaned:
+            self.changes = validate_with_serializer(
+                self, SettingsInput, {"webhook_url": cleaned["webhook_url"]}
+            )
+        return cleaned
+
+
+RELEASE_ON_DEPOSIT = "on_deposit"
+RELEASE_AFTER_INSTALLMENTS = "after_installments"
+RELEASE_ON_COMPLETION = "on_completion"
+
+
+class PlanSettingsForm(forms.Form):
+    """Plan configuration (DESIGN section 6) and release rule (section 7)."""
+
+    allowed_schedule_types = forms.MultipleChoiceField(
+        required=False,
+        choices=[(kind, kind.capitalize()) for kind in SCHEDULE_TYPES],
+        widget=forms.CheckboxSelectMultiple,
+        label="Allowed schedules",
+    )
+    min_installments = forms.IntegerField(
+        label="Minimum installments",
+        help_text="Installments after the deposit, at least 1.",
+    )
+    max_installments = forms.IntegerField(
+        label="Maximum installments",
+        help_text="At most 12; a customer's tier may allow fewer.",
+    )
+    min_deposit_percent = forms.IntegerField(
+        label="Minimum deposit (%)",
+        help_text="0 to 90; the customer's tier may ask for more.",
+    )
+    release_rule = forms.ChoiceField(
+        label="Release money to your wallet",
+        choices=[
+            (RELEASE_ON_DEPOSIT, "When the deposit is paid"),
+            (RELEASE_AFTER_INSTALLMENTS, "After a number of installments are paid"),
+            (RELEASE_ON_COMPLETION, "When the plan is fully paid"),
+        ],
+    )
+    release_after = forms.IntegerField(
+        required=False,
+        label="Number of installments",
+        help_text="Used with “after a number of installments”, 1 to 12.",
+    )
+
+    @classmethod
+    def initial_for(cls, merchant) -> dict:
+        after = merchant.release_after_installments
+        return {
+            "allowed_schedule_types": merchant.allowed_schedule_types,
+            "min_installments": merchant.min_installments,
+            "max_installments": merchant.max_installments,
+            "min_deposit_percent": merchant.min_deposit_percent,
+            "release_rule": (
+                RELEASE_AFTER_INSTALLMENTS if after else merchant.release_rule
+            ),
+            "release_after": after,
+        }
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        rule = cleaned["release_rule"]
+        if rule == RELEASE_AFTER_INSTALLMENTS:
+            if cleaned.get("release_after") is None:
+                self.add_error(
+                    "release_after",
+                    "Enter after how many paid installments (1 to 12) the money "
+                    "is released.",
+                )
+                return cleaned
+            rule = f"{rule}:{cleaned['release_after']}"
+        self.changes = validate_with_serializer(
+            self,
+            SettingsInput,
+            {
+                "allowed_schedule_types": cleaned["allowed_schedule_types"],
+                "min_installments": cleaned["min_installments"],
+                "max_installments": cleaned["max_installments"],
+                "min_deposit_percent": cleaned["min_deposit_percent"],
+                "release_rule": rule,
+            },
+            field_for={
+                "release_rule": (
+                    "release_after"
+                    if cleaned["release_rule"] == RELEASE_AFTER_INSTALLMENTS
+                    else "release_rule"
+                )
+            },
+        )
+        return cleaned

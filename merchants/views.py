@@ -1,0 +1,360 @@
+"""Dashboard pages of `merchants`: sign-in, password, overview, API keys, settings.
+
+HTTP in/out only: each view validates a form, calls one service, renders. Every
+page reads and writes the signed-in merchant (`request.merchant`) and nothing else.
+"""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpResponseBadRequest, HttpResponseRedirect
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.decorators import method_decorator
+from django.views import View
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
+
+from config.api.errors import InvalidCredentials, RateLimited
+from config.api.login_guard import client_ip
+
+from . import selectors, services
+from .dashboard_auth import (
+    MerchantLoginRequiredMixin,
+    dashboard_sign_in,
+    dashboard_sign_out,
+    keep_session_after_password_change,
+    safe_next_url,
+    session_merchant,
+)
+from .errors import ApiAccessDisabled, MerchantNotActive
+from .forms import (
+    ApiKeyForm,
+    PasswordChangeForm,
+    PasswordResetRequestForm,
+    PlanSettingsForm,
+    SetPasswordForm,
+    SignInForm,
+    WebhookUrlForm,
+)
+from .models import Merchant
+from .services import WEBHOOK_SECRET_PREFIX
+from .tokens import password_reset_tokens
+
+KEY_HISTORY_PAGE_SIZE = 10
+
+
+def _url(name: str, **kwargs) -> str:
+    return reverse(f"merchants_dashboard:{name}", kwargs=kwargs)
+
+
+def _see_other(url: str) -> HttpResponseRedirect:
+    """303: after a POST, the browser GETs the next page (reload never re-posts)."""
+    response = HttpResponseRedirect(url)
+    response.status_code = 303
+    return response
+
+
+@method_decorator([never_cache, sensitive_post_parameters("password")], name="dispatch")
+class SignInView(View):
+    template_name = "merchants/sign_in.html"
+
+    def get(self, request):
+        if session_merchant(request) is not None:
+            return redirect(_url("overview"))
+        return self._render(request, SignInForm())
+
+    def post(self, request):
+        form = SignInForm(request.POST)
+        if not form.is_valid():
+            return self._render(request, form, status=400)
+        try:
+            merchant = services.merchant_login(
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password"],
+                client_ip=client_ip(request),
+            )
+        except InvalidCredentials as error:
+            form.add_error(None, error.message)
+            return self._render(request, form, status=400)
+        except RateLimited as error:
+            form.add_error(None, error.message)
+            return self._render(request, form, status=429)
+        dashboard_sign_in(request, merchant)
+        next_url = safe_next_url(request, request.POST.get("next"))
+        return _see_other(next_url or _url("overview"))
+
+    def _render(self, request, form, status=200):
+        next_url = safe_next_url(
+            request, request.POST.get("next") or request.GET.get("next")
+        )
+        return TemplateResponse(
+            request,
+            self.template_name,
+            {"form": form, "next": next_url or ""},
+            status=status,
+        )
+
+
+class SignOutView(View):
+    http_method_names = ["post"]
+
+    def post(self, request):
+        dashboard_sign_out(request)
+        messages.info(request, "You are signed out.")
+        return _see_other(_url("login"))
+
+
+class OverviewView(MerchantLoginRequiredMixin, View):
+    def get(self, request):
+        merchant = request.merchant
+        return TemplateResponse(
+            request,
+            "merchants/overview.html",
+            {
+                "live_key": selectors.live_api_key_of(merchant),
+                "webhook_secret_set": bool(merchant.webhook_secret),
+            },
+        )
+
+
+def key_refusal(merchant: Merchant) -> str | None:
+    """Why this merchant cannot generate a key now, in words for the dashboard."""
+    if merchant.status == Merchant.Status.PENDING:
+        return (
+            "Your account is pending approval. You can generate API keys once it "
+            "is approved and API access is enabled; we e-mail you at each step."
+        )
+    if merchant.status == Merchant.Status.SUSPENDED:
+        return (
+            "Your account is suspended, so API keys cannot be generated. Contact "
+            "us to have it reinstated."
+        )
+    if not merchant.api_access_enabled:
+        return (
+            "API access is not enabled for your account yet. We e-mail you as soon "
+            "as it is; then you can generate a key here."
+        )
+    return None
+
+
+class ApiKeysView(MerchantLoginRequiredMixin, View):
+    template_name = "merchants/keys.html"
+
+    def get(self, request):
+        return self._render(request, ApiKeyForm())
+
+    def post(self, request):
+        form = ApiKeyForm(request.POST)
+        if not form.is_valid():
+            return self._render(request, form, status=400)
+        try:
+            _, plaintext = services.api_key_rotate(
+                merchant=request.merchant, name=form.cleaned_data["name"]
+            )
+        except (MerchantNotActive, ApiAccessDisabled):
+            request.merchant.refresh_from_db()
+            return self._render(request, form, status=403)
+        request.merchant.refresh_from_db()
+        # Rendered into this response only: the plaintext is stored nowhere, and the
+        # page swaps its address for a GET one, so a reload does not show it again.
+        return self._render(request, ApiKeyForm(), new_key=plaintext)
+
+    def _render(self, request, form, *, new_key=None, status=200):
+        merchant = request.merchant
+        history = Paginator(
+            selectors.revoked_api_keys(merchant), KEY_HISTORY_PAGE_SIZE
+        ).get_page(request.GET.get("page"))
+        return TemplateResponse(
+            request,
+            self.template_name,
+            {
+                "form": form,
+                "live_key": selectors.live_api_key_of(merchant),
+                "history": history,
+                "refusal": key_refusal(merchant),
+                "new_key": new_key,
+            },
+            status=status,
+        )
+
+
+def masked_secret(secret: str) -> str:
+    """Enough of a secret to recognise it, never enough to use it."""
+    if not secret:
+        return ""
+    prefix = WEBHOOK_SECRET_PREFIX if secret.startswith(WEBHOOK_SECRET_PREFIX) else ""
+    return f"{prefix}{secret[len(prefix) : len(prefix) + 4]}…"
+
+
+ACTION_WEBHOOK_URL = "webhook_url"
+ACTION_WEBHOOK_SECRET = "webhook_secret"
+ACTION_PLAN = "plan"
+
+
+class SettingsView(MerchantLoginRequiredMixin, View):
+    template_name = "merchants/settings.html"
+
+    def get(self, request):
+        return self._render(request)
+
+    def post(self, request):
+        action = request.POST.get("action")
+        merchant = request.merchant
+        if action == ACTION_WEBHOOK_URL:
+            form = WebhookUrlForm(request.POST)
+            if not form.is_valid():
+                return self._render(request, webhook_form=form, status=400)
+            services.merchant_update_settings(merchant=merchant, **form.changes)
+            messages.success(request, "Webhook URL saved.")
+            return _see_other(_url("settings"))
+        if action == ACTION_WEBHOOK_SECRET:
+            merchant, secret = services.webhook_secret_regenerate(merchant=merchant)
+            request.merchant = merchant
+            # Shown in this response only (see ApiKeysView.post).
+            return self._render(request, new_secret=secret)
+        if action == ACTION_PLAN:
+            form = PlanSettingsForm(request.POST)
+            if form.is_valid():
+                try:
+                    services.merchant_update_settings(merchant=merchant, **form.changes)
+                except ValidationError as error:
+                    form.add_error(None, error)
+                else:
+                    messages.success(request, "Plan configuration saved.")
+                    return _see_other(_url("settings"))
+            return self._render(request, plan_form=form, status=400)
+        return HttpResponseBadRequest("Unknown settings action.")
+
+    def _render(
+        self, request, *, webhook_form=None, plan_form=None, new_secret=None, status=200
+    ):
+        merchant = request.merchant
+        return TemplateResponse(
+            request,
+            self.template_name,
+            {
+                "webhook_form": webhook_form
+                or WebhookUrlForm(initial={"webhook_url": merchant.webhook_url}),
+                "plan_form": plan_form
+                or PlanSettingsForm(initial=PlanSettingsForm.initial_for(merchant)),
+                "masked_secret": masked_secret(merchant.webhook_secret),
+                "new_secret": new_secret,
+            },
+            status=status,
+        )
+
+
+@method_decorator(
+    sensitive_post_parameters(
+        "current_password", "new_password", "new_password_confirm"
+    ),
+    name="dispatch",
+)
+class PasswordChangeView(MerchantLoginRequiredMixin, View):
+    template_name = "merchants/password_change.html"
+
+    def get(self, request):
+        form = PasswordChangeForm(request.merchant)
+        return TemplateResponse(request, self.template_name, {"form": form})
+
+    def post(self, request):
+        form = PasswordChangeForm(request.merchant, request.POST)
+        if not form.is_valid():
+            return TemplateResponse(
+                request, self.template_name, {"form": form}, status=400
+            )
+        merchant = services.merchant_set_password(
+            merchant=request.merchant, password=form.cleaned_data["new_password"]
+        )
+        keep_session_after_password_change(request, merchant)
+        messages.success(
+            request,
+            "Password changed. Every other browser signed in to your dashboard has "
+            "been signed out.",
+        )
+        return _see_other(_url("overview"))
+
+
+@method_decorator(never_cache, name="dispatch")
+class PasswordResetRequestView(View):
+    template_name = "merchants/password_reset_request.html"
+
+    def get(self, request):
+        form = PasswordResetRequestForm()
+        return TemplateResponse(request, self.template_name, {"form": form})
+
+    def post(self, request):
+        form = PasswordResetRequestForm(request.POST)
+        if not form.is_valid():
+            return TemplateResponse(
+                request, self.template_name, {"form": form}, status=400
+            )
+        services.merchant_password_reset_send(email=form.cleaned_data["email"])
+        return _see_other(_url("password-reset-sent"))
+
+
+class PasswordResetSentView(View):
+    def get(self, request):
+        return TemplateResponse(request, "merchants/password_reset_sent.html", {})
+
+
+RESET_SESSION_TOKEN = "_dashboard_password_reset_token"
+RESET_URL_TOKEN = "set-password"
+
+
+@method_decorator(
+    [never_cache, sensitive_post_parameters("new_password", "new_password_confirm")],
+    name="dispatch",
+)
+class PasswordResetConfirmView(View):
+    """Django's pattern: the token from the e-mail moves into the session and the
+    browser is sent to a URL without it, so it cannot leak through the Referer
+    header of anything the page loads."""
+
+    template_name = "merchants/password_reset_confirm.html"
+
+    def dispatch(self, request, merchant_id, token):
+        merchant = selectors.merchant_by_public_id(merchant_id)
+        if token == RESET_URL_TOKEN:
+            token = request.session.get(RESET_SESSION_TOKEN, "")
+            valid = merchant is not None and password_reset_tokens.check_token(
+                merchant, token
+            )
+        else:
+            if merchant is not None and password_reset_tokens.check_token(
+                merchant, token
+            ):
+                request.session[RESET_SESSION_TOKEN] = token
+                return redirect(
+                    _url(
+                        "password-reset-confirm",
+                        merchant_id=merchant_id,
+                        token=RESET_URL_TOKEN,
+                    )
+                )
+            valid = False
+        if not valid:
+            return TemplateResponse(
+                request, self.template_name, {"invalid": True}, status=400
+            )
+        self.merchant = merchant
+        return super().dispatch(request)
+
+    def get(self, request):
+        form = SetPasswordForm(self.merchant)
+        return TemplateResponse(request, self.template_name, {"form": form})
+
+    def post(self, request):
+        form = SetPasswordForm(self.merchant, request.POST)
+        if not form.is_valid():
+            return TemplateResponse(
+                request, self.template_name, {"form": form}, status=400
+            )
+        services.merchant_set_password(
+            merchant=self.merchant, password=form.cleaned_data["new_password"]
+        )
+        request.session.pop(RESET_SESSION_TOKEN, None)
+        messages.success(request, "Your password is reset. Sign in with it now.")
+        return _see_other(_url("login"))

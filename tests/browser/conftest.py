@@ -1,0 +1,110 @@
+"""Browser tests: Playwright (from PyPI) driving the machine's own Chromium.
+
+Playwright's browser downloads are not used (`playwright install` cannot reach its
+servers here): the tests launch Debian's Chromium at /usr/bin/chromium, which
+.ci/run installs when it is missing. Without it the browser tests skip, saying so,
+and the rest of the suite still runs.
+
+Pages are served by pytest-django's `live_server` (a real HTTP server thread on the
+test database, static files included), so tests that use `page` need
+`@pytest.mark.django_db(transaction=True)`: the server must see what the test wrote.
+
+Screenshots go to tests/screenshots/<test name>/ (git-ignored), numbered in the
+order they were taken.
+"""
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ..factories import PASSWORD
+
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip(
+            f"browser tests need Chromium at {CHROMIUM}: install it with "
+            "`apt-get install chromium` (.ci/run does)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread, and Django refuses
+    # ORM calls from a thread with a running loop. The test's own ORM calls are
+    # plain synchronous code between browser steps, so allow them while the
+    # browser is up (and only then).
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+            yield chromium
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    """A fresh browser profile (no cookies) on the live server. Fails the test if
+    the page had a JavaScript error or a resource failed to load."""
+    context = browser.new_context(base_url=live_server.url, viewport=DESKTOP)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    tab = context.new_page()
+    tab.set_default_timeout(10_000)
+    problems = []
+    tab.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
+    # Pages answer form errors with 4xx on purpose; anything a page loads must not.
+    tab.on(
+        "response",
+        lambda response: (
+            response.status >= 400
+            and response.request.resource_type != "document"
+            and problems.append(f"{response.status} for {response.url}")
+        ),
+    )
+    yield tab
+    context.close()
+    assert problems == []
+
+
+@pytest.fixture
+def screenshot(request, page):
+    """`screenshot("keys")` saves the whole page as a numbered PNG and returns its
+    path."""
+    folder = SCREENSHOTS / re.sub(r"[^\w.-]+", "_", request.node.name)
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    taken = []
+
+    def take(name: str) -> Path:
+        taken.append(name)
+        path = folder / f"{len(taken):02d}-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
+def sign_in(page, merchant, password: str = PASSWORD) -> None:
+    """Sign in through the dashboard's form, as a person would."""
+    page.goto("/dashboard/login/")
+    page.get_by_label("Email").fill(merchant.email)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/dashboard/")
