@@ -1,12 +1,13 @@
 from datetime import datetime
 
 from django.core.cache import cache
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
 
 from config.api.ids import looks_like_public_id
 
 from .errors import CustomerNotFound, PaymentMethodNotFound
-from .models import Customer, PaymentMethod
+from .models import Customer, LedgerLine, PaymentMethod
+from .models.ledger import wallet_account
 from .processors import Bank, get_processor, processor_name
 
 BANKS_CACHE_SECONDS = 60 * 60
@@ -78,3 +79,18 @@ def banks() -> list[Bank]:
 
 def bank_by_code(code: str) -> Bank | None:
     return next((bank for bank in banks() if bank.code == code), None)
+
+
+def account_balance(account: str) -> int:
+    """Debit-positive sum of an account's lines (credit balances come out negative)."""
+    return (
+        LedgerLine.objects.filter(account=account).aggregate(total=Sum("amount"))[
+            "total"
+        ]
+        or 0
+    )
+
+
+def wallet_available_balance(merchant) -> int:
+    """What the service owes the merchant now: the wallet's credit balance."""
+    return -account_balance(wallet_account(merchant.public_id))

@@ -2,6 +2,7 @@
 
 from .customers import NEW_CUSTOMER_SCORE, Customer, new_customer_id
 from .inbound import InboundRequest, ProcessorEvent
+from .ledger import LedgerLine, LedgerTransaction
 from .methods import (
     BankMandate,
     CardSetup,
@@ -24,6 +25,8 @@ __all__ = [
     "CardSetup",
     "Customer",
     "InboundRequest",
+    "LedgerLine",
+    "LedgerTransaction",
     "PaymentMethod",
     "ProcessorCharge",
     "ProcessorEvent",
