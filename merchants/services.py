@@ -9,8 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.api import login_guard, ratelimit
-from config.api.errors import InvalidCredentials
-from config.api.passwords import burn_hash_time, validate_new_password
+from config.api.passwords import validate_new_password
 
 from . import emails, selectors
 from .errors import ApiAccessDisabled, EmailAlreadyRegistered, MerchantNotActive
@@ -49,14 +48,13 @@ def merchant_register(
 
 
 def merchant_login(*, email: str, password: str, client_ip: str) -> Merchant:
-    login_guard.check_login_allowed(kind=LOGIN_KIND, email=email, client_ip=client_ip)
-    merchant = selectors.merchant_by_email(email)
-    if merchant is None:
-        burn_hash_time(password)
-    if merchant is None or not merchant.check_password(password):
-        login_guard.record_login_failure(kind=LOGIN_KIND, email=email)
-        raise InvalidCredentials()
-    return merchant
+    return login_guard.sign_in(
+        kind=LOGIN_KIND,
+        email=email,
+        password=password,
+        client_ip=client_ip,
+        lookup=selectors.merchant_by_email,
+    )
 
 
 def _locked(merchant: Merchant) -> Merchant:

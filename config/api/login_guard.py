@@ -8,7 +8,8 @@ people behind one address still get in.
 from django.conf import settings
 
 from . import ratelimit
-from .errors import RateLimited
+from .errors import InvalidCredentials, RateLimited
+from .passwords import burn_hash_time
 
 
 def _failure_key(kind: str, email: str) -> str:
@@ -48,3 +49,19 @@ def record_login_failure(*, kind: str, email: str) -> None:
 
 def client_ip(request) -> str:
     return request.META.get("REMOTE_ADDR") or "unknown"
+
+
+def sign_in(*, kind: str, email: str, password: str, client_ip: str, lookup):
+    """The one sign-in rule for every account kind: throttled, constant-time-ish,
+    and the same answer for an unknown e-mail and a wrong password.
+
+    `lookup(email)` returns the account (with `check_password`) or None.
+    """
+    check_login_allowed(kind=kind, email=email, client_ip=client_ip)
+    account = lookup(email)
+    if account is None:
+        burn_hash_time(password)
+    if account is None or not account.check_password(password):
+        record_login_failure(kind=kind, email=email)
+        raise InvalidCredentials()
+    return account

@@ -3,8 +3,7 @@
 from django.db import IntegrityError, transaction
 
 from config.api import login_guard
-from config.api.errors import InvalidCredentials
-from config.api.passwords import burn_hash_time, validate_new_password
+from config.api.passwords import validate_new_password
 
 from .. import selectors
 from ..errors import CustomerEmailTaken
@@ -35,11 +34,10 @@ def customer_register(
 
 
 def customer_login(*, email: str, password: str, client_ip: str) -> Customer:
-    login_guard.check_login_allowed(kind=LOGIN_KIND, email=email, client_ip=client_ip)
-    customer = selectors.customer_by_email(email)
-    if customer is None:
-        burn_hash_time(password)
-    if customer is None or not customer.check_password(password):
-        login_guard.record_login_failure(kind=LOGIN_KIND, email=email)
-        raise InvalidCredentials()
-    return customer
+    return login_guard.sign_in(
+        kind=LOGIN_KIND,
+        email=email,
+        password=password,
+        client_ip=client_ip,
+        lookup=selectors.customer_by_email,
+    )
