@@ -21,14 +21,14 @@ from .mandates import (
     mandate_verify,
 )
 from .methods import payment_method_delete, payment_method_set_default
+from .payout_accounts import payout_account_set
+from .payout_runs import payouts_run
 from .payouts import (
     MINIMUM_PAYOUT,
-    payout_account_set,
     payout_check,
     payout_create,
     payout_outcome_apply,
     payout_transfer_request,
-    payouts_run,
 )
 from .processor_events import (
     paystack_events_retry,

@@ -17,14 +17,10 @@
 """
 
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import partial
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Q, Sum
 from django.utils import timezone
 from django_q.tasks import async_task
 
@@ -33,8 +29,7 @@ from webhooks.services import emit_event
 
 from .. import selectors
 from ..errors import ProcessorError, ProcessorRefused, ProcessorTimeout
-from ..models import LedgerLine, Payout, PayoutRecipient
-from ..models.ledger import WALLET_PREFIX
+from ..models import Payout, PayoutRecipient
 from ..processors import Processor, TransferResult, get_processor
 from .ledger import payout_post, payout_returned_post, payout_settled_post
 
@@ -46,7 +41,6 @@ MINIMUM_PAYOUT = 100_000  # kobo
 STALE_AFTER = timedelta(minutes=10)
 SANDBOX_SETTLE_TASK = "payments.tasks.settle_sandbox_transfer"
 TRANSFER_REASON = "Installment collections payout"
-ACCOUNT_NUMBER_DIGITS = 10
 
 _SUCCESS = "success"
 _REVERSED = "reversed"
@@ -55,44 +49,6 @@ _FAILED_STATUSES = frozenset({"failed", "abandoned", "blocked", "rejected"})
 
 class PayoutMismatch(ValueError):
     """The processor reports a transfer that does not match the payout."""
-
-
-# Payout account --------------------------------------------------------------
-
-
-def payout_account_set(
-    *, merchant: Merchant, bank_code: str, account_number: str
-) -> Merchant:
-    """Check the bank against the processor's list, resolve the account holder's
-    name through the processor, and save the merchant's payout account."""
-    errors = {}
-    if not (len(account_number) == ACCOUNT_NUMBER_DIGITS and account_number.isdigit()):
-        errors["account_number"] = ["A NUBAN account number has exactly 10 digits."]
-    bank = selectors.bank_by_code(bank_code)
-    if bank is None:
-        errors["bank_code"] = [
-            "Unknown bank_code: GET /api/v1/payment-methods/banks lists the "
-            "supported banks."
-        ]
-    if errors:
-        raise ValidationError(errors)
-    resolved = get_processor().resolve_account(
-        bank_code=bank.code, account_number=account_number
-    )
-    with transaction.atomic(durable=True):
-        merchant = Merchant.objects.select_for_update().get(pk=merchant.pk)
-        merchant.payout_bank_code = bank.code
-        merchant.payout_account_number = account_number
-        merchant.payout_account_name = resolved.account_name[:200]
-        merchant.save(
-            update_fields=[
-                "payout_bank_code",
-                "payout_account_number",
-                "payout_account_name",
-                "updated_at",
-            ]
-        )
-    return merchant
 
 
 def has_payout_account(merchant: Merchant) -> bool:
@@ -370,81 +326,3 @@ def payout_check(*, payout_id: int) -> Payout:
     with transaction.atomic(durable=True):
         payout_outcome_apply(payout_id=payout.pk, result=result)
     return Payout.objects.get(pk=payout.pk)
-
-
-# The daily run -----------------------------------------------------------------
-
-
-@dataclass
-class PayoutRun:
-    created: list[str] = field(default_factory=list)
-    rechecked: int = 0
-    errors: int = 0
-
-
-def merchants_due_payout(merchant_ids: list[str] | None = None) -> list[Merchant]:
-    """Active merchants with a payout account whose wallet holds the minimum."""
-    balances = (
-        LedgerLine.objects.filter(account__startswith=WALLET_PREFIX)
-        .values("account")
-        .annotate(total=Sum("amount"))
-        .filter(total__lte=-MINIMUM_PAYOUT)
-        .values_list("account", flat=True)
-    )
-    public_ids = [account[len(WALLET_PREFIX) :] for account in balances]
-    if merchant_ids is not None:
-        public_ids = [mid for mid in public_ids if mid in set(merchant_ids)]
-    return list(
-        Merchant.objects.filter(public_id__in=public_ids, status=Merchant.Status.ACTIVE)
-        .exclude(Q(payout_bank_code="") | Q(payout_account_number=""))
-        .order_by("pk")
-    )
-
-
-def payouts_stale(merchant_ids: list[str] | None = None) -> list[Payout]:
-    """Open payouts whose request or outcome may have been lost."""
-    cutoff = timezone.now() - STALE_AFTER
-    stale = Payout.objects.filter(status__in=Payout.OPEN, updated_at__lte=cutoff)
-    if merchant_ids is not None:
-        stale = stale.filter(merchant__public_id__in=merchant_ids)
-    return list(stale.order_by("pk"))
-
-
-def payouts_run(
-    *,
-    merchant_ids: list[str] | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> PayoutRun:
-    """Look again at stale open payouts, then pay every merchant due a payout.
-    One merchant's failure is logged and never stops the rest."""
-    run = PayoutRun()
-    stale = payouts_stale(merchant_ids)
-    due = merchants_due_payout(merchant_ids)
-    total = len(stale) + len(due)
-    done = 0
-    for payout in stale:
-        try:
-            if payout.status == Payout.Status.PENDING:
-                payout_transfer_request(payout_id=payout.pk)
-            else:
-                payout_check(payout_id=payout.pk)
-            run.rechecked += 1
-        except Exception:
-            logger.exception("Payout %s could not be rechecked", payout.public_id)
-            run.errors += 1
-        done += 1
-        if progress:
-            progress(done, total)
-    for merchant in due:
-        try:
-            payout = payout_create(merchant=merchant)
-            if payout is not None:
-                run.created.append(payout.public_id)
-                payout_transfer_request(payout_id=payout.pk)
-        except Exception:
-            logger.exception("Payout for %s failed", merchant.public_id)
-            run.errors += 1
-        done += 1
-        if progress:
-            progress(done, total)
-    return run

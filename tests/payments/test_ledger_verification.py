@@ -1,14 +1,23 @@
 """The verification charge and its refund in the ledger (DESIGN section 8)."""
 
 from datetime import timedelta
+from importlib import import_module
+from io import StringIO
 
 import pytest
 import time_machine
+from django.apps import apps as django_apps
+from django.core.management import call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from payments import selectors
-from payments.models import LedgerTransaction, ProcessorCharge, ProcessorRefund
+from payments.models import (
+    LedgerLine,
+    LedgerTransaction,
+    ProcessorCharge,
+    ProcessorRefund,
+)
 from payments.models.ledger import CUSTOMER_REFUNDS, PROCESSOR_CLEARING
 from payments.processors import RefundResult, get_processor
 from payments.services import verification_refunds_retry
@@ -179,3 +188,28 @@ def test_the_sandbox_reports_its_refunds_processed(alice, committed):
     assert fetched.transaction_reference == refund.charge.reference
     assert get_processor().fetch_refund(refund_id="sbx_refund_999999") is None
     assert get_processor().fetch_refund(refund_id="nonsense") is None
+
+
+def test_charges_recorded_before_the_ledger_are_backfilled_once(alice, committed):
+    with committed():
+        add_card(alice)
+    charge = ProcessorCharge.objects.get()
+    # As on a database from before this ledger: records without postings.
+    LedgerLine.objects.filter(transaction__reference=charge.reference)._raw_delete(
+        "default"
+    )
+    LedgerTransaction.objects.filter(reference=charge.reference)._raw_delete("default")
+    backfill = import_module(
+        "payments.migrations.0005_backfill_verification_postings"
+    ).backfill
+
+    backfill(django_apps, None)
+    backfill(django_apps, None)
+
+    assert ledger_kinds(charge.reference) == [
+        Kind.VERIFICATION_CHARGE,
+        Kind.VERIFICATION_REFUND,
+    ]
+    out = StringIO()
+    call_command("check_ledger", stdout=out)
+    assert "clean" in out.getvalue()

@@ -30,7 +30,7 @@ from payments.services import (
     MINIMUM_PAYOUT,
     payout_create,
     payout_outcome_apply,
-    payouts,
+    payout_runs,
     payouts_run,
 )
 from webhooks.models import Event
@@ -415,14 +415,14 @@ def test_one_merchants_failure_does_not_stop_the_run(
     set_payout_account(other_merchant_with_key.merchant)
     credit_wallet(payee.merchant, 300_000)
     credit_wallet(other_merchant_with_key.merchant, 300_000)
-    real = payouts.payout_create
+    real = payout_runs.payout_create
 
     def broken_for_payee(*, merchant):
         if merchant.pk == payee.merchant.pk:
             raise RuntimeError("boom")
         return real(merchant=merchant)
 
-    monkeypatch.setattr(payouts, "payout_create", broken_for_payee)
+    monkeypatch.setattr(payout_runs, "payout_create", broken_for_payee)
     with committed():
         run = payouts_run()
 
