@@ -124,7 +124,13 @@ def test_a_payout_runs_end_to_end_on_the_sandbox(
     }
     expected = hmac.new(SECRET.encode(), delivered.body, hashlib.sha256).hexdigest()
     assert delivered.headers["x-service-signature"] == expected
-    assert ProcessorEvent.objects.get().kind == "transfer.success"
+    # The sandbox settled it through the processor-event handler of endpoint 24.
+    settled_by = ProcessorEvent.objects.get()
+    assert (settled_by.kind, settled_by.key, settled_by.source) == (
+        "transfer.success",
+        payout.public_id,
+        "sandbox",
+    )
     assert "clean" in check_ledger()
 
 
