@@ -11,7 +11,11 @@ from .models import (
     CardSetup,
     Customer,
     InboundRequest,
+    LedgerLine,
+    LedgerTransaction,
     PaymentMethod,
+    Payout,
+    PayoutRecipient,
     ProcessorCharge,
     ProcessorEvent,
     ProcessorRefund,
@@ -159,6 +163,7 @@ class InboundRequestAdmin(ReadOnlyAdmin):
         "signature_valid",
         "received_at",
         "processed_at",
+        "outcome",
         "error",
     )
     list_filter = ("endpoint", "signature_valid", "event")
@@ -168,6 +173,7 @@ class InboundRequestAdmin(ReadOnlyAdmin):
         "signature_valid",
         "received_at",
         "processed_at",
+        "outcome",
         "error",
         "headers",
         "raw_body",
@@ -181,8 +187,62 @@ class InboundRequestAdmin(ReadOnlyAdmin):
 
 @admin.register(ProcessorEvent)
 class ProcessorEventAdmin(ReadOnlyAdmin):
-    list_display = ("kind", "event", "source", "handled_at")
+    list_display = ("kind", "event", "source", "note", "handled_at")
     list_filter = ("kind", "source")
+    search_fields = ("key",)
+
+
+class LedgerLineInline(admin.TabularInline):
+    model = LedgerLine
+    fields = ("account", "amount", "created_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(LedgerTransaction)
+class LedgerTransactionAdmin(ReadOnlyAdmin):
+    """The journal, read-only: corrections are new transactions, never edits."""
+
+    list_display = (
+        "public_id",
+        "kind",
+        "reference",
+        "merchant",
+        "amount",
+        "fee",
+        "net",
+        "created_at",
+    )
+    list_filter = ("kind",)
+    search_fields = ("public_id", "reference", "merchant__public_id")
+    list_select_related = ("merchant",)
+    inlines = [LedgerLineInline]
+
+
+@admin.register(Payout)
+class PayoutAdmin(ReadOnlyAdmin):
+    list_display = (
+        "public_id",
+        "merchant",
+        "amount",
+        "status",
+        "bank_code",
+        "account_last4",
+        "created_at",
+        "paid_at",
+    )
+    list_filter = ("status", "processor")
+    search_fields = ("public_id", "merchant__public_id", "merchant__email")
+    list_select_related = ("merchant",)
+
+
+@admin.register(PayoutRecipient)
+class PayoutRecipientAdmin(ReadOnlyAdmin):
+    list_display = ("recipient_code", "processor", "bank_code", "account_number")
 
 
 @admin.action(description="Revoke (the bank or issuer withdraws it)")

@@ -23,6 +23,21 @@ class PaymentsConfig(AppConfig):
         )
         declare(
             ScheduleSpec(
+                name="payments-run-payouts",
+                func="payments.tasks.run_payouts",
+                schedule_type=Schedule.DAILY,
+            )
+        )
+        declare(
+            ScheduleSpec(
+                name="payments-retry-paystack-events",
+                func="payments.tasks.retry_paystack_events",
+                schedule_type=Schedule.MINUTES,
+                minutes=10,
+            )
+        )
+        declare(
+            ScheduleSpec(
                 name="payments-refund-verification-charges",
                 func="payments.tasks.refund_verification_charges",
                 schedule_type=Schedule.MINUTES,

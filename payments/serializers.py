@@ -168,3 +168,47 @@ def payment_method_output(method) -> dict:
 
 def bank_output(bank) -> dict:
     return {"name": bank.name, "code": bank.code}
+
+
+class PayoutAccountInput(StrictSerializer):
+    bank_code = StrictCharField(max_length=16)
+    account_number = StrictCharField(max_length=20)
+
+    def validate_account_number(self, value):
+        return _validate_account_number(value)
+
+
+def payout_account_output(merchant) -> dict:
+    return {
+        "payout_bank_code": merchant.payout_bank_code,
+        "payout_account_number": merchant.payout_account_number,
+        "payout_account_name": merchant.payout_account_name,
+    }
+
+
+def wallet_transaction_output(txn) -> dict:
+    """One wallet transaction from the merchant's point of view (docs/wallet.md):
+    `net` is the change to the available balance (positive in, negative out),
+    `amount` the gross movement with the same sign, and `net = amount - fee`."""
+    net = txn.wallet_change
+    return {
+        "id": txn.public_id,
+        "type": txn.kind,
+        "amount": net + txn.fee,
+        "fee": txn.fee,
+        "net": net,
+        "reference": txn.reference,
+        "description": txn.description,
+        "created_at": iso_utc(txn.created_at),
+    }
+
+
+def wallet_output(*, merchant, balances, transactions) -> dict:
+    return {
+        "merchant_id": merchant.public_id,
+        "currency": "NGN",
+        "available_balance": balances.available_balance,
+        "pending_payout": balances.pending_payout,
+        "total_paid_out": balances.total_paid_out,
+        "transactions": [wallet_transaction_output(txn) for txn in transactions],
+    }

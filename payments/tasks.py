@@ -13,3 +13,26 @@ def refund_verification_charges() -> int:
 
 def poll_revoked_mandates() -> int:
     return services.revoked_mandates_poll()
+
+
+def run_payouts() -> int:
+    """Daily: pay every merchant due a payout; returns how many were made."""
+    return len(services.payouts_run().created)
+
+
+def settle_sandbox_transfer(reference: str) -> str:
+    return services.sandbox_transfer_settle(reference=reference)
+
+
+def process_paystack_event(inbound_id: int) -> str:
+    """Never raises: the error is written on the stored request and the retry
+    schedule (`retry_paystack_events`) handles it again; the endpoint's reply
+    is 200 whichever way the broker runs tasks."""
+    try:
+        return services.paystack_inbound_process(inbound_id=inbound_id)
+    except Exception as error:  # noqa: BLE001 - recorded on the row
+        return f"not handled yet: {type(error).__name__}"
+
+
+def retry_paystack_events() -> int:
+    return services.paystack_events_retry()

@@ -1,6 +1,6 @@
 from config.api.urls import api_path
 
-from .api import customers, inbound, methods
+from .api import customers, inbound, methods, wallet
 
 urlpatterns = [
     *api_path(
@@ -62,7 +62,23 @@ urlpatterns = [
         methods.PaymentMethodDeleteApi.as_view(),
         "payment-method-delete",
     ),
-    # Inbound processor events (endpoint 25).
+    # The merchant's wallet (endpoint 9) and payout account.
+    *api_path(
+        "merchant/<str:merchant_id>/wallet",
+        wallet.WalletApi.as_view(),
+        "merchant-wallet",
+    ),
+    *api_path(
+        "merchant/<str:merchant_id>/payout-account",
+        wallet.PayoutAccountApi.as_view(),
+        "merchant-payout-account",
+    ),
+    # Inbound processor events (endpoints 24 and 25).
+    *api_path(
+        "webhooks/paystack",
+        inbound.PaystackWebhookApi.as_view(),
+        "webhook-paystack",
+    ),
     *api_path(
         "webhooks/payment-gateway",
         inbound.PaymentGatewayWebhookApi.as_view(),

@@ -1,9 +1,10 @@
 """Inbound processor endpoints. `InboundProcessorApi` is the shared verifier:
-endpoint 25 here, endpoint 24 (charge and transfer events) later, each only
-saying how to handle a verified payload."""
+endpoint 24 (charge, transfer and refund events) and endpoint 25 (revocations),
+each only saying how to handle a verified payload."""
 
 import json
 
+from django_q.tasks import async_task
 from rest_framework.views import APIView
 
 from config.api import responses
@@ -66,3 +67,30 @@ class PaymentGatewayWebhookApi(InboundProcessorApi):
 
     def handle(self, *, inbound, payload):
         return services.revocation_event_handle(inbound=inbound, payload=payload)
+
+
+class PaystackWebhookApi(InboundProcessorApi):
+    """24. `POST /webhooks/paystack`: charge, transfer and refund events.
+
+    Replies 200 as soon as the request is stored and its signature checked; the
+    event is handled after the reply by a task (`process_paystack_event`), which
+    verifies the reference with the processor before any money moves."""
+
+    endpoint = InboundRequest.Endpoint.PAYSTACK
+
+    def handle(self, *, inbound, payload):
+        self.accepted = inbound
+        return "accepted"
+
+    def post(self, request):
+        self.accepted = None
+        response = super().post(request)
+        if self.accepted is not None:
+            # After the stored row is final: a task that runs at once (tests,
+            # sync mode) then records its outcome on it last.
+            async_task(
+                "payments.tasks.process_paystack_event",
+                self.accepted.pk,
+                task_name=f"paystack-event-{self.accepted.pk}",
+            )
+        return response

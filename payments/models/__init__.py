@@ -10,6 +10,7 @@ from .methods import (
     new_payment_method_id,
     secret_digest,
 )
+from .payouts import IllegalPayoutTransition, Payout, PayoutRecipient
 from .records import ProcessorCharge, ProcessorRefund
 from .sandbox import (
     SandboxAuthorization,
@@ -27,7 +28,10 @@ __all__ = [
     "InboundRequest",
     "LedgerLine",
     "LedgerTransaction",
+    "IllegalPayoutTransition",
     "PaymentMethod",
+    "Payout",
+    "PayoutRecipient",
     "ProcessorCharge",
     "ProcessorEvent",
     "ProcessorRefund",

@@ -19,6 +19,9 @@ class InboundRequest(models.Model):
     event = models.CharField(max_length=100, blank=True)
     received_at = models.DateTimeField(auto_now_add=True, db_index=True)
     processed_at = models.DateTimeField(null=True, blank=True)
+    # What handling did (endpoint 24 handles after the reply): "handled",
+    # "duplicate", "ignored: <why>".
+    outcome = models.CharField(max_length=255, blank=True)
     error = models.TextField(blank=True)
 
     class Meta:
@@ -41,6 +44,9 @@ class ProcessorEvent(models.Model):
     inbound = models.ForeignKey(
         InboundRequest, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # What handling it amounted to, when worth saying (e.g. no handler claimed
+    # a charge.success reference, or the verified status).
+    note = models.CharField(max_length=255, blank=True)
     handled_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -225,6 +225,10 @@ class Processor(ABC):
     ) -> RefundResult: ...
 
     @abstractmethod
+    def fetch_refund(self, *, refund_id: str) -> RefundResult | None:
+        """Where a refund stands now; None when the processor knows no such refund."""
+
+    @abstractmethod
     def list_banks(self) -> list[Bank]: ...
 
     @abstractmethod

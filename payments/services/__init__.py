@@ -5,6 +5,8 @@ from .charges import (
     VERIFICATION_AMOUNT,
     charge_record,
     charge_record_result,
+    refund_refresh,
+    refund_status_update,
     verification_refund,
     verification_refunds_retry,
 )
@@ -19,6 +21,21 @@ from .mandates import (
     mandate_verify,
 )
 from .methods import payment_method_delete, payment_method_set_default
+from .payout_accounts import payout_account_set
+from .payout_runs import payouts_run
+from .payouts import (
+    MINIMUM_PAYOUT,
+    payout_check,
+    payout_create,
+    payout_outcome_apply,
+    payout_transfer_request,
+)
+from .processor_events import (
+    paystack_events_retry,
+    paystack_inbound_process,
+    processor_event_handle,
+    sandbox_transfer_settle,
+)
 from .revocations import (
     revocation_event_handle,
     revocation_from_charge_failure,
@@ -27,6 +44,7 @@ from .revocations import (
 )
 
 __all__ = [
+    "MINIMUM_PAYOUT",
     "VERIFICATION_AMOUNT",
     "MandateDetails",
     "MandateOutcome",
@@ -43,10 +61,22 @@ __all__ = [
     "mandate_verify",
     "payment_method_delete",
     "payment_method_set_default",
+    "paystack_events_retry",
+    "paystack_inbound_process",
+    "payout_account_set",
+    "payout_check",
+    "payout_create",
+    "payout_outcome_apply",
+    "payout_transfer_request",
+    "payouts_run",
+    "processor_event_handle",
+    "refund_refresh",
+    "refund_status_update",
     "revocation_event_handle",
     "revocation_from_charge_failure",
     "revocation_handle",
     "revoked_mandates_poll",
+    "sandbox_transfer_settle",
     "verification_refund",
     "verification_refunds_retry",
 ]

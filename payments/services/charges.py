@@ -1,21 +1,38 @@
 """Records of money moved through the processor, and the refund of verification
-charges (the 5000 kobo a card or mandate set-up takes and gives back)."""
+charges (the 5000 kobo a card or mandate set-up takes and gives back).
+
+The ledger follows the records in the same transaction: a successful
+verification charge posts `verification_charge` when its row is first written,
+and a refund posts `verification_refund` once the processor says it is
+`processed` (at once in the sandbox; on Paystack possibly later, through the
+`refund.processed` event or the refund sweeper).
+"""
 
 import logging
 from datetime import timedelta
 from functools import partial
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django_q.tasks import async_task
 
 from ..errors import ProcessorError, ProcessorRefused, ProcessorTimeout
-from ..models import Customer, PaymentMethod, ProcessorCharge, ProcessorRefund
-from ..processors import TransactionResult, get_processor
+from ..models import (
+    Customer,
+    LedgerTransaction,
+    PaymentMethod,
+    ProcessorCharge,
+    ProcessorRefund,
+)
+from ..processors import RefundResult, TransactionResult, get_processor
+from .ledger import verification_charge_post, verification_refund_post
 
 logger = logging.getLogger("payments")
 
 VERIFICATION_AMOUNT = 5000  # kobo, spec: Limits
+REFUND_PROCESSED = "processed"
+# Paystack refund statuses after which nothing more will happen to a refund.
+REFUND_FINAL_STATUSES = frozenset({REFUND_PROCESSED, "failed"})
 
 
 def charge_record(
@@ -34,25 +51,38 @@ def charge_record(
     payment_method: PaymentMethod | None = None,
 ) -> ProcessorCharge:
     """Record a charge outcome once; recording the same reference again returns
-    the stored row (a verify repeated after a lost response records nothing new)."""
-    charge, _ = ProcessorCharge.objects.get_or_create(
-        reference=reference,
-        defaults={
-            "processor": processor,
-            "customer": customer,
-            "purpose": purpose,
-            "amount": amount,
-            "currency": currency,
-            "status": ProcessorCharge.Status.SUCCESS
-            if succeeded
-            else ProcessorCharge.Status.FAILED,
-            "gateway_response": gateway_response[:255],
-            "failure_reason": failure_reason,
-            "processor_id": processor_id,
-            "paid_at": paid_at,
-            "payment_method": payment_method,
-        },
-    )
+    the stored row (a verify repeated after a lost response records nothing new).
+    A successful verification charge is posted to the ledger with its row."""
+    with transaction.atomic(savepoint=False):
+        charge, created = ProcessorCharge.objects.get_or_create(
+            reference=reference,
+            defaults={
+                "processor": processor,
+                "customer": customer,
+                "purpose": purpose,
+                "amount": amount,
+                "currency": currency,
+                "status": ProcessorCharge.Status.SUCCESS
+                if succeeded
+                else ProcessorCharge.Status.FAILED,
+                "gateway_response": gateway_response[:255],
+                "failure_reason": failure_reason,
+                "processor_id": processor_id,
+                "paid_at": paid_at,
+                "payment_method": payment_method,
+            },
+        )
+        if (
+            created
+            and charge.status == ProcessorCharge.Status.SUCCESS
+            and charge.purpose in ProcessorCharge.VERIFICATION_PURPOSES
+        ):
+            verification_charge_post(
+                customer=customer,
+                amount=charge.amount,
+                reference=charge.reference,
+                currency=charge.currency,
+            )
     return charge
 
 
@@ -126,17 +156,80 @@ def verification_refund(*, charge_id: int) -> ProcessorRefund | None:
     except (ProcessorError, ProcessorTimeout) as error:
         logger.warning("Refund of %s not done yet: %s", charge.reference, error)
         return None
-    refund, _ = ProcessorRefund.objects.get_or_create(
-        charge=charge,
-        defaults={
-            "processor": charge.processor,
-            "refund_id": refund_id,
-            "amount": amount,
-            "currency": charge.currency,
-            "status": status,
-        },
-    )
+    with transaction.atomic(durable=True):
+        refund, created = ProcessorRefund.objects.get_or_create(
+            charge=charge,
+            defaults={
+                "processor": charge.processor,
+                "refund_id": refund_id,
+                "amount": amount,
+                "currency": charge.currency,
+                "status": status,
+            },
+        )
+        if created and refund.status == REFUND_PROCESSED:
+            _refund_post(refund)
     return refund
+
+
+def _refund_post(refund: ProcessorRefund) -> None:
+    """Post the refund once: the unique (kind, reference) of the ledger is the
+    idempotency key, so a refund recorded again after a lost answer finds its
+    posting already there."""
+    try:
+        with transaction.atomic():
+            verification_refund_post(
+                customer=refund.charge.customer,
+                amount=refund.amount,
+                reference=refund.charge.reference,
+                currency=refund.currency,
+            )
+    except IntegrityError:
+        if not LedgerTransaction.objects.filter(
+            kind=LedgerTransaction.Kind.VERIFICATION_REFUND,
+            reference=refund.charge.reference,
+        ).exists():
+            raise
+
+
+def refund_status_update(*, refund_id: int, result: RefundResult) -> ProcessorRefund:
+    """The processor says where a refund stands now (its `refund.processed` event,
+    or the sweeper asking). The money is posted once, when it first becomes
+    `processed`; a status never moves back from a final one."""
+    with transaction.atomic(savepoint=False):
+        refund = (
+            ProcessorRefund.objects.select_for_update()
+            .select_related("charge__customer")
+            .get(pk=refund_id)
+        )
+        if refund.status in REFUND_FINAL_STATUSES or result.status == refund.status:
+            return refund
+        refund.status = result.status[:32]
+        if result.refund_id and not refund.refund_id:
+            refund.refund_id = result.refund_id[:64]
+        refund.save(update_fields=["status", "refund_id", "updated_at"])
+        if refund.status == REFUND_PROCESSED:
+            _refund_post(refund)
+    return refund
+
+
+def refund_refresh(*, refund_id: int) -> ProcessorRefund | None:
+    """Ask the processor about a refund that is not final yet."""
+    refund = ProcessorRefund.objects.filter(pk=refund_id).first()
+    if refund is None or refund.status in REFUND_FINAL_STATUSES:
+        return refund
+    processor = get_processor()
+    if not refund.refund_id or processor.name != refund.processor:
+        return refund
+    try:
+        result = processor.fetch_refund(refund_id=refund.refund_id)
+    except (ProcessorError, ProcessorTimeout, ProcessorRefused) as error:
+        logger.warning("Refund %s not checked: %s", refund.refund_id, error)
+        return refund
+    if result is None:
+        return refund
+    with transaction.atomic(durable=True):
+        return refund_status_update(refund_id=refund.pk, result=result)
 
 
 def verification_refunds_retry(
@@ -144,7 +237,8 @@ def verification_refunds_retry(
     older_than: timedelta = timedelta(minutes=5),
     within: timedelta = timedelta(days=7),
 ) -> int:
-    """Refund successful verification charges left without a refund."""
+    """Refund successful verification charges left without a refund, and ask
+    the processor again about refunds it has not finished (pending, processing)."""
     now = timezone.now()
     pending = ProcessorCharge.objects.filter(
         status=ProcessorCharge.Status.SUCCESS,
@@ -153,4 +247,14 @@ def verification_refunds_retry(
         created_at__lte=now - older_than,
         created_at__gte=now - within,
     ).values_list("pk", flat=True)
-    return sum(1 for charge_id in pending if verification_refund(charge_id=charge_id))
+    refunded = sum(
+        1 for charge_id in pending if verification_refund(charge_id=charge_id)
+    )
+    unfinished = (
+        ProcessorRefund.objects.exclude(status__in=REFUND_FINAL_STATUSES)
+        .filter(created_at__lte=now - older_than, created_at__gte=now - within)
+        .values_list("pk", flat=True)
+    )
+    for refund_id in unfinished:
+        refund_refresh(refund_id=refund_id)
+    return refunded

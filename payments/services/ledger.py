@@ -12,6 +12,7 @@ from ..fees import platform_fee
 from ..models import LedgerLine, LedgerTransaction
 from ..models.ledger import (
     CUSTOMER_REFUNDS,
+    PAYOUTS_IN_TRANSIT,
     PLATFORM_FEES,
     PROCESSOR_CLEARING,
     wallet_account,
@@ -111,4 +112,57 @@ def verification_refund_post(
         amount=amount,
         description="Verification charge refunded",
         lines=[(CUSTOMER_REFUNDS, amount), (PROCESSOR_CLEARING, -amount)],
+    )
+
+
+def payout_post(*, payout) -> LedgerTransaction:
+    """The merchant's available balance leaves the wallet and is in transit."""
+    return ledger_post(
+        kind=LedgerTransaction.Kind.PAYOUT,
+        reference=payout.public_id,
+        merchant=payout.merchant,
+        currency=payout.currency,
+        amount=payout.amount,
+        net=-payout.amount,
+        description=f"Payout to {payout.bank_code} ••••{payout.account_last4}",
+        lines=[
+            (wallet_account(payout.merchant.public_id), payout.amount),
+            (PAYOUTS_IN_TRANSIT, -payout.amount),
+        ],
+    )
+
+
+def payout_settled_post(*, payout) -> LedgerTransaction:
+    """The processor paid the transfer: the money left the processor's balance."""
+    return ledger_post(
+        kind=LedgerTransaction.Kind.PAYOUT_SETTLED,
+        reference=payout.public_id,
+        merchant=payout.merchant,
+        currency=payout.currency,
+        amount=payout.amount,
+        description=f"Payout paid to {payout.bank_code} ••••{payout.account_last4}",
+        lines=[
+            (PAYOUTS_IN_TRANSIT, payout.amount),
+            (PROCESSOR_CLEARING, -payout.amount),
+        ],
+    )
+
+
+def payout_returned_post(*, payout, after_settlement: bool) -> LedgerTransaction:
+    """A transfer failed (still in transit) or was reversed after it was paid
+    (back into the processor's balance): the wallet gets the money back."""
+    source = PROCESSOR_CLEARING if after_settlement else PAYOUTS_IN_TRANSIT
+    what = "reversed" if after_settlement else "failed"
+    return ledger_post(
+        kind=LedgerTransaction.Kind.PAYOUT_RETURNED,
+        reference=payout.public_id,
+        merchant=payout.merchant,
+        currency=payout.currency,
+        amount=payout.amount,
+        net=payout.amount,
+        description=f"Payout {what}: returned to the wallet",
+        lines=[
+            (source, payout.amount),
+            (wallet_account(payout.merchant.public_id), -payout.amount),
+        ],
     )

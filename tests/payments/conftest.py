@@ -10,11 +10,15 @@ from django.core.cache import cache
 from django.db import connection
 from rest_framework.test import APIClient
 
+from config.api.ids import random_token
 from payments.hooks import register_revocation_handler, unregister_revocation_handler
 from payments.inbound import signature_for
+from payments.services import payout_account_set
+from payments.services.ledger import collection_post
 
-from ..conftest import customer_jwt
+from ..conftest import customer_jwt, make_merchant_with_key
 from ..factories import CustomerFactory
+from ..webhooks.conftest import Receiver
 
 CALLBACK_URL = "https://shop.example.com/cards/done"
 CARD_OK = "4084084084084081"
@@ -163,3 +167,49 @@ def revocations():
     register_revocation_handler(seen.append)
     yield seen
     unregister_revocation_handler(seen.append)
+
+
+# Wallets and payouts ---------------------------------------------------------
+
+GTBANK = "058"
+PAYOUT_ACCOUNT_OK = "0123456780"
+PAYOUT_ACCOUNT_FAILS = "0123456789"  # sandbox: transfers to accounts ending 9 fail
+
+
+def credit_wallet(merchant, amount: int, reference: str | None = None) -> int:
+    """A collected payment (as the auto-debit engine posts it); returns the net
+    the wallet received (97.5%)."""
+    txn = collection_post(
+        merchant=merchant,
+        customer=CustomerFactory(),
+        amount=amount,
+        reference=reference or f"inst_{random_token(96)}_a1",
+        description="Installment collected",
+    )
+    return txn.net
+
+
+def set_payout_account(merchant, account_number=PAYOUT_ACCOUNT_OK, bank_code=GTBANK):
+    return payout_account_set(
+        merchant=merchant, bank_code=bank_code, account_number=account_number
+    )
+
+
+@pytest.fixture
+def payee(fresh_cache):
+    """An active merchant with a sandbox payout account (GTBank, ending 0)."""
+    payee = make_merchant_with_key()
+    set_payout_account(payee.merchant)
+    payee.merchant.refresh_from_db()
+    return payee
+
+
+@pytest.fixture
+def receiver(settings):
+    """A real HTTP receiver on 127.0.0.1 for merchant webhooks (plain http and a
+    private address allowed, as in tests/webhooks)."""
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+    settings.WEBHOOK_ALLOW_HTTP = True
+    server = Receiver()
+    yield server
+    server.close()

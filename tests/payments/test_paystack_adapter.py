@@ -238,6 +238,28 @@ CALLS = [
         sent={"transaction": "card-abc", "amount": 5000},
     ),
     Call(
+        "fetch_refund",
+        "GET",
+        "/refund/3018284",
+        {"refund_id": "3018284"},
+        ok(
+            {
+                "integration": 428626,
+                "transaction": 4099260516,
+                "domain": "test",
+                "amount": 5000,
+                "deducted_amount": 5000,
+                "fully_deducted": True,
+                "currency": "NGN",
+                "channel": "card",
+                "status": "processed",
+                "refunded_at": "2024-08-22T10:02:11.000Z",
+                "id": 3018284,
+            },
+            "Refund retrieved",
+        ),
+    ),
+    Call(
         "list_banks",
         "GET",
         "/bank",
@@ -483,6 +505,18 @@ def test_refund_returns_the_refund(paystack, fake):
     assert refund.transaction_reference == "card-abc"
 
 
+def test_fetch_refund_returns_where_the_refund_stands(paystack, fake):
+    register(fake, BY_NAME["fetch_refund"])
+
+    refund = invoke(paystack, BY_NAME["fetch_refund"])
+
+    assert (refund.refund_id, refund.amount, refund.status) == (
+        "3018284",
+        5000,
+        "processed",
+    )
+
+
 def test_list_banks_keeps_active_banks(paystack, fake):
     register(fake, BY_NAME["list_banks"])
 
@@ -571,7 +605,9 @@ def test_a_refusal_is_a_processor_refused_error_quoting_paystack(paystack, fake,
     assert error.value.http_status == 422
 
 
-@pytest.mark.parametrize("name", ["verify_transaction", "verify_transfer"])
+@pytest.mark.parametrize(
+    "name", ["verify_transaction", "verify_transfer", "fetch_refund"]
+)
 def test_verifying_an_unknown_reference_answers_none(paystack, fake, name):
     status, body = refused("Transaction reference not found", "transaction_not_found")
     register(fake, BY_NAME[name], status=status, json_body=body)

@@ -1,20 +1,28 @@
 """Verification refunds that could not happen at once, and the admin pages."""
 
 from datetime import timedelta
+from io import StringIO
 
 import pytest
 import time_machine
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.utils import timezone
 
 from config.api.schedules import declared
 from payments.errors import ProcessorTimeout
-from payments.models import PaymentMethod, ProcessorRefund, SandboxRefund
+from payments.models import (
+    LedgerTransaction,
+    PaymentMethod,
+    Payout,
+    ProcessorRefund,
+    SandboxRefund,
+)
 from payments.processors import get_processor
 from payments.services import verification_refund
 from payments.tasks import refund_verification_charges
 
-from .conftest import add_bank, add_card
+from .conftest import add_bank, add_card, credit_wallet
 
 pytestmark = pytest.mark.django_db
 
@@ -100,9 +108,34 @@ def test_the_admin_never_shows_an_authorization_code_in_full(alice, staff_client
         "/admin/payments/processorevent/",
         "/admin/payments/sandboxtransaction/",
         "/admin/payments/sandboxauthorization/",
+        "/admin/payments/ledgertransaction/",
+        "/admin/payments/payout/",
+        "/admin/payments/payoutrecipient/",
     ],
 )
 def test_the_processor_record_pages_open(alice, staff_client, path):
     add_card(alice)
 
     assert staff_client.get(path).status_code == 200
+
+
+def test_the_ledger_and_payout_pages_open_read_only(payee, staff_client, committed):
+    credit_wallet(payee.merchant, 200_000)
+    with committed():
+        call_command("run_payouts", stdout=StringIO())
+    payout = Payout.objects.get()
+    txn = LedgerTransaction.objects.get(kind="payout")
+
+    for path in (
+        f"/admin/payments/payout/{payout.pk}/change/",
+        f"/admin/payments/ledgertransaction/{txn.pk}/change/",
+        "/admin/payments/ledgertransaction/?kind=collection",
+    ):
+        response = staff_client.get(path)
+        assert response.status_code == 200
+    page = staff_client.get(f"/admin/payments/ledgertransaction/{txn.pk}/change/")
+    assert b"payouts_in_transit" in page.content
+    assert (
+        staff_client.post(f"/admin/payments/payout/{payout.pk}/delete/").status_code
+        == 403
+    )

@@ -276,19 +276,35 @@ class PaystackProcessor(PaystackTransport, Processor):
             payload["amount"] = amount
         body = self._call("POST", "/refund", json=payload)
         with self._parsing("POST /refund"):
-            data = body["data"]
-            transaction = data.get("transaction")
-            return RefundResult(
-                refund_id=str(data.get("id") or ""),
-                transaction_reference=str(
-                    transaction.get("reference") or transaction_reference
-                )
-                if isinstance(transaction, dict)
-                else transaction_reference,
-                amount=int(data["amount"]),
-                status=str(data["status"]),
-                currency=str(data.get("currency") or "NGN"),
+            return self._refund(body["data"], transaction_reference)
+
+    def fetch_refund(self, *, refund_id):
+        path = f"/refund/{quote(refund_id, safe='')}"
+        try:
+            body = self._call("GET", path)
+        except ProcessorRefused as error:
+            if self._is_not_found(error):
+                return None
+            raise
+        with self._parsing(f"GET {path}"):
+            return self._refund(body["data"], "")
+
+    @staticmethod
+    def _refund(data: dict, transaction_reference: str) -> RefundResult:
+        transaction = data.get("transaction")
+        if isinstance(transaction, dict):
+            transaction_reference = str(
+                transaction.get("reference") or transaction_reference
             )
+        return RefundResult(
+            refund_id=str(data.get("id") or ""),
+            transaction_reference=str(
+                data.get("transaction_reference") or transaction_reference
+            ),
+            amount=int(data["amount"]),
+            status=str(data["status"]),
+            currency=str(data.get("currency") or "NGN"),
+        )
 
     # -- banks and payouts -------------------------------------------------
 

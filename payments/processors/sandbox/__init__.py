@@ -399,6 +399,27 @@ class SandboxProcessor(SandboxPayouts, Processor):
             currency=row.currency,
         )
 
+    def fetch_refund(self, *, refund_id):
+        # Sandbox refunds are processed at once; ids look like sbx_refund_<pk>.
+        prefix = "sbx_refund_"
+        number = refund_id[len(prefix) :] if refund_id.startswith(prefix) else ""
+        refund = (
+            SandboxRefund.objects.select_related("transaction")
+            .filter(pk=int(number))
+            .first()
+            if number.isdigit()
+            else None
+        )
+        if refund is None:
+            return None
+        return RefundResult(
+            refund_id=refund_id,
+            transaction_reference=refund.transaction.reference,
+            amount=refund.amount,
+            status=refund.status,
+            currency=refund.transaction.currency,
+        )
+
     # -- mandates ----------------------------------------------------------
 
     def list_revoked_mandates(self):

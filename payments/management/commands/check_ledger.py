@@ -1,0 +1,39 @@
+"""`python manage.py check_ledger`: verify the ledger's invariants.
+
+Prints every breach and exits with status 1 when there is any, 0 when the books
+are clean (usable in cron and CI).
+"""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from payments.ledger_checks import all_checks
+
+from ..progress import ProgressLine
+
+
+class Command(BaseCommand):
+    help = (
+        "Verify the ledger: every transaction balances, wallets and payouts match "
+        "their postings, plus the checks other apps registered. Exits 1 on a breach."
+    )
+
+    def handle(self, *args, **options):
+        checks = all_checks()
+        progress = ProgressLine(self.stdout)
+        breaches = 0
+        for number, named in enumerate(checks, start=1):
+            progress.update(number - 1, len(checks), named.name)
+            found = 0
+            for breach in named.check():
+                progress.finish()
+                self.stdout.write(f"BREACH [{named.name}] {breach}")
+                found += 1
+            breaches += found
+        progress.update(len(checks), len(checks), "done")
+        progress.finish()
+        if breaches:
+            raise CommandError(
+                f"check_ledger: {breaches} breach(es) in {len(checks)} checks.",
+                returncode=1,
+            )
+        self.stdout.write(f"check_ledger: clean ({len(checks)} checks).")

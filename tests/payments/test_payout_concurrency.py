@@ -1,0 +1,101 @@
+"""Two payout runs at once pay each merchant once (PostgreSQL row locks)."""
+
+import threading
+from io import StringIO
+from unittest.mock import patch
+
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from payments import selectors
+from payments.models import InboundRequest, Payout, ProcessorEvent, SandboxTransfer
+from payments.services import payouts
+from webhooks.models import Event
+
+from ..concurrency import run_concurrently
+from ..conftest import make_merchant_with_key
+from .conftest import credit_wallet, postgres_only, set_payout_account, signed_post
+
+
+@pytest.fixture
+def widened_race(monkeypatch):
+    """The first run to read a wallet waits (up to 1 s) for a second one to read
+    it too. Without the merchant's row lock both would read the same balance and
+    both pay it; with it the second cannot read before the first commits."""
+    arrived = threading.Event()
+    real = selectors.wallet_available_balance
+
+    def reading(merchant):
+        balance = real(merchant)
+        if arrived.is_set():
+            return balance
+        arrived.set()
+        second = threading.Event()
+        second.wait(1)
+        return balance
+
+    monkeypatch.setattr(payouts.selectors, "wallet_available_balance", reading)
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_two_run_payouts_at_once_pay_each_merchant_once(widened_race):
+    merchants = []
+    for _ in range(3):
+        merchant = make_merchant_with_key().merchant
+        set_payout_account(merchant)
+        credit_wallet(merchant, 250_000)
+        merchants.append(merchant)
+
+    results = run_concurrently(
+        lambda: call_command("run_payouts", stdout=StringIO()), 2
+    )
+
+    assert [r for r in results if isinstance(r, Exception)] == []
+    assert Payout.objects.count() == 3
+    assert SandboxTransfer.objects.count() == 3
+    for merchant in merchants:
+        payout = Payout.objects.get(merchant=merchant)
+        assert payout.status == "paid"
+        assert payout.amount == 243_750
+        assert selectors.wallet_balances(merchant) == selectors.WalletBalances(
+            available_balance=0, pending_payout=0, total_paid_out=243_750
+        )
+    out = StringIO()
+    call_command("check_ledger", stdout=out)
+    assert "clean" in out.getvalue()
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_the_same_transfer_event_arriving_four_times_at_once_settles_once():
+    merchant = make_merchant_with_key().merchant
+    set_payout_account(merchant)
+    credit_wallet(merchant, 250_000)
+    # Hold the sandbox's own settlement back: the webhooks settle the payout.
+    with patch.object(payouts.transaction, "on_commit"):
+        payout = payouts.payout_create(merchant=merchant)
+        payouts.payout_transfer_request(payout_id=payout.pk)
+    payout.refresh_from_db()
+    assert payout.status == "processing"
+    event = {
+        "event": "transfer.success",
+        "data": {"reference": payout.public_id, "amount": payout.amount},
+    }
+
+    replies = run_concurrently(
+        lambda: signed_post(APIClient(), "/api/v1/webhooks/paystack", event), 4
+    )
+
+    assert [reply.status_code for reply in replies] == [200] * 4
+    payout.refresh_from_db()
+    assert payout.status == "paid"
+    assert ProcessorEvent.objects.count() == 1
+    assert Event.objects.filter(event_type="transfer.success").count() == 1
+    assert sorted(InboundRequest.objects.values_list("outcome", flat=True)) == [
+        "duplicate"
+    ] * 3 + ["handled"]
+    out = StringIO()
+    call_command("check_ledger", stdout=out)
+    assert "clean" in out.getvalue()
