@@ -32,6 +32,9 @@ from . import selectors, services
 from .models import CheckoutSession
 
 DEFAULT_INSTALLMENT_COUNT = 3
+# Both forms share a page: distinct element ids keep every label on its input.
+SIGN_IN_IDS = "sign_in_%s"
+REGISTER_IDS = "register_%s"
 SCHEDULE_LABELS = {
     "monthly": "Monthly",
     "biweekly": "Every two weeks",
@@ -248,10 +251,9 @@ def _auth_page(request, session, *, sign_in_form=None, register_form=None, statu
         {
             "session": session,
             "sign_in_form": sign_in_form
-            or CustomerSignInForm(initial={"email": email}),
+            or CustomerSignInForm(initial={"email": email}, auto_id=SIGN_IN_IDS),
             "register_form": register_form
-            or CustomerRegisterForm(initial={"email": email}),
-            "show_register": register_form is not None,
+            or CustomerRegisterForm(initial={"email": email}, auto_id=REGISTER_IDS),
         },
         status=status,
         merchant=session.merchant,
@@ -277,7 +279,7 @@ def checkout_sign_in(request, token):
     session, refusal = _open_session(request, token)
     if refusal is not None:
         return refusal
-    form = CustomerSignInForm(request.POST)
+    form = CustomerSignInForm(request.POST, auto_id=SIGN_IN_IDS)
     customer, status = sign_in_attempt(request, form)
     if customer is None:
         return _auth_page(request, session, sign_in_form=form, status=status)
@@ -289,7 +291,7 @@ def checkout_register(request, token):
     session, refusal = _open_session(request, token)
     if refusal is not None:
         return refusal
-    form = CustomerRegisterForm(request.POST)
+    form = CustomerRegisterForm(request.POST, auto_id=REGISTER_IDS)
     customer, status = register_attempt(request, form)
     if customer is None:
         return _auth_page(request, session, register_form=form, status=status)
