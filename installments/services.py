@@ -19,6 +19,19 @@ from . import rules
 from .errors import PaymentInProgress
 from .models import DepositAttempt, Installment, PaymentPlan, start_of_day
 
+# The closed list of `payment.failed` reasons (docs/webhooks.md); a processor's
+# other declines are reported as the bank's generic refusal.
+FAILURE_REASONS = frozenset(
+    {
+        "insufficient_funds",
+        "card_expired",
+        "do_not_honor",
+        "authorization_revoked",
+        "no_payment_method",
+        "processor_error",
+    }
+)
+GENERIC_DECLINE = "do_not_honor"
 RELEASE_ON_DEPOSIT = "on_deposit"
 RELEASE_ON_COMPLETION = "on_completion"
 PAID_STATUSES = (
@@ -179,7 +192,7 @@ def deposit_failed(
     another method, and the merchant hears `payment.failed` with the reason."""
     with transaction.atomic(savepoint=False):
         attempt = _lock_attempt(attempt)
-        attempt.failure_reason = reason[:32]
+        attempt.failure_reason = failure_reason(reason)
         attempt.gateway_response = message[:255]
         attempt.transition_to(
             DepositAttempt.Status.FAILED,
@@ -192,6 +205,10 @@ def deposit_failed(
             data={**_plan_resource(plan), "reason": attempt.failure_reason},
         )
     return attempt
+
+
+def failure_reason(reason: str) -> str:
+    return reason if reason in FAILURE_REASONS else GENERIC_DECLINE
 
 
 def plan_cancel(*, plan: PaymentPlan) -> PaymentPlan:
