@@ -68,6 +68,7 @@ class Shopper:
 
     customer_id: str
     client: APIClient
+    access: str  # the customer JWT the client sends
 
     def post(self, path, body=None):
         return self.client.post(path, body or {}, format="json")
@@ -81,8 +82,8 @@ class Shopper:
 
     def sign_in_again(self) -> None:
         """A fresh access token (they last 15 minutes), e.g. after time travel."""
-        token = customer_jwt(self.customer)
-        self.client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+        self.access = customer_jwt(self.customer)
+        self.client.credentials(HTTP_AUTHORIZATION=f"Bearer {self.access}")
 
 
 def register(email: str, password: str = PASSWORD) -> Shopper:
@@ -101,7 +102,9 @@ def register(email: str, password: str = PASSWORD) -> Shopper:
     assert response.status_code == 201, response.content
     data = response.json()["data"]
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {data['access']}")
-    return Shopper(customer_id=data["customer_id"], client=client)
+    return Shopper(
+        customer_id=data["customer_id"], client=client, access=data["access"]
+    )
 
 
 def add_card(shopper: Shopper, card_number: str = CARD_OK) -> str:

@@ -29,7 +29,7 @@ def completer(shopper, token, method_id):
 
     def send():
         client = APIClient()
-        client.credentials(**shopper.client._credentials)
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {shopper.access}")
         return client.post(
             complete_url(token),
             {
