@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import CheckoutSession, IdempotencyRecord
+from .models import CheckoutSession, IdempotencyRecord, PaymentLink
 
 
 @admin.register(CheckoutSession)
@@ -11,6 +11,7 @@ class CheckoutSessionAdmin(admin.ModelAdmin):
         "token",
         "merchant",
         "order_reference",
+        "plan",
         "amount",
         "currency",
         "status",
@@ -19,7 +20,7 @@ class CheckoutSessionAdmin(admin.ModelAdmin):
     )
     list_filter = ("status", "currency")
     search_fields = ("token", "order_reference", "merchant__public_id")
-    list_select_related = ("merchant",)
+    list_select_related = ("merchant", "plan")
 
     def has_add_permission(self, request):
         return False
@@ -38,4 +39,40 @@ class IdempotencyRecordAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(PaymentLink)
+class PaymentLinkAdmin(admin.ModelAdmin):
+    """Merchants manage their links through the API; staff may switch one off."""
+
+    list_display = (
+        "public_id",
+        "slug",
+        "merchant",
+        "title",
+        "amount",
+        "currency",
+        "is_active",
+        "created_at",
+    )
+    list_filter = ("is_active", "currency")
+    search_fields = ("public_id", "slug", "title", "merchant__public_id")
+    list_select_related = ("merchant",)
+    fields = (
+        "public_id",
+        "slug",
+        "merchant",
+        "title",
+        "description",
+        "amount",
+        "currency",
+        "redirect_url",
+        "is_active",
+        "created_at",
+        "updated_at",
+    )
+    readonly_fields = tuple(field for field in fields if field != "is_active")
+
+    def has_add_permission(self, request):
         return False

@@ -1,5 +1,5 @@
-"""HTTP in/out for endpoints 2 (create session) and 3 (preview), and the public
-session view."""
+"""HTTP in/out for endpoints 2 (create session), 3 (preview) and 4-6 (payment
+links), the public session view and checkout completion."""
 
 import re
 import uuid
@@ -7,18 +7,31 @@ import uuid
 from rest_framework.views import APIView
 
 from config.api import responses
+from config.api.ids import looks_like_public_id
+from config.api.pagination import paginate
 from config.api.permissions import accepts, credential_kind
 from installments.rules import NEW_CUSTOMER_SCORE
+from installments.serializers import plan_output
 from merchants import selectors as merchant_selectors
 from merchants.authentication import resolve_merchant
 from merchants.errors import MerchantNotActive, MerchantNotFound
 from payments import selectors as payment_selectors
 
 from . import selectors, services
-from .errors import CustomerNotFound, InvalidIdempotencyKey, SessionNotFound
+from .errors import (
+    CustomerNotFound,
+    InvalidIdempotencyKey,
+    PaymentLinkNotFound,
+    SessionNotFound,
+)
+from .models import LINK_ID_PREFIX
 from .serializers import (
+    CompleteInput,
+    PaymentLinkCreateInput,
+    PaymentLinkToggleInput,
     PreviewInput,
     SessionCreateInput,
+    payment_link_output,
     preview_output,
     session_created_output,
     session_public_output,
@@ -119,3 +132,65 @@ class PreviewApi(APIView):
             score = request.user.score
         terms = selectors.plan_preview(merchant=merchant, score=score, **fields)
         return responses.ok(preview_output(terms))
+
+
+class SessionCompleteApi(APIView):
+    """`POST /api/v1/checkout/sessions/<token>/complete` (customer JWT): charge the
+    deposit and start the plan; 201 with the plan (DESIGN section 11)."""
+
+    permission_classes = [accepts("customer_jwt")]
+
+    def post(self, request, token):
+        data = CompleteInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        plan = services.session_complete(
+            token=token, customer=request.user, **data.validated_data
+        )
+        return responses.created(plan_output(plan))
+
+
+class PaymentLinkCreateApi(APIView):
+    """4. `POST /api/v1/payment-links`."""
+
+    permission_classes = [accepts("api_key")]
+
+    def post(self, request):
+        data = PaymentLinkCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        merchant = resolve_merchant(request, fields.pop("merchant_id"))
+        link = services.payment_link_create(merchant=merchant, **fields)
+        return responses.created(payment_link_output(link))
+
+
+class PaymentLinkListApi(APIView):
+    """5. `GET /api/v1/payment-links/merchant/<merchant_id>`: newest first, with
+    `total`."""
+
+    permission_classes = [accepts("api_key")]
+
+    def get(self, request, merchant_id):
+        merchant = resolve_merchant(request, merchant_id)
+        page = paginate(request, selectors.payment_links_of(merchant))
+        return responses.ok(
+            [payment_link_output(link) for link in page.items], total=page.total
+        )
+
+
+class PaymentLinkToggleApi(APIView):
+    """6. `PATCH /api/v1/payment-links/<id>/toggle` `{is_active}`."""
+
+    permission_classes = [accepts("api_key")]
+
+    def patch(self, request, link_id):
+        merchant = resolve_merchant(request)
+        if not looks_like_public_id(link_id, LINK_ID_PREFIX):
+            raise PaymentLinkNotFound()
+        data = PaymentLinkToggleInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        link = services.payment_link_toggle(
+            merchant=merchant,
+            link_id=link_id,
+            is_active=data.validated_data["is_active"],
+        )
+        return responses.ok(payment_link_output(link))

@@ -17,3 +17,11 @@ class CheckoutConfig(AppConfig):
                 schedule_type=Schedule.HOURLY,
             )
         )
+        declare(
+            ScheduleSpec(
+                name="settle-deposit-attempts",
+                func="checkout.tasks.settle_deposit_attempts",
+                schedule_type=Schedule.MINUTES,
+                minutes=5,
+            )
+        )

@@ -22,3 +22,22 @@ class SessionNotFound(NotFound):
 
 class CustomerNotFound(NotFound):
     message = "No customer has this customer_id."
+
+
+class SessionCompleted(DomainError):
+    code = "session_completed"
+    http_status = 409
+    message = "This checkout session is already completed: the deposit was paid."
+
+
+class SessionExpired(DomainError):
+    code = "session_expired"
+    http_status = 409
+    message = (
+        "This checkout session has expired (sessions live 30 minutes); the merchant "
+        "must create a new one."
+    )
+
+
+class PaymentLinkNotFound(NotFound):
+    message = "No payment link of yours has this id."

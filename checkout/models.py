@@ -4,21 +4,66 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from config.api.ids import new_public_id
+from config.api.ids import new_public_id, random_token
 
 SESSION_TOKEN_PREFIX = "fcs"
+LINK_ID_PREFIX = "pl"
 
 
 def new_session_token() -> str:
     return new_public_id(SESSION_TOKEN_PREFIX, bits=128)
 
 
+def new_link_id() -> str:
+    return new_public_id(LINK_ID_PREFIX)
+
+
+def new_link_slug() -> str:
+    """Short enough to share, 64 random bits: not guessable, not enumerable."""
+    return random_token(64)
+
+
+class PaymentLink(models.Model):
+    """A reusable link: every visit to `/l/<slug>` opens a fresh session."""
+
+    public_id = models.CharField(max_length=40, unique=True, default=new_link_id)
+    slug = models.CharField(max_length=16, unique=True, default=new_link_slug)
+    merchant = models.ForeignKey(
+        "merchants.Merchant", on_delete=models.PROTECT, related_name="payment_links"
+    )
+    title = models.CharField(max_length=200)
+    description = models.CharField(max_length=1000, blank=True)
+    amount = models.BigIntegerField()
+    currency = models.CharField(max_length=3)
+    redirect_url = models.URLField(max_length=2000, blank=True)
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(amount__gt=0), name="payment_link_amount_positive"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["merchant", "-created_at"], name="payment_link_merchant"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.public_id} {self.title} ({'on' if self.is_active else 'off'})"
+
+
 class CheckoutSession(models.Model):
     """One attempt to check out one order (DESIGN section 7).
 
-    `status` stores `open` or `completed` (completion is a later issue); `expired`
-    is derived from `expires_at` by `status_at()`, so no job has to run on time for
-    an old session to read as expired.
+    `status` stores `open` or `completed` (the deposit was paid); `expired` is
+    derived from `expires_at` by `status_at()`, so no job has to run on time for
+    an old session to read as expired. A deposit charged just before expiry
+    still completes the session.
     """
 
     class Status(models.TextChoices):
@@ -41,6 +86,23 @@ class CheckoutSession(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
     completed_at = models.DateTimeField(null=True, blank=True)
+    # The payment plan of the first completion attempt (pending until the deposit
+    # is paid; reused, with fresh terms, by later attempts).
+    plan = models.OneToOneField(
+        "installments.PaymentPlan",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="checkout_session",
+    )
+    # Set when the session was opened from a payment link (`/l/<slug>`).
+    payment_link = models.ForeignKey(
+        PaymentLink,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="sessions",
+    )
 
     class Meta:
         constraints = [

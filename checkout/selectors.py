@@ -6,11 +6,17 @@ from django.utils import timezone
 
 from installments import rules
 
-from .models import SESSION_TOKEN_PREFIX, CheckoutSession, IdempotencyRecord
+from .models import (
+    SESSION_TOKEN_PREFIX,
+    CheckoutSession,
+    IdempotencyRecord,
+    PaymentLink,
+)
 
 # Anything else cannot be a token; refusing it early also keeps bytes PostgreSQL
 # rejects (NUL) away from the query.
 SESSION_TOKEN_SHAPE = re.compile(rf"{SESSION_TOKEN_PREFIX}_[0-9A-Za-z]{{1,36}}")
+LINK_SLUG_SHAPE = re.compile(r"[0-9A-Za-z]{1,16}")
 
 
 def live_idempotency_record(*, merchant, key: uuid.UUID) -> IdempotencyRecord | None:
@@ -56,3 +62,13 @@ def plan_preview(
         config=rules.PlanConfig.of(merchant),
         start=checkout_date or timezone.localdate(),
     )
+
+
+def payment_links_of(merchant):
+    return PaymentLink.objects.select_related("merchant").filter(merchant=merchant)
+
+
+def payment_link_by_slug(slug: str) -> PaymentLink | None:
+    if not LINK_SLUG_SHAPE.fullmatch(slug):
+        return None
+    return PaymentLink.objects.select_related("merchant").filter(slug=slug).first()

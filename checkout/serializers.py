@@ -1,13 +1,17 @@
 import re
+from urllib.parse import urlsplit
 
+from django.conf import settings
 from rest_framework import serializers
 
 from config.api.formats import iso_date, iso_utc
 from config.api.serializers import (
+    StrictBooleanField,
     StrictCharField,
     StrictEmailField,
     StrictIntegerField,
     StrictSerializer,
+    StrictURLField,
 )
 
 CURRENCY_CODE = re.compile(r"[A-Z]{3}")
@@ -82,4 +86,56 @@ def preview_output(terms) -> dict:
         "installment_amounts": list(terms.installment_amounts),
         "due_dates": [iso_date(day) for day in terms.due_dates],
         "total_amount": terms.total_amount,
+    }
+
+
+class CompleteInput(StrictSerializer):
+    schedule_type = StrictCharField(max_length=32)
+    installment_count = StrictIntegerField()
+    payment_method_id = StrictCharField(max_length=40)
+
+
+class PaymentLinkCreateInput(StrictSerializer):
+    merchant_id = StrictCharField(max_length=40)
+    title = StrictCharField(max_length=200, validators=[_no_control_characters])
+    amount = StrictIntegerField()
+    currency = CurrencyField(max_length=3)
+    description = StrictCharField(
+        max_length=1000, required=False, allow_blank=True, allow_null=True
+    )
+    redirect_url = StrictURLField(
+        max_length=2000, required=False, allow_blank=True, allow_null=True
+    )
+
+    def validate_description(self, value):
+        return value or ""
+
+    def validate_redirect_url(self, value):
+        if value and urlsplit(value).scheme not in ("http", "https"):
+            raise serializers.ValidationError("redirect_url must be an http(s) URL.")
+        return value or ""
+
+
+class PaymentLinkToggleInput(StrictSerializer):
+    is_active = StrictBooleanField()
+
+
+def public_link_url(link) -> str:
+    return f"{settings.CONSUMER_URL}/l/{link.slug}"
+
+
+def payment_link_output(link) -> dict:
+    """camelCase, as the spec's payment link table."""
+    return {
+        "id": link.public_id,
+        "slug": link.slug,
+        "publicUrl": public_link_url(link),
+        "merchantId": link.merchant.public_id,
+        "title": link.title,
+        "description": link.description or None,
+        "amount": {"amount": link.amount, "currency": link.currency},
+        "redirectUrl": link.redirect_url or None,
+        "isActive": link.is_active,
+        "createdAt": iso_utc(link.created_at),
+        "updatedAt": iso_utc(link.updated_at),
     }

@@ -20,6 +20,11 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("admin/", admin.site.urls),
     path("", include("payments.page_urls")),
+    # Customer-facing pages: the hosted checkout, payment links, widget.js, and
+    # the customer's own account.
+    path("", include("checkout.page_urls")),
+    path("account", RedirectView.as_view(url="/account/", permanent=False)),
+    path("account/", include("installments.account_urls")),
     # The merchant dashboard: one site whose pages live in the app whose data they
     # show; each app adds its own include here (DESIGN section 1).
     path("dashboard", RedirectView.as_view(url="/dashboard/", permanent=False)),

@@ -1,4 +1,4 @@
-from config.api.errors import DomainError
+from config.api.errors import DomainError, NotFound
 
 
 class CustomerNotEligible(DomainError):
@@ -17,3 +17,16 @@ class ScheduleTypeNotAllowed(DomainError):
     code = "schedule_type_not_allowed"
     http_status = 422
     message = "The merchant does not offer this schedule_type."
+
+
+class PlanNotFound(NotFound):
+    message = "No payment plan with this id is yours to read."
+
+
+class PaymentInProgress(DomainError):
+    code = "payment_in_progress"
+    http_status = 409
+    message = (
+        "A deposit payment for this checkout is already being processed; check the "
+        "session again in a moment instead of paying a second time."
+    )

@@ -1,1 +1,10 @@
-urlpatterns = []
+from config.api.urls import api_path
+
+from . import api
+
+urlpatterns = [
+    *api_path("payment-plans", api.PlanListApi.as_view(), "payment-plan-list"),
+    *api_path(
+        "payment-plans/<str:plan_id>", api.PlanDetailApi.as_view(), "payment-plan"
+    ),
+]

@@ -10,9 +10,9 @@ from django.utils import timezone
 from config.api.errors import UnsupportedCurrency
 from installments import rules
 
-from . import selectors
-from .errors import OrderAlreadyPaid
-from .models import CheckoutSession, IdempotencyRecord
+from .. import selectors
+from ..errors import OrderAlreadyPaid
+from ..models import CheckoutSession, IdempotencyRecord
 
 SESSION_LIFETIME = timedelta(minutes=30)
 IDEMPOTENCY_RETENTION = timedelta(hours=24)
@@ -44,6 +44,7 @@ def session_create(
     order_reference: str,
     customer_email: str = "",
     idempotency_key: uuid.UUID | None = None,
+    payment_link=None,
 ) -> SessionAnswer:
     """Open a 30-minute checkout session, or replay the one `idempotency_key`
     created for this merchant in the last 24 hours (whatever this body says).
@@ -84,6 +85,7 @@ def session_create(
                 title=title,
                 order_reference=order_reference,
                 customer_email=customer_email,
+                payment_link=payment_link,
                 created_at=now,
                 expires_at=now + SESSION_LIFETIME,
             )

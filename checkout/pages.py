@@ -1,0 +1,421 @@
+"""The hosted checkout (`/checkout/<token>`), payment links (`/l/<slug>`),
+`widget.js` and the widget demo page (DESIGN section 11).
+
+Server-rendered; the customer signs in with their customer account (a session
+login, installments.customer_auth). Paying calls the same service as
+`POST /api/v1/checkout/sessions/<token>/complete`, so the page and the API obey
+the same rules. Adding a payment method goes through the `/account/` method
+pages, which send the customer back here with the new method selected.
+
+The pages may be framed by the widget's iframe, but only by this site and the
+session's merchant's own site (`Content-Security-Policy: frame-ancestors`).
+"""
+
+from urllib.parse import urlsplit
+
+from django.http import HttpResponseRedirect, JsonResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.views.decorators.http import require_GET, require_POST
+
+from config.api.errors import DomainError
+from installments import rules
+from installments import selectors as plan_selectors
+from installments.customer_auth import customer_sign_out, session_customer
+from installments.forms import CustomerRegisterForm, CustomerSignInForm
+from installments.templatetags.money import format_kobo
+from installments.views import register_attempt, see_other, sign_in_attempt
+from payments import selectors as payment_selectors
+
+from . import selectors, services
+from .models import CheckoutSession
+
+DEFAULT_INSTALLMENT_COUNT = 3
+# Both forms share a page: distinct element ids keep every label on its input.
+SIGN_IN_IDS = "sign_in_%s"
+REGISTER_IDS = "register_%s"
+SCHEDULE_LABELS = {
+    "monthly": "Monthly",
+    "biweekly": "Every two weeks",
+    "weekly": "Weekly",
+}
+UNAVAILABLE = {
+    "unknown": (
+        404,
+        "Checkout not found",
+        "This checkout link is not valid. Go back to the shop and start again.",
+    ),
+    "expired": (
+        410,
+        "This checkout has expired",
+        "Checkouts are open for 30 minutes. Go back to the shop and start again; "
+        "nothing was charged.",
+    ),
+    "completed": (
+        200,
+        "This order is already paid",
+        "The deposit for this order was paid. Sign in to your account to see the plan.",
+    ),
+    "closed": (
+        404,
+        "This checkout is not available",
+        "The shop cannot take payments at the moment. Nothing was charged.",
+    ),
+    "link": (
+        404,
+        "This payment link is no longer available",
+        "The shop has switched this link off. Ask the shop for a new one.",
+    ),
+}
+
+
+def _origin(url: str) -> str | None:
+    parts = urlsplit(url or "")
+    if parts.scheme in ("http", "https") and parts.netloc:
+        return f"{parts.scheme}://{parts.netloc}"
+    return None
+
+
+def _page(request, template, context, *, status=200, merchant=None):
+    response = TemplateResponse(request, template, context, status=status)
+    ancestors = ["'self'"]
+    origin = _origin(merchant.business_url) if merchant is not None else None
+    if origin:
+        ancestors.append(origin)
+    response["Content-Security-Policy"] = f"frame-ancestors {' '.join(ancestors)}"
+    response.xframe_options_exempt = True
+    add_never_cache_headers(response)
+    return response
+
+
+def _unavailable(request, kind: str, session=None):
+    status, heading, message = UNAVAILABLE[kind]
+    return _page(
+        request,
+        "checkout/unavailable.html",
+        {"kind": kind, "heading": heading, "message": message, "session": session},
+        status=status,
+        merchant=session.merchant if session is not None else None,
+    )
+
+
+def _checkout_url(session) -> str:
+    return reverse("checkout-page", args=[session.token])
+
+
+def _open_session(request, token):
+    """(session, None) for a session a customer can pay now, else (session or
+    None, the page that says why)."""
+    session = selectors.session_by_token(token)
+    if session is None:
+        return None, _unavailable(request, "unknown")
+    state = session.status_at()
+    if state == CheckoutSession.Status.COMPLETED:
+        customer = session_customer(request)
+        if customer is not None and session.plan.customer_id == customer.pk:
+            return session, HttpResponseRedirect(reverse("checkout-done", args=[token]))
+        return session, _unavailable(request, "completed", session)
+    if state == CheckoutSession.Status.EXPIRED:
+        return session, _unavailable(request, "expired", session)
+    if not session.merchant.is_active:
+        return session, _unavailable(request, "closed", session)
+    return session, None
+
+
+# --- choosing a plan -------------------------------------------------------------
+
+
+def _options(session, customer) -> dict:
+    """What this customer may choose for this session: schedules and counts."""
+    merchant = session.merchant
+    config = rules.PlanConfig.of(merchant)
+    schedules = [
+        (kind, SCHEDULE_LABELS[kind])
+        for kind in config.allowed_schedule_types
+        if kind in rules.SCHEDULE_TYPES
+    ]
+    try:
+        tier = rules.tier_for(customer.score)
+    except DomainError as error:
+        return {"schedules": schedules, "counts": [], "refusal": error.message}
+    low, high = rules.installment_bounds(tier, config)
+    refusal = (
+        ""
+        if low <= high
+        else "No installment plan is available to your account for this shop."
+    )
+    return {
+        "schedules": schedules,
+        "counts": list(range(low, high + 1)),
+        "refusal": refusal,
+    }
+
+
+def _int_or_none(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _choice(request, options) -> tuple[str, int | None]:
+    data = request.POST if request.method == "POST" else request.GET
+    schedules = [kind for kind, _ in options["schedules"]]
+    schedule = data.get("schedule_type")
+    if schedule not in schedules:
+        schedule = schedules[0] if schedules else ""
+    count = _int_or_none(data.get("installment_count"))
+    counts = options["counts"]
+    if count not in counts:
+        count = (
+            min(max(DEFAULT_INSTALLMENT_COUNT, counts[0]), counts[-1])
+            if counts
+            else None
+        )
+    return schedule, count
+
+
+def _preview(session, customer, schedule: str, count: int | None):
+    """(terms, None) or (None, the reason no plan can be shown)."""
+    if count is None:
+        return None, "No installment plan is available."
+    try:
+        terms = selectors.plan_preview(
+            merchant=session.merchant,
+            score=customer.score,
+            amount=session.amount,
+            schedule_type=schedule,
+            installment_count=count,
+        )
+    except DomainError as error:
+        return None, error.message
+    return terms, None
+
+
+def preview_display(terms, currency: str) -> dict:
+    return {
+        "deposit_amount": terms.deposit_amount,
+        "deposit": format_kobo(terms.deposit_amount, currency),
+        "pay_label": f"Pay {format_kobo(terms.deposit_amount, currency)} now",
+        "installments": [
+            {
+                "amount": amount,
+                "display": format_kobo(amount, currency),
+                "due_date": day.isoformat(),
+                "due": day.strftime("%-d %b %Y"),
+            }
+            for amount, day in zip(
+                terms.installment_amounts, terms.due_dates, strict=True
+            )
+        ],
+    }
+
+
+def _pay_page(request, session, customer, *, error="", status=200):
+    options = _options(session, customer)
+    schedule, count = _choice(request, options)
+    terms, preview_error = _preview(session, customer, schedule, count)
+    methods = payment_selectors.payment_methods_chargeable(customer)
+    wanted = request.POST.get("payment_method_id") or request.GET.get("method")
+    selected = next(
+        (method.public_id for method in methods if method.public_id == wanted),
+        methods[0].public_id if methods else "",
+    )
+    return _page(
+        request,
+        "checkout/pay.html",
+        {
+            "session": session,
+            "customer": customer,
+            "options": options,
+            "schedule": schedule,
+            "count": count,
+            "preview": preview_display(terms, session.currency) if terms else None,
+            "preview_error": options["refusal"] or preview_error,
+            "methods": methods,
+            "selected_method": selected,
+            "error": error,
+            "here": _checkout_url(session),
+        },
+        status=status,
+        merchant=session.merchant,
+    )
+
+
+def _auth_page(request, session, *, sign_in_form=None, register_form=None, status=200):
+    email = session.customer_email
+    return _page(
+        request,
+        "checkout/auth.html",
+        {
+            "session": session,
+            "sign_in_form": sign_in_form
+            or CustomerSignInForm(initial={"email": email}, auto_id=SIGN_IN_IDS),
+            "register_form": register_form
+            or CustomerRegisterForm(initial={"email": email}, auto_id=REGISTER_IDS),
+        },
+        status=status,
+        merchant=session.merchant,
+    )
+
+
+# --- views -------------------------------------------------------------------------
+
+
+@require_GET
+def checkout_page(request, token):
+    session, refusal = _open_session(request, token)
+    if refusal is not None:
+        return refusal
+    customer = session_customer(request)
+    if customer is None:
+        return _auth_page(request, session)
+    return _pay_page(request, session, customer)
+
+
+@require_POST
+def checkout_sign_in(request, token):
+    session, refusal = _open_session(request, token)
+    if refusal is not None:
+        return refusal
+    form = CustomerSignInForm(request.POST, auto_id=SIGN_IN_IDS)
+    customer, status = sign_in_attempt(request, form)
+    if customer is None:
+        return _auth_page(request, session, sign_in_form=form, status=status)
+    return see_other(_checkout_url(session))
+
+
+@require_POST
+def checkout_register(request, token):
+    session, refusal = _open_session(request, token)
+    if refusal is not None:
+        return refusal
+    form = CustomerRegisterForm(request.POST, auto_id=REGISTER_IDS)
+    customer, status = register_attempt(request, form)
+    if customer is None:
+        return _auth_page(request, session, register_form=form, status=status)
+    return see_other(_checkout_url(session))
+
+
+@require_POST
+def checkout_sign_out(request, token):
+    customer_sign_out(request)
+    return see_other(reverse("checkout-page", args=[token]))
+
+
+@require_GET
+def checkout_preview(request, token):
+    """The live preview behind the plan chooser (JSON, for the page's script)."""
+    session, refusal = _open_session(request, token)
+    customer = session_customer(request)
+    if refusal is not None or customer is None:
+        return JsonResponse(
+            {"ok": False, "error": {"message": "Reload the page."}}, status=409
+        )
+    options = _options(session, customer)
+    schedule, count = _choice(request, options)
+    terms, problem = _preview(session, customer, schedule, count)
+    if terms is None:
+        return JsonResponse(
+            {"ok": False, "error": {"message": options["refusal"] or problem}},
+            status=422,
+        )
+    response = JsonResponse(
+        {"ok": True, "data": preview_display(terms, session.currency)}
+    )
+    add_never_cache_headers(response)
+    return response
+
+
+@require_POST
+def checkout_pay(request, token):
+    session, refusal = _open_session(request, token)
+    if refusal is not None:
+        return refusal
+    customer = session_customer(request)
+    if customer is None:
+        return see_other(_checkout_url(session))
+    count = _int_or_none(request.POST.get("installment_count"))
+    try:
+        services.session_complete(
+            token=token,
+            customer=customer,
+            schedule_type=request.POST.get("schedule_type", "")[:32],
+            installment_count=count if count is not None else -1,
+            payment_method_id=request.POST.get("payment_method_id", "")[:40],
+        )
+    except DomainError as error:
+        session.refresh_from_db()
+        if session.status_at() != CheckoutSession.Status.OPEN:
+            return see_other(_checkout_url(session))
+        return _pay_page(
+            request, session, customer, error=error.message, status=error.http_status
+        )
+    return see_other(reverse("checkout-done", args=[token]))
+
+
+@require_GET
+def checkout_done(request, token):
+    """The plan, with its due dates, and the way back to the shop."""
+    session = selectors.session_by_token(token)
+    customer = session_customer(request)
+    if (
+        session is None
+        or session.status != CheckoutSession.Status.COMPLETED
+        or customer is None
+        or session.plan.customer_id != customer.pk
+    ):
+        return see_other(reverse("checkout-page", args=[token]))
+    plan = plan_selectors.plans_with_installments().get(pk=session.plan_id)
+    link = session.payment_link
+    return _page(
+        request,
+        "checkout/done.html",
+        {
+            "session": session,
+            "plan": plan,
+            "continue_url": (link.redirect_url if link else "")
+            or reverse("account:overview"),
+        },
+        merchant=session.merchant,
+    )
+
+
+@require_GET
+def payment_link(request, slug):
+    """An active link opens a fresh session and sends the visitor to it."""
+    link = selectors.payment_link_by_slug(slug)
+    if link is None or not link.is_active or not link.merchant.is_active:
+        return _unavailable(request, "link")
+    session = services.payment_link_session_open(link=link)
+    response = HttpResponseRedirect(_checkout_url(session))
+    add_never_cache_headers(response)
+    return response
+
+
+@require_GET
+def widget_js(request):
+    response = TemplateResponse(
+        request, "checkout/widget.js", {}, content_type="text/javascript"
+    )
+    patch_cache_control(response, public=True, max_age=3600)
+    return response
+
+
+@require_GET
+def widget_demo(request):
+    """A merchant's product page embedding the widget. The session token comes
+    from the query (`?session_token=fcs_...`): a merchant's server would create
+    it with its API key, which never reaches a browser."""
+    token = request.GET.get("session_token", "")
+    session = selectors.session_by_token(token) if token else None
+    return TemplateResponse(
+        request,
+        "checkout/demo.html",
+        {
+            "token": session.token if session else "",
+            "session": session,
+            "paid": request.GET.get("paid") == "1",
+        },
+    )

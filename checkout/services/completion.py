@@ -1,0 +1,275 @@
+"""Completing a checkout session: the deposit is charged and the plan begins
+(DESIGN sections 7 and 11).
+
+Three steps, so that no row lock is held while the processor is called:
+
+1. Claim (one durable transaction, the order's sessions locked): refuse a
+   completed or expired session, compute the plan with the customer's score and
+   the merchant's configuration, check the payment method is the customer's own
+   and active, prepare the pending plan and open a deposit attempt with its own
+   reference `<plan id>_d<n>`. Committed before the processor hears anything; a
+   concurrent completion finds the attempt in flight and gets 409.
+2. Charge the deposit on the method under that reference, outside any
+   transaction.
+3. Settle (one durable transaction): on success the plan activates, its
+   installments are scheduled, the session completes, the ledger and events are
+   written together; on a decline the attempt fails, `payment.failed` goes out,
+   and the session stays open for another method (402 `payment_failed`).
+
+An attempt whose outcome was lost (crash, timeout) stays in flight and is settled
+by verifying its reference once it is older than `STALE_ATTEMPT_AGE`, before the
+next completion of the session (or by the sweeper task).
+"""
+
+import logging
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from installments import rules
+from installments import selectors as plan_selectors
+from installments import services as plans
+from installments.errors import PaymentInProgress
+from installments.models import DepositAttempt, PaymentPlan
+from merchants.errors import MerchantNotActive
+from payments import selectors as payment_selectors
+from payments.errors import PaymentFailed, PaymentMethodNotFound
+from payments.services.saved_charges import (
+    ChargeOutcome,
+    charge_verify,
+    saved_method_charge,
+)
+
+from .. import selectors
+from ..errors import OrderAlreadyPaid, SessionCompleted, SessionExpired, SessionNotFound
+from ..models import CheckoutSession
+
+logger = logging.getLogger("checkout")
+
+# Far beyond the processor call's own timeouts: no request of an attempt this
+# old can still reach the processor, so a reference it does not know was never
+# charged.
+STALE_ATTEMPT_AGE = timedelta(minutes=2)
+
+REASON_TEXT = {
+    "insufficient_funds": "insufficient funds",
+    "card_expired": "the card has expired",
+    "do_not_honor": "the bank declined it (do not honour)",
+    "authorization_revoked": "the authorization was revoked by the bank",
+    "declined": "it was declined",
+    "processor_error": "the payment processor could not take it",
+}
+
+
+def _locked_order(
+    session: CheckoutSession,
+) -> tuple[CheckoutSession, list[CheckoutSession]]:
+    """Lock every session of the session's order, in id order (no deadlock
+    between two sessions of one order); return this one, fresh, and them all."""
+    rows = list(
+        CheckoutSession.objects.select_for_update()
+        .filter(
+            merchant_id=session.merchant_id, order_reference=session.order_reference
+        )
+        .order_by("pk")
+    )
+    return next(row for row in rows if row.pk == session.pk), rows
+
+
+def _claim(
+    *, session: CheckoutSession, customer, schedule_type, installment_count, method_id
+) -> DepositAttempt:
+    with transaction.atomic(durable=True):
+        session, order_sessions = _locked_order(session)
+        state = session.status_at()
+        if state == CheckoutSession.Status.COMPLETED:
+            raise SessionCompleted()
+        if state == CheckoutSession.Status.EXPIRED:
+            raise SessionExpired()
+        merchant = session.merchant
+        if not merchant.is_active:
+            raise MerchantNotActive()
+        others = [row for row in order_sessions if row.pk != session.pk]
+        if any(row.status == CheckoutSession.Status.COMPLETED for row in others):
+            raise OrderAlreadyPaid()
+        if DepositAttempt.objects.filter(
+            plan__checkout_session__in=others,
+            status=DepositAttempt.Status.PROCESSING,
+        ).exists():
+            raise PaymentInProgress(
+                "A deposit for this order is being processed in another checkout "
+                "session."
+            )
+        customer = type(customer).objects.get(pk=customer.pk)  # today's score
+        terms = rules.plan_terms(
+            amount=session.amount,
+            score=customer.score,
+            schedule_type=schedule_type,
+            installment_count=installment_count,
+            config=rules.PlanConfig.of(merchant),
+            start=timezone.localdate(),
+        )
+        method = payment_selectors.own_payment_method(customer, method_id)
+        if not method.is_active:
+            raise PaymentMethodNotFound(
+                "This payment method was deactivated by the bank or card issuer; "
+                "choose another one."
+            )
+        plan = plans.plan_prepare(
+            plan=session.plan,
+            merchant=merchant,
+            customer=customer,
+            order_reference=session.order_reference,
+            currency=session.currency,
+            terms=terms,
+            score=customer.score,
+        )
+        if session.plan_id is None:
+            session.plan = plan
+            session.save(update_fields=["plan"])
+        return plans.deposit_attempt_open(plan=plan, payment_method=method)
+
+
+def _settle(attempt: DepositAttempt, outcome: ChargeOutcome) -> DepositAttempt:
+    """Record the outcome of an attempt still in flight; an attempt someone else
+    settled meanwhile is returned as it is."""
+    with transaction.atomic(durable=True):
+        session = (
+            CheckoutSession.objects.select_for_update()
+            .filter(plan_id=attempt.plan_id)
+            .get()
+        )
+        attempt = DepositAttempt.objects.select_for_update().get(pk=attempt.pk)
+        if attempt.status != DepositAttempt.Status.PROCESSING:
+            return attempt
+        if outcome.succeeded:
+            plans.deposit_succeeded(attempt=attempt, processor_id=outcome.processor_id)
+            session.status = CheckoutSession.Status.COMPLETED
+            session.completed_at = timezone.now()
+            session.save(update_fields=["status", "completed_at"])
+        elif outcome.failed:
+            plans.deposit_failed(
+                attempt=attempt, reason=outcome.failure_reason, message=outcome.message
+            )
+        attempt.refresh_from_db()
+    return attempt
+
+
+def _answer(attempt: DepositAttempt) -> PaymentPlan:
+    """The plan of a successful attempt, or the error the customer sees."""
+    if attempt.status == DepositAttempt.Status.SUCCEEDED:
+        return plan_selectors.plans_with_installments().get(pk=attempt.plan_id)
+    if attempt.status == DepositAttempt.Status.FAILED:
+        reason = REASON_TEXT.get(attempt.failure_reason, attempt.failure_reason)
+        raise PaymentFailed(
+            f"The deposit could not be charged: {reason}. Choose another payment "
+            "method and try again."
+        )
+    raise PaymentInProgress(
+        "The payment processor has not confirmed the deposit yet; check the "
+        "session again in a moment instead of paying a second time."
+    )
+
+
+def stale_attempt_settle(attempt: DepositAttempt) -> DepositAttempt:
+    """Settle an attempt left in flight by verifying its reference."""
+    outcome = charge_verify(reference=attempt.reference, unseen_is_failed=True)
+    if outcome.failed and outcome.failure_reason:
+        logger.warning(
+            "Deposit attempt %s settled as failed: %s",
+            attempt.reference,
+            outcome.message,
+        )
+    return _settle(attempt, outcome)
+
+
+def stale_attempts_settle(*, older_than: timedelta = STALE_ATTEMPT_AGE) -> int:
+    """Sweeper: settle every deposit attempt in flight for longer than that."""
+    stale = DepositAttempt.objects.filter(
+        status=DepositAttempt.Status.PROCESSING,
+        created_at__lte=timezone.now() - older_than,
+    )
+    return sum(
+        1
+        for attempt in stale
+        if stale_attempt_settle(attempt).status != DepositAttempt.Status.PROCESSING
+    )
+
+
+def _settle_stale_attempt_of(session: CheckoutSession) -> None:
+    attempt = DepositAttempt.objects.filter(
+        plan__checkout_session=session,
+        status=DepositAttempt.Status.PROCESSING,
+        created_at__lte=timezone.now() - STALE_ATTEMPT_AGE,
+    ).first()
+    if attempt is not None:
+        stale_attempt_settle(attempt)
+
+
+def session_complete(
+    *,
+    token: str,
+    customer,
+    schedule_type: str,
+    installment_count: int,
+    payment_method_id: str,
+) -> PaymentPlan:
+    """Charge the deposit and start the plan; see the module's docstring.
+
+    Raises 404 (session or payment method), 409 (`session_completed`,
+    `session_expired`, `payment_in_progress`, `order_already_paid`), 422 (plan
+    rules) or 402 `payment_failed` (the decline is recorded first).
+    """
+    session = selectors.session_by_token(token)
+    if session is None:
+        raise SessionNotFound()
+    _settle_stale_attempt_of(session)
+    attempt = _claim(
+        session=session,
+        customer=customer,
+        schedule_type=schedule_type,
+        installment_count=installment_count,
+        method_id=payment_method_id,
+    )
+    outcome = saved_method_charge(
+        method=attempt.payment_method,
+        amount=attempt.amount,
+        reference=attempt.reference,
+        currency=attempt.currency,
+        metadata={
+            "purpose": "deposit",
+            "payment_plan_id": attempt.plan.public_id,
+            "order_reference": attempt.plan.order_reference,
+        },
+    )
+    return _answer(_settle(attempt, outcome))
+
+
+def abandoned_plans_cancel() -> int:
+    """Pending plans whose session expired without a paid deposit (and with no
+    attempt still in flight) become `cancelled`."""
+    candidates = PaymentPlan.objects.filter(
+        status=PaymentPlan.Status.PENDING,
+        checkout_session__expires_at__lte=timezone.now(),
+    ).values_list("pk", flat=True)
+    cancelled = 0
+    for plan_pk in candidates:
+        with transaction.atomic(durable=True):
+            session = (
+                CheckoutSession.objects.select_for_update()
+                .filter(plan_id=plan_pk)
+                .get()
+            )
+            plan = PaymentPlan.objects.select_for_update().get(pk=plan_pk)
+            if (
+                plan.status != PaymentPlan.Status.PENDING
+                or session.status_at() != CheckoutSession.Status.EXPIRED
+                or plan.deposit_attempts.filter(
+                    status=DepositAttempt.Status.PROCESSING
+                ).exists()
+            ):
+                continue
+            plans.plan_cancel(plan=plan)
+            cancelled += 1
+    return cancelled

@@ -1,0 +1,27 @@
+"""The customer's pages, mounted under /account/ by config/urls.py."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "account"
+
+urlpatterns = [
+    path("", views.overview, name="overview"),
+    path("login/", views.SignInView.as_view(), name="login"),
+    path("register/", views.RegisterView.as_view(), name="register"),
+    path("logout/", views.sign_out, name="logout"),
+    path("plans/<str:plan_id>/", views.plan_detail, name="plan"),
+    path("methods/card/", views.card_start, name="card-start"),
+    path("methods/card/return/", views.card_return, name="card-return"),
+    path("methods/bank/", views.BankStartView.as_view(), name="bank-start"),
+    path(
+        "methods/bank/<str:reference>/",
+        views.BankStepView.as_view(),
+        name="bank-step",
+    ),
+    path(
+        "methods/<str:method_id>/default/", views.method_default, name="method-default"
+    ),
+    path("methods/<str:method_id>/delete/", views.method_delete, name="method-delete"),
+]

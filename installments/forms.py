@@ -1,0 +1,125 @@
+"""Forms of the customer pages (account and hosted checkout).
+
+Where the API has an input serializer for the same thing, the form validates with
+it (`merchants.forms.validate_with_serializer`), so a page and the API accept and
+refuse exactly the same values with the same messages.
+"""
+
+from datetime import date
+
+from django import forms
+
+from merchants.forms import validate_with_serializer
+from payments import selectors as payment_selectors
+from payments.serializers import CustomerRegisterInput, InitiateMandateInput
+
+
+class CustomerSignInForm(forms.Form):
+    email = forms.EmailField(
+        max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+    password = forms.CharField(
+        max_length=128,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+
+class CustomerRegisterForm(forms.Form):
+    email = forms.EmailField(
+        max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+    first_name = forms.CharField(
+        max_length=100, widget=forms.TextInput(attrs={"autocomplete": "given-name"})
+    )
+    last_name = forms.CharField(
+        max_length=100, widget=forms.TextInput(attrs={"autocomplete": "family-name"})
+    )
+    phone = forms.CharField(
+        max_length=20,
+        label="Phone number",
+        widget=forms.TextInput(
+            attrs={"autocomplete": "tel", "inputmode": "tel", "placeholder": "+234"}
+        ),
+    )
+    password = forms.CharField(
+        max_length=128,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text="At least 8 characters; not a common password.",
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors:
+            validated = validate_with_serializer(self, CustomerRegisterInput, cleaned)
+            if validated is not None:
+                cleaned.update(validated)
+        return cleaned
+
+
+def _bank_choices():
+    return [("", "Choose your bank")] + [
+        (bank.code, bank.name) for bank in payment_selectors.banks()
+    ]
+
+
+class BankAccountForm(forms.Form):
+    bank_code = forms.ChoiceField(label="Bank", choices=())
+    account_number = forms.CharField(
+        label="Account number (10 digits)",
+        max_length=10,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["bank_code"].choices = _bank_choices()
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors:
+            validated = validate_with_serializer(self, InitiateMandateInput, cleaned)
+            if validated is not None:
+                cleaned.update(validated)
+        return cleaned
+
+
+class OtpForm(forms.Form):
+    otp = forms.RegexField(
+        label="One-time code",
+        regex=r"^[0-9]{4,8}$",
+        error_messages={"invalid": "Enter the 4 to 8 digits of the code."},
+        widget=forms.TextInput(
+            attrs={"inputmode": "numeric", "autocomplete": "one-time-code"}
+        ),
+    )
+
+
+class BirthdayForm(forms.Form):
+    birthday = forms.DateField(
+        label="Date of birth",
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+
+    def clean_birthday(self):
+        value = self.cleaned_data["birthday"]
+        if not date(1900, 1, 1) <= value < date.today():
+            raise forms.ValidationError("Enter a past date after 1900-01-01.")
+        return value
+
+
+class PhoneForm(forms.Form):
+    phone = forms.RegexField(
+        label="Phone number registered with the account",
+        regex=r"^\+?[0-9]{7,19}$",
+        error_messages={"invalid": "Enter digits, optionally starting with +."},
+        widget=forms.TextInput(attrs={"inputmode": "tel", "autocomplete": "tel"}),
+    )
+
+
+STEP_FORMS = {
+    "submit_otp": OtpForm,
+    "submit_birthday": BirthdayForm,
+    "submit_phone": PhoneForm,
+}

@@ -1,0 +1,349 @@
+"""Payment plans, their installments and deposit attempts (DESIGN section 7).
+
+Statuses change only through `transition_to()`, which refuses a move the
+transitions map does not allow, stamps the time on the row and appends a
+status-change row (the history). Callers hold the row's lock
+(`select_for_update`) and their own transaction.
+"""
+
+from datetime import datetime, time
+from typing import ClassVar
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from config.api.ids import new_public_id
+
+
+def new_plan_id() -> str:
+    return new_public_id("plan")
+
+
+def new_installment_id() -> str:
+    return new_public_id("inst")
+
+
+class IllegalTransition(ValueError):
+    """A status change the state machine does not allow: a bug, never user input."""
+
+
+class StateMachine(models.Model):
+    """`status` + `status_changed_at`, changed only by `transition_to()`.
+
+    Subclasses define `Status`, `TRANSITIONS` (status -> statuses it may move to),
+    `STAMPS` (status -> the timestamp field set when entering it) and, for a
+    history, `history_row(old, new, at)`.
+    """
+
+    TRANSITIONS: ClassVar[dict[str, frozenset[str]]] = {}
+    STAMPS: ClassVar[dict[str, str]] = {}
+
+    status_changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        abstract = True
+
+    def can_transition_to(self, new: str) -> bool:
+        return new in self.TRANSITIONS.get(self.status, frozenset())
+
+    def transition_to(
+        self, new: str, *, at: datetime | None = None, update_fields=()
+    ) -> None:
+        """Move to `new` and save the status, its stamps and `update_fields`."""
+        if not self.can_transition_to(new):
+            raise IllegalTransition(
+                f"{type(self).__name__} {self.pk}: {self.status} -> {new} is not "
+                "allowed"
+            )
+        at = at or timezone.now()
+        old = self.status
+        self.status = new
+        self.status_changed_at = at
+        fields = {"status", "status_changed_at", *update_fields}
+        stamp = self.STAMPS.get(new)
+        if stamp:
+            setattr(self, stamp, at)
+            fields.add(stamp)
+        if any(field.name == "updated_at" for field in self._meta.fields):
+            fields.add("updated_at")
+        self.save(update_fields=sorted(fields))
+        row = self.history_row(old, new, at)
+        if row is not None:
+            row.save()
+
+    def history_row(self, old: str, new: str, at: datetime) -> models.Model | None:
+        """The unsaved status-change row, or None where the stamps suffice."""
+        return None
+
+
+class PaymentPlan(StateMachine):
+    """One order bought on installments by one customer from one merchant.
+
+    Created `pending` when the customer first confirms checkout; the terms
+    (deposit, installment amounts, schedule) are stored here and recomputed on
+    every new deposit attempt while the plan is pending. The installments are
+    created when the deposit is collected (`active`).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ACTIVE = "active"
+        COMPLETED = "completed"
+        DEFAULTED = "defaulted"
+        CANCELLED = "cancelled"
+
+    TRANSITIONS = {
+        Status.PENDING: frozenset({Status.ACTIVE, Status.CANCELLED}),
+        Status.ACTIVE: frozenset({Status.COMPLETED, Status.DEFAULTED}),
+    }
+    STAMPS = {
+        Status.ACTIVE: "activated_at",
+        Status.COMPLETED: "completed_at",
+        Status.DEFAULTED: "defaulted_at",
+        Status.CANCELLED: "cancelled_at",
+    }
+
+    public_id = models.CharField(max_length=40, unique=True, default=new_plan_id)
+    merchant = models.ForeignKey(
+        "merchants.Merchant", on_delete=models.PROTECT, related_name="payment_plans"
+    )
+    customer = models.ForeignKey(
+        "payments.Customer", on_delete=models.PROTECT, related_name="payment_plans"
+    )
+    order_reference = models.CharField(max_length=100)
+    currency = models.CharField(max_length=3, default="NGN")
+    total_amount = models.BigIntegerField()
+    deposit_amount = models.BigIntegerField()
+    deposit_percent = models.PositiveSmallIntegerField()
+    tier = models.CharField(max_length=1)
+    customer_score = models.PositiveSmallIntegerField()
+    schedule_type = models.CharField(max_length=16)
+    installment_count = models.PositiveSmallIntegerField()
+    # The terms while pending; once active the Installment rows are the truth.
+    installment_amounts = models.JSONField(default=list)
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.PENDING
+    )
+    # Deposit attempts so far: the next attempt's number is this plus one, so
+    # a reference is never reused after a decline.
+    deposit_attempt_count = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+    activated_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    defaulted_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    # Set once, when the merchant's release rule is first satisfied.
+    goods_released_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(total_amount__gt=0)
+                & Q(deposit_amount__gt=0)
+                & Q(deposit_amount__lte=models.F("total_amount")),
+                name="payment_plan_amounts_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(installment_count__gte=1) & Q(installment_count__lte=12),
+                name="payment_plan_installment_count_1_12",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["merchant", "order_reference"], name="payment_plan_order_idx"
+            ),
+            models.Index(fields=["customer", "status"], name="payment_plan_cust_idx"),
+        ]
+
+    def __str__(self):
+        return f"{self.public_id} {self.order_reference} ({self.status})"
+
+    def history_row(self, old, new, at):
+        return PaymentPlanStatusChange(
+            plan=self, from_status=old, to_status=new, changed_at=at
+        )
+
+
+class PaymentPlanStatusChange(models.Model):
+    """Append-only history of a plan's statuses."""
+
+    plan = models.ForeignKey(
+        PaymentPlan, on_delete=models.CASCADE, related_name="status_changes"
+    )
+    from_status = models.CharField(max_length=16)
+    to_status = models.CharField(max_length=16)
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["changed_at", "id"]
+
+    def __str__(self):
+        return f"{self.from_status} -> {self.to_status} at {self.changed_at}"
+
+
+def start_of_day(day) -> datetime:
+    """Midnight of a Lagos calendar date, as an aware datetime."""
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+class Installment(StateMachine):
+    """One scheduled collection of a plan, after the deposit.
+
+    `scheduled` -> `processing` (claimed, charge in flight) -> `paid`;
+    `processing` -> `failed` (`next_attempt_at` set) -> `processing` -> ...;
+    `failed` -> `defaulted` after the last retry. `next_attempt_at` starts at the
+    beginning of the due date (Lagos), so "due by the end of date D" and "retry
+    whose time has come" are one condition for the collection engine.
+    """
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled"
+        PROCESSING = "processing"
+        PAID = "paid"
+        FAILED = "failed"
+        DEFAULTED = "defaulted"
+
+    TRANSITIONS = {
+        Status.SCHEDULED: frozenset({Status.PROCESSING}),
+        Status.PROCESSING: frozenset({Status.PAID, Status.FAILED}),
+        Status.FAILED: frozenset({Status.PROCESSING, Status.DEFAULTED}),
+    }
+    STAMPS = {
+        Status.PAID: "paid_at",
+        Status.FAILED: "failed_at",
+        Status.DEFAULTED: "defaulted_at",
+    }
+
+    public_id = models.CharField(max_length=40, unique=True, default=new_installment_id)
+    plan = models.ForeignKey(
+        PaymentPlan, on_delete=models.PROTECT, related_name="installments"
+    )
+    sequence = models.PositiveSmallIntegerField()
+    amount = models.BigIntegerField()
+    currency = models.CharField(max_length=3, default="NGN")
+    due_date = models.DateField()
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.SCHEDULED
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_failure_reason = models.CharField(max_length=32, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+    paid_at = models.DateTimeField(null=True, blank=True)
+    failed_at = models.DateTimeField(null=True, blank=True)
+    defaulted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["plan_id", "sequence"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["plan", "sequence"], name="installment_sequence_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(amount__gt=0), name="installment_amount_positive"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "next_attempt_at"], name="installment_due")
+        ]
+
+    def __str__(self):
+        return f"{self.public_id} #{self.sequence} {self.amount} ({self.status})"
+
+    def history_row(self, old, new, at):
+        return InstallmentStatusChange(
+            installment=self,
+            from_status=old,
+            to_status=new,
+            attempt=self.attempts,
+            changed_at=at,
+        )
+
+
+class InstallmentStatusChange(models.Model):
+    """Append-only history of an installment's statuses and attempts."""
+
+    installment = models.ForeignKey(
+        Installment, on_delete=models.CASCADE, related_name="status_changes"
+    )
+    from_status = models.CharField(max_length=16)
+    to_status = models.CharField(max_length=16)
+    attempt = models.PositiveSmallIntegerField(default=0)
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["changed_at", "id"]
+
+    def __str__(self):
+        return f"{self.from_status} -> {self.to_status} at {self.changed_at}"
+
+
+class DepositAttempt(StateMachine):
+    """One try at charging a plan's deposit, with its own processor reference
+    `<plan id>_d<number>`; a declined reference is never charged again.
+
+    Written (`processing`) and committed before the processor is called, so a
+    crash leaves a row that is settled later by verifying the reference. The
+    database allows one attempt in flight and one success per plan. It moves
+    once (processing -> outcome), stamped in `settled_at`: no separate history.
+    """
+
+    class Status(models.TextChoices):
+        PROCESSING = "processing"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    TRANSITIONS = {
+        Status.PROCESSING: frozenset({Status.SUCCEEDED, Status.FAILED}),
+    }
+    STAMPS = {Status.SUCCEEDED: "settled_at", Status.FAILED: "settled_at"}
+
+    plan = models.ForeignKey(
+        PaymentPlan, on_delete=models.PROTECT, related_name="deposit_attempts"
+    )
+    number = models.PositiveSmallIntegerField()
+    reference = models.CharField(max_length=100, unique=True)
+    customer = models.ForeignKey(
+        "payments.Customer", on_delete=models.PROTECT, related_name="+"
+    )
+    payment_method = models.ForeignKey(
+        "payments.PaymentMethod", on_delete=models.PROTECT, related_name="+"
+    )
+    amount = models.BigIntegerField()
+    currency = models.CharField(max_length=3, default="NGN")
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.PROCESSING
+    )
+    failure_reason = models.CharField(max_length=32, blank=True)
+    gateway_response = models.CharField(max_length=255, blank=True)
+    processor_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["plan_id", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["plan", "number"], name="deposit_attempt_number_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["plan"],
+                condition=Q(status="processing"),
+                name="deposit_attempt_one_in_flight",
+            ),
+            models.UniqueConstraint(
+                fields=["plan"],
+                condition=Q(status="succeeded"),
+                name="deposit_attempt_one_success",
+            ),
+            models.CheckConstraint(
+                condition=Q(amount__gt=0), name="deposit_attempt_amount_positive"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.reference} {self.amount} ({self.status})"

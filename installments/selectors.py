@@ -1,0 +1,90 @@
+"""Reads of payment plans."""
+
+from django.db.models import Prefetch, QuerySet
+
+from config.api.ids import looks_like_public_id
+
+from .errors import PlanNotFound
+from .models import Installment, PaymentPlan
+
+PAID_PLAN_STATUSES = (
+    PaymentPlan.Status.ACTIVE,
+    PaymentPlan.Status.COMPLETED,
+    PaymentPlan.Status.DEFAULTED,
+)
+
+
+def plans_with_installments() -> QuerySet[PaymentPlan]:
+    return PaymentPlan.objects.select_related("merchant", "customer").prefetch_related(
+        Prefetch("installments", queryset=Installment.objects.order_by("sequence"))
+    )
+
+
+def plan_of_merchant(merchant, plan_id: str) -> PaymentPlan:
+    """The merchant's own plan; any other id (another merchant's) is a 404."""
+    return _one(plans_with_installments().filter(merchant=merchant), plan_id)
+
+
+def plan_of_customer(customer, plan_id: str) -> PaymentPlan:
+    """The customer's own plan; any other id (another customer's) is a 404."""
+    return _one(plans_with_installments().filter(customer=customer), plan_id)
+
+
+def _one(queryset, plan_id: str) -> PaymentPlan:
+    if not looks_like_public_id(plan_id, "plan"):
+        raise PlanNotFound()
+    plan = queryset.filter(public_id=plan_id).first()
+    if plan is None:
+        raise PlanNotFound()
+    return plan
+
+
+def plans_of_merchant(
+    merchant, *, order_reference: str | None = None
+) -> QuerySet[PaymentPlan]:
+    plans = plans_with_installments().filter(merchant=merchant)
+    if order_reference is not None:
+        plans = plans.filter(order_reference=order_reference)
+    return plans.order_by("-created_at", "-id")
+
+
+def plans_of_customer(customer) -> QuerySet[PaymentPlan]:
+    """What the customer's account shows: plans whose deposit was paid, newest
+    first (a pending plan is an unfinished checkout, not a plan yet)."""
+    return (
+        plans_with_installments()
+        .filter(customer=customer, status__in=PAID_PLAN_STATUSES)
+        .order_by("-created_at", "-id")
+    )
+
+
+def amount_paid(plan: PaymentPlan) -> int:
+    """The deposit (once collected) plus every paid installment."""
+    if plan.status not in PAID_PLAN_STATUSES:
+        return 0
+    return plan.deposit_amount + sum(
+        installment.amount
+        for installment in plan.installments.all()
+        if installment.status == Installment.Status.PAID
+    )
+
+
+def amount_remaining(plan: PaymentPlan) -> int:
+    return plan.total_amount - amount_paid(plan)
+
+
+def next_due_installment(plan: PaymentPlan) -> Installment | None:
+    """The earliest installment not yet paid (nor given up on)."""
+    return next(
+        (
+            installment
+            for installment in plan.installments.all()
+            if installment.status
+            in (
+                Installment.Status.SCHEDULED,
+                Installment.Status.PROCESSING,
+                Installment.Status.FAILED,
+            )
+        ),
+        None,
+    )

@@ -1,0 +1,45 @@
+from rest_framework import serializers
+
+from config.api.formats import iso_date, iso_utc
+
+from . import selectors
+
+
+class PlanListQuery(serializers.Serializer):
+    """Query parameters (`limit`/`offset` are the paginator's)."""
+
+    order_reference = serializers.CharField(max_length=100, required=False)
+
+
+def installment_output(installment) -> dict:
+    return {
+        "id": installment.public_id,
+        "sequence": installment.sequence,
+        "amount": installment.amount,
+        "due_date": iso_date(installment.due_date),
+        "status": installment.status,
+        "attempts": installment.attempts,
+        "paid_at": iso_utc(installment.paid_at),
+    }
+
+
+def plan_output(plan) -> dict:
+    """DESIGN section 11's plan representation (snake_case)."""
+    return {
+        "id": plan.public_id,
+        "status": plan.status,
+        "merchant_id": plan.merchant.public_id,
+        "customer_id": plan.customer.public_id,
+        "order_reference": plan.order_reference,
+        "currency": plan.currency,
+        "total_amount": plan.total_amount,
+        "deposit_amount": plan.deposit_amount,
+        "amount_paid": selectors.amount_paid(plan),
+        "amount_remaining": selectors.amount_remaining(plan),
+        "schedule_type": plan.schedule_type,
+        "installment_count": plan.installment_count,
+        "installments": [
+            installment_output(installment) for installment in plan.installments.all()
+        ],
+        "created_at": iso_utc(plan.created_at),
+    }

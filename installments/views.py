@@ -1,0 +1,401 @@
+"""The customer's pages under `/account/` (DESIGN section 11): sign-in and
+registration, plans with their next due dates, payment methods (add a card by the
+processor's redirect, add a bank mandate step by step, set default, delete).
+
+HTTP in/out only: each view validates a form, calls one service, renders. Every
+page reads and writes the signed-in customer (`request.customer`) and nothing
+else; another customer's plan or method id is a 404. The method flows take a
+`next` path, so the hosted checkout sends customers through them and gets them
+back.
+"""
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.http import Http404, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.decorators import method_decorator
+from django.views import View
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_POST
+from rest_framework.exceptions import ValidationError as ApiValidationError
+
+from config.api.errors import DomainError
+from config.api.login_guard import client_ip
+from payments import selectors as payment_selectors
+from payments import services as payment_services
+from payments.models import BankMandate
+
+from . import selectors
+from .customer_auth import (
+    customer_login_required,
+    customer_sign_in,
+    customer_sign_out,
+    safe_next_url,
+    session_customer,
+)
+from .errors import PlanNotFound
+from .forms import STEP_FORMS, BankAccountForm, CustomerRegisterForm, CustomerSignInForm
+
+
+def see_other(url: str) -> HttpResponseRedirect:
+    """303: after a POST the browser GETs the next page (reload never re-posts)."""
+    response = HttpResponseRedirect(url)
+    response.status_code = 303
+    return response
+
+
+def _next(request) -> str | None:
+    return safe_next_url(request, request.POST.get("next") or request.GET.get("next"))
+
+
+def _with_next(url: str, next_url: str | None) -> str:
+    return f"{url}?{urlencode({'next': next_url})}" if next_url else url
+
+
+# --- signing in and registering (also used by the hosted checkout) -----------
+
+
+def sign_in_attempt(request, form: CustomerSignInForm):
+    """The customer, signed in; or None with the reason on the form (and the
+    HTTP status to answer with)."""
+    if not form.is_valid():
+        return None, 400
+    try:
+        customer = payment_services.customer_login(
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password"],
+            client_ip=client_ip(request),
+        )
+    except DomainError as error:
+        form.add_error(None, error.message)
+        return None, error.http_status
+    customer_sign_in(request, customer)
+    return customer, 200
+
+
+def register_attempt(request, form: CustomerRegisterForm):
+    if not form.is_valid():
+        return None, 400
+    data = form.cleaned_data
+    try:
+        customer = payment_services.customer_register(
+            email=data["email"],
+            password=data["password"],
+            first_name=data["first_name"],
+            last_name=data["last_name"],
+            phone=data["phone"],
+        )
+    except ApiValidationError as error:
+        for field, problems in error.detail.items():
+            for problem in problems:
+                form.add_error(field if field in form.fields else None, str(problem))
+        return None, 400
+    except DomainError as error:
+        form.add_error("email" if error.http_status == 409 else None, error.message)
+        return None, error.http_status
+    customer_sign_in(request, customer)
+    return customer, 201
+
+
+@method_decorator([never_cache, sensitive_post_parameters("password")], "dispatch")
+class SignInView(View):
+    template_name = "account/sign_in.html"
+
+    def get(self, request):
+        if session_customer(request) is not None:
+            return HttpResponseRedirect(_next(request) or reverse("account:overview"))
+        return self._render(request, CustomerSignInForm())
+
+    def post(self, request):
+        form = CustomerSignInForm(request.POST)
+        customer, status = sign_in_attempt(request, form)
+        if customer is None:
+            return self._render(request, form, status=status)
+        return see_other(_next(request) or reverse("account:overview"))
+
+    def _render(self, request, form, status=200):
+        return TemplateResponse(
+            request,
+            self.template_name,
+            {"form": form, "next": _next(request) or ""},
+            status=status,
+        )
+
+
+@method_decorator([never_cache, sensitive_post_parameters("password")], "dispatch")
+class RegisterView(View):
+    template_name = "account/register.html"
+
+    def get(self, request):
+        return self._render(request, CustomerRegisterForm())
+
+    def post(self, request):
+        form = CustomerRegisterForm(request.POST)
+        customer, status = register_attempt(request, form)
+        if customer is None:
+            return self._render(request, form, status=status)
+        messages.success(request, "Welcome! Your account is ready.")
+        return see_other(_next(request) or reverse("account:overview"))
+
+    def _render(self, request, form, status=200):
+        return TemplateResponse(
+            request,
+            self.template_name,
+            {"form": form, "next": _next(request) or ""},
+            status=status,
+        )
+
+
+@require_POST
+def sign_out(request):
+    customer_sign_out(request)
+    messages.info(request, "You are signed out.")
+    return see_other(reverse("account:login"))
+
+
+# --- plans ---------------------------------------------------------------------
+
+
+@customer_login_required
+def overview(request):
+    customer = request.customer
+    plans = list(selectors.plans_of_customer(customer))
+    return TemplateResponse(
+        request,
+        "account/overview.html",
+        {
+            "plans": [
+                {
+                    "plan": plan,
+                    "paid": selectors.amount_paid(plan),
+                    "remaining": selectors.amount_remaining(plan),
+                    "next_due": selectors.next_due_installment(plan),
+                }
+                for plan in plans
+            ],
+            "methods": payment_selectors.payment_methods_listed(customer),
+        },
+    )
+
+
+@customer_login_required
+def plan_detail(request, plan_id):
+    try:
+        plan = selectors.plan_of_customer(request.customer, plan_id)
+    except PlanNotFound:
+        raise Http404("No plan of yours has this id.") from None
+    return TemplateResponse(
+        request,
+        "account/plan.html",
+        {
+            "plan": plan,
+            "paid": selectors.amount_paid(plan),
+            "remaining": selectors.amount_remaining(plan),
+            "next_due": selectors.next_due_installment(plan),
+        },
+    )
+
+
+# --- payment methods -------------------------------------------------------------
+
+
+def _back(request) -> HttpResponseRedirect:
+    return see_other(_next(request) or reverse("account:overview"))
+
+
+@require_POST
+@customer_login_required
+def method_default(request, method_id):
+    try:
+        method = payment_services.payment_method_set_default(
+            customer=request.customer, public_id=method_id
+        )
+    except DomainError as error:
+        if error.http_status == 404:
+            raise Http404(error.message) from None
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"{method.label} is now your default method.")
+    return _back(request)
+
+
+@require_POST
+@customer_login_required
+def method_delete(request, method_id):
+    try:
+        method = payment_services.payment_method_delete(
+            customer=request.customer, public_id=method_id
+        )
+    except DomainError as error:
+        raise Http404(error.message) from None
+    messages.success(request, f"{method.label} was removed.")
+    return _back(request)
+
+
+@require_POST
+@customer_login_required
+def card_start(request):
+    """Start the card redirect flow: to the processor's page, then back to
+    `card_return` with the reference."""
+    callback = request.build_absolute_uri(
+        _with_next(reverse("account:card-return"), _next(request))
+    )
+    try:
+        setup = payment_services.card_setup_initialize(
+            customer=request.customer,
+            callback_url=callback,
+            is_default=request.POST.get("is_default") == "on",
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+        return _back(request)
+    return see_other(setup.authorization_url)
+
+
+@customer_login_required
+def card_return(request):
+    reference = request.GET.get("reference", "")
+    try:
+        method = payment_services.card_setup_verify(
+            customer=request.customer, reference=reference[:100]
+        )
+    except DomainError as error:
+        messages.error(request, f"The card was not saved. {error.message}")
+    else:
+        messages.success(request, f"{method.label} is saved.")
+        next_url = _next(request)
+        if next_url:
+            return see_other(_with_method(next_url, method.public_id))
+    return _back(request)
+
+
+def _with_method(url: str, method_id: str) -> str:
+    """The checkout pre-selects the method just added."""
+    separator = "&" if "?" in url else "?"
+    return f"{url}{separator}{urlencode({'method': method_id})}"
+
+
+@method_decorator(customer_login_required, "dispatch")
+class BankStartView(View):
+    template_name = "account/bank_start.html"
+
+    def get(self, request):
+        return self._render(request, BankAccountForm())
+
+    def post(self, request):
+        form = BankAccountForm(request.POST)
+        if not form.is_valid():
+            return self._render(request, form, status=400)
+        try:
+            outcome = payment_services.mandate_initiate(
+                customer=request.customer,
+                bank_code=form.cleaned_data["bank_code"],
+                account_number=form.cleaned_data["account_number"],
+                is_default=request.POST.get("is_default") == "on",
+            )
+        except DomainError as error:
+            form.add_error(None, error.message)
+            return self._render(request, form, status=error.http_status)
+        return _after_step(request, outcome)
+
+    def _render(self, request, form, status=200):
+        return TemplateResponse(
+            request,
+            self.template_name,
+            {"form": form, "next": _next(request) or ""},
+            status=status,
+        )
+
+
+def _after_step(request, outcome) -> HttpResponseRedirect:
+    if outcome.next_action == "success":
+        method = outcome.payment_method
+        messages.success(request, f"{method.label} is saved.")
+        next_url = _next(request)
+        if next_url:
+            return see_other(_with_method(next_url, method.public_id))
+        return _back(request)
+    step_url = reverse("account:bank-step", args=[outcome.mandate.reference])
+    return see_other(_with_next(step_url, _next(request)))
+
+
+@method_decorator(customer_login_required, "dispatch")
+class BankStepView(View):
+    """One step of a bank mandate: the form the bank asked for (OTP, date of
+    birth, phone) or, for `open_url`, the bank's page and a "done" button."""
+
+    template_name = "account/bank_step.html"
+
+    def dispatch(self, request, reference):
+        self.mandate = BankMandate.objects.filter(
+            reference=reference[:100], customer=request.customer
+        ).first()
+        if self.mandate is None:
+            raise Http404("No bank mandate of yours has this reference.")
+        return super().dispatch(request, reference)
+
+    def get(self, request, reference):
+        form_class = STEP_FORMS.get(self.mandate.next_action)
+        return self._render(request, form_class() if form_class else None)
+
+    def post(self, request, reference):
+        action = self.mandate.next_action
+        details = payment_services.MandateDetails()
+        form_class = STEP_FORMS.get(action)
+        form = form_class(request.POST) if form_class else None
+        if form is not None and not form.is_valid():
+            return self._render(request, form, status=400)
+        try:
+            if action == "submit_otp":
+                outcome = payment_services.mandate_submit_otp(
+                    customer=request.customer,
+                    reference=reference,
+                    otp=form.cleaned_data["otp"],
+                    details=details,
+                )
+            elif action == "submit_birthday":
+                outcome = payment_services.mandate_submit_birthday(
+                    customer=request.customer,
+                    reference=reference,
+                    birthday=form.cleaned_data["birthday"],
+                    details=details,
+                )
+            elif action == "submit_phone":
+                outcome = payment_services.mandate_submit_phone(
+                    customer=request.customer,
+                    reference=reference,
+                    phone=form.cleaned_data["phone"],
+                    details=details,
+                )
+            else:
+                outcome = payment_services.mandate_verify(
+                    customer=request.customer, reference=reference, details=details
+                )
+        except DomainError as error:
+            self.mandate.refresh_from_db()
+            if form is None or self.mandate.next_action != action:
+                form = (
+                    STEP_FORMS[self.mandate.next_action]()
+                    if self.mandate.next_action in STEP_FORMS
+                    else None
+                )
+            return self._render(
+                request, form, error=error.message, status=error.http_status
+            )
+        return _after_step(request, outcome)
+
+    def _render(self, request, form, *, error="", status=200):
+        return TemplateResponse(
+            request,
+            self.template_name,
+            {
+                "mandate": self.mandate,
+                "form": form,
+                "error": error,
+                "next": _next(request) or "",
+            },
+            status=status,
+        )

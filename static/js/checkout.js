@@ -1,0 +1,114 @@
+// Hosted checkout: the live plan preview, widget messages, framed behaviour.
+"use strict";
+
+(function () {
+  var SOURCE = "installments-checkout";
+  var embedder = window.opener || (window.parent !== window ? window.parent : null);
+  var framed = window.parent !== window;
+
+  function tell(message) {
+    // The widget checks that messages come from this origin; what is sent is
+    // for display only (no secrets), so any embedding page may read it.
+    if (embedder) embedder.postMessage(Object.assign({ source: SOURCE }, message), "*");
+  }
+
+  // Paid: tell the widget; its "Continue" closes the widget instead.
+  var body = document.body;
+  if (body.dataset.checkoutSuccess) {
+    tell({ type: "success", sessionToken: body.dataset.checkoutSuccess, planId: body.dataset.planId });
+    var done = document.querySelector("[data-widget-close]");
+    if (done && embedder) {
+      done.addEventListener("click", function (event) {
+        event.preventDefault();
+        tell({ type: "close", sessionToken: body.dataset.checkoutSuccess });
+        if (window.opener) window.close();
+      });
+    }
+  }
+
+  // In the widget's iframe, the processor's pages refuse to be framed: the
+  // steps that leave this page open in a new tab instead.
+  if (framed) {
+    document.querySelectorAll("[data-leaves-frame]").forEach(function (element) {
+      element.setAttribute("target", "_blank");
+    });
+    document.querySelectorAll(".framed-only").forEach(function (element) {
+      element.hidden = false;
+    });
+  }
+
+  // The live preview of the plan.
+  var form = document.getElementById("pay-form");
+  if (!form) return;
+  var preview = document.getElementById("preview");
+  var button = document.getElementById("pay-button");
+  var hasMethod = form.querySelector('input[name="payment_method_id"]') !== null;
+  var latest = 0;
+
+  function render(data) {
+    preview.textContent = "";
+    var today = document.createElement("p");
+    today.className = "preview-today";
+    today.append("Today: ");
+    var strong = document.createElement("strong");
+    strong.dataset.testid = "preview-deposit";
+    strong.textContent = data.deposit;
+    today.append(strong, " deposit");
+    var list = document.createElement("ol");
+    list.className = "preview-list";
+    list.dataset.testid = "preview-installments";
+    data.installments.forEach(function (item) {
+      var row = document.createElement("li");
+      var due = document.createElement("span");
+      due.textContent = item.due;
+      var amount = document.createElement("span");
+      amount.textContent = item.display;
+      row.append(due, amount);
+      list.append(row);
+    });
+    preview.append(today, list);
+    button.textContent = data.pay_label;
+    button.disabled = !hasMethod;
+  }
+
+  function problem(message) {
+    preview.textContent = "";
+    var p = document.createElement("p");
+    p.className = "preview-error";
+    p.setAttribute("role", "alert");
+    p.textContent = message;
+    preview.append(p);
+    button.disabled = true;
+  }
+
+  function refresh() {
+    var query = new URLSearchParams();
+    form.querySelectorAll("[data-preview-input]").forEach(function (input) {
+      query.set(input.name, input.value);
+    });
+    var ticket = ++latest;
+    preview.setAttribute("aria-busy", "true");
+    fetch(form.dataset.previewUrl + "?" + query.toString(), { credentials: "same-origin" })
+      .then(function (response) { return response.json(); })
+      .then(function (answer) {
+        if (ticket !== latest) return;  // a newer choice is on its way
+        if (answer.ok) render(answer.data);
+        else problem(answer.error.message);
+      })
+      .catch(function () {
+        if (ticket === latest) problem("The preview could not be loaded; check your connection.");
+      })
+      .finally(function () {
+        if (ticket === latest) preview.removeAttribute("aria-busy");
+      });
+  }
+
+  form.querySelectorAll("[data-preview-input]").forEach(function (input) {
+    input.addEventListener("change", refresh);
+  });
+
+  // One click pays once: the button is disabled while the payment is sent.
+  form.addEventListener("submit", function () {
+    window.setTimeout(function () { button.disabled = true; button.textContent = "Paying…"; }, 0);
+  });
+})();

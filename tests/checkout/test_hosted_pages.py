@@ -1,0 +1,391 @@
+"""The hosted checkout pages, payment link pages and widget over plain HTTP
+(Django's test client keeps the session cookie, like a browser)."""
+
+import re
+from datetime import timedelta
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import time_machine
+from django.test import Client
+from django.utils import timezone
+
+from checkout.models import CheckoutSession, PaymentLink
+from installments.models import PaymentPlan
+from payments.models import Customer
+
+from ..conftest import make_merchant_with_key
+from ..factories import PASSWORD, CustomerFactory
+from .conftest import CARD_OK, CARD_POOR, deposit_charges, open_session
+
+
+@pytest.fixture
+def browser():
+    return Client()
+
+
+def register_on_page(browser, token, email="ada@mail.example.com"):
+    return browser.post(
+        f"/checkout/{token}/register",
+        {
+            "email": email,
+            "first_name": "Ada",
+            "last_name": "Obi",
+            "phone": "+2348012345678",
+            "password": PASSWORD,
+        },
+    )
+
+
+def add_card_on_page(browser, token, card_number=CARD_OK):
+    """The card flow from the checkout: our page, the sandbox's page, back."""
+    here = f"/checkout/{token}"
+    started = browser.post("/account/methods/card/", {"next": here})
+    assert started.status_code == 303, started.content
+    authorize = urlsplit(started["Location"]).path
+    assert authorize.startswith("/sandbox/authorize/")
+    back = Client().post(authorize, {"card_number": card_number})
+    assert back.status_code == 302
+    returned = browser.get(back["Location"])
+    assert returned.status_code == 303
+    location = returned["Location"]
+    assert location.startswith(f"{here}?method=pm_"), location
+    return parse_qs(urlsplit(location).query)["method"][0]
+
+
+def pay_on_page(browser, token, method_id, count=3):
+    return browser.post(
+        f"/checkout/{token}/pay",
+        {
+            "schedule_type": "monthly",
+            "installment_count": str(count),
+            "payment_method_id": method_id,
+        },
+    )
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+def test_an_unknown_session_shows_a_clear_404_page(browser, db):
+    response = browser.get("/checkout/fcs_doesnotexist")
+
+    assert response.status_code == 404
+    assert "Checkout not found" in text(response)
+
+
+def test_an_expired_session_shows_a_clear_page(browser, merchant_with_key):
+    token = open_session(merchant_with_key)
+
+    with time_machine.travel(timezone.now() + timedelta(minutes=31)):
+        response = browser.get(f"/checkout/{token}")
+
+    assert response.status_code == 410
+    assert "This checkout has expired" in text(response)
+    assert "nothing was charged" in text(response)
+
+
+def test_a_new_visitor_sees_the_order_and_forms_with_the_email_prefilled(
+    browser, merchant_with_key
+):
+    token = open_session(merchant_with_key, customer_email="ada@mail.example.com")
+
+    response = browser.get(f"/checkout/{token}")
+
+    assert response.status_code == 200
+    page = text(response)
+    assert "Samsung Galaxy A55" in page and "₦2,500.00" in page
+    assert merchant_with_key.merchant.business_name in page
+    assert page.count('value="ada@mail.example.com"') == 2  # sign in and register
+    assert response["Cache-Control"].startswith("max-age=0")
+
+
+def test_checkout_pages_may_be_framed_only_by_the_merchants_site(
+    browser, merchant_with_key
+):
+    token = open_session(merchant_with_key)
+
+    response = browser.get(f"/checkout/{token}")
+
+    assert response["Content-Security-Policy"] == (
+        "frame-ancestors 'self' https://shop.example.com"
+    )
+    assert "X-Frame-Options" not in response
+
+
+def test_registering_on_the_page_signs_the_customer_in(browser, merchant_with_key):
+    token = open_session(merchant_with_key)
+
+    response = register_on_page(browser, token)
+
+    assert response.status_code == 303
+    assert response["Location"] == f"/checkout/{token}"
+    page = text(browser.get(f"/checkout/{token}"))
+    assert "Signed in as ada@mail.example.com" in page
+    assert "Add a card or a bank account to pay the deposit" in page
+    # New customer, tier B: 30% of 250,000 kobo.
+    assert "₦750.00" in page
+
+
+def test_registration_problems_are_shown_next_to_the_fields(browser, merchant_with_key):
+    token = open_session(merchant_with_key)
+    CustomerFactory(email="taken@mail.example.com")
+
+    weak = browser.post(
+        f"/checkout/{token}/register",
+        {
+            "email": "new@mail.example.com",
+            "first_name": "Ada",
+            "last_name": "Obi",
+            "phone": "+2348012345678",
+            "password": "123",
+        },
+    )
+    taken = register_on_page(browser, token, email="taken@mail.example.com")
+
+    assert weak.status_code == 400
+    assert "This password is too short" in text(weak)
+    assert taken.status_code == 409
+    assert "already exists" in text(taken)
+
+
+def test_a_wrong_password_is_refused_on_the_page(browser, merchant_with_key):
+    token = open_session(merchant_with_key)
+    customer = CustomerFactory()
+
+    response = browser.post(
+        f"/checkout/{token}/sign-in",
+        {"email": customer.email, "password": "wrong-password"},
+    )
+
+    assert response.status_code == 401
+    assert "The e-mail address or password is incorrect." in text(response)
+
+
+def test_signing_in_with_an_existing_account(browser, merchant_with_key):
+    token = open_session(merchant_with_key)
+    customer = CustomerFactory()
+
+    response = browser.post(
+        f"/checkout/{token}/sign-in", {"email": customer.email, "password": PASSWORD}
+    )
+
+    assert response.status_code == 303
+    assert f"Signed in as {customer.email}" in text(browser.get(f"/checkout/{token}"))
+
+
+def test_the_live_preview_answers_for_the_signed_in_customer(
+    browser, merchant_with_key
+):
+    token = open_session(merchant_with_key, amount=100_001)
+    register_on_page(browser, token)
+
+    ok = browser.get(
+        f"/checkout/{token}/preview",
+        {"schedule_type": "monthly", "installment_count": "3"},
+    )
+    too_many = browser.get(
+        f"/checkout/{token}/preview",
+        {"schedule_type": "monthly", "installment_count": "9"},
+    )
+    anonymous = Client().get(f"/checkout/{token}/preview")
+
+    data = ok.json()["data"]
+    assert data["deposit_amount"] == 30_001
+    assert data["deposit"] == "₦300.01"
+    assert [item["amount"] for item in data["installments"]] == [23_334, 23_333, 23_333]
+    assert data["pay_label"] == "Pay ₦300.01 now"
+    # An out-of-range choice falls back to an allowed one, never a 500.
+    assert too_many.status_code == 200
+    assert anonymous.status_code == 409
+
+
+def test_the_whole_checkout_on_the_pages(browser, merchant_with_key):
+    token = open_session(merchant_with_key)
+    register_on_page(browser, token)
+    method_id = add_card_on_page(browser, token)
+
+    chosen = browser.get(f"/checkout/{token}?method={method_id}")
+    assert f'value="{method_id}" checked' in text(chosen)
+    paid = pay_on_page(browser, token, method_id)
+
+    assert paid.status_code == 303
+    assert paid["Location"] == f"/checkout/{token}/done"
+    done = browser.get(paid["Location"])
+    page = text(done)
+    plan = PaymentPlan.objects.get()
+    assert "Deposit paid" in page and "₦750.00" in page
+    for installment in plan.installments.all():
+        assert f'data-due-date="{installment.due_date:%Y-%m-%d}"' in page
+    assert 'href="/account/" id="continue"' in page
+    assert f'data-plan-id="{plan.public_id}"' in page
+    assert plan.status == "active"
+    # Coming back to the paid checkout shows the plan again, not a second payment.
+    again = browser.get(f"/checkout/{token}")
+    assert again.status_code == 302 and again["Location"].endswith("/done")
+
+
+def test_a_declined_deposit_shows_the_reason_and_keeps_the_checkout_open(
+    browser, merchant_with_key
+):
+    token = open_session(merchant_with_key)
+    register_on_page(browser, token)
+    method_id = add_card_on_page(browser, token, CARD_POOR)
+
+    response = pay_on_page(browser, token, method_id)
+
+    assert response.status_code == 402
+    assert "insufficient funds" in text(response)
+    assert CheckoutSession.objects.get(token=token).status == "open"
+    # Another card pays.
+    good = add_card_on_page(browser, token)
+    assert pay_on_page(browser, token, good).status_code == 303
+    assert deposit_charges().count() == 2
+
+
+def test_paying_with_another_customers_method_fails_on_the_page(
+    browser, merchant_with_key
+):
+    token = open_session(merchant_with_key)
+    register_on_page(browser, token)
+    other = Client()
+    other_token = open_session(merchant_with_key, order_reference="ORD-2")
+    register_on_page(other, other_token, email="bola@mail.example.com")
+    foreign = add_card_on_page(other, other_token)
+
+    response = pay_on_page(browser, token, foreign)
+
+    assert response.status_code == 404
+    assert "No payment method with this id belongs to you." in text(response)
+    assert deposit_charges().count() == 0
+
+
+def test_a_paid_checkout_shows_already_paid_to_anyone_else(browser, merchant_with_key):
+    token = open_session(merchant_with_key)
+    register_on_page(browser, token)
+    pay_on_page(browser, token, add_card_on_page(browser, token))
+
+    anonymous = Client().get(f"/checkout/{token}")
+    done_for_stranger = Client().get(f"/checkout/{token}/done")
+
+    assert anonymous.status_code == 200
+    assert "This order is already paid" in text(anonymous)
+    assert done_for_stranger.status_code == 303
+
+
+def test_an_active_payment_link_opens_a_fresh_session(browser, merchant_with_key):
+    link = PaymentLink.objects.create(
+        merchant=merchant_with_key.merchant,
+        title="Office chair",
+        amount=4_500_000,
+        currency="NGN",
+        redirect_url="https://shop.example.com/thanks",
+    )
+
+    first = browser.get(f"/l/{link.slug}")
+    second = browser.get(f"/l/{link.slug}")
+
+    assert first.status_code == 302
+    assert first["Location"] != second["Location"]
+    token = first["Location"].removeprefix("/checkout/")
+    session = CheckoutSession.objects.get(token=token)
+    assert (session.amount, session.title, session.payment_link) == (
+        4_500_000,
+        "Office chair",
+        link,
+    )
+    assert session.order_reference.startswith(f"{link.public_id}-")
+    assert "Office chair" in text(browser.get(first["Location"]))
+
+
+def test_after_paying_through_a_link_the_customer_continues_to_its_redirect_url(
+    browser, merchant_with_key
+):
+    link = PaymentLink.objects.create(
+        merchant=merchant_with_key.merchant,
+        title="Office chair",
+        amount=4_500_000,
+        currency="NGN",
+        redirect_url="https://shop.example.com/thanks",
+    )
+    token = browser.get(f"/l/{link.slug}")["Location"].removeprefix("/checkout/")
+    register_on_page(browser, token)
+
+    pay_on_page(browser, token, add_card_on_page(browser, token))
+
+    done = text(browser.get(f"/checkout/{token}/done"))
+    assert 'href="https://shop.example.com/thanks" id="continue"' in done
+
+
+@pytest.mark.parametrize("state", ["inactive", "unknown", "merchant suspended"])
+def test_an_unavailable_link_shows_a_404_page(browser, merchant_with_key, state):
+    link = PaymentLink.objects.create(
+        merchant=merchant_with_key.merchant,
+        title="Office chair",
+        amount=4_500_000,
+        currency="NGN",
+        is_active=state != "inactive",
+    )
+    if state == "merchant suspended":
+        merchant_with_key.merchant.status = "suspended"
+        merchant_with_key.merchant.save()
+    slug = "nope" if state == "unknown" else link.slug
+
+    response = browser.get(f"/l/{slug}")
+
+    assert response.status_code == 404
+    assert "This payment link is no longer available" in text(response)
+    assert CheckoutSession.objects.count() == 0
+
+
+def test_widget_js_is_served_as_javascript(browser, db):
+    response = browser.get("/widget.js")
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    body = response.content.decode()
+    assert "window.InstallmentsCheckout = { open: open }" in body
+    assert "event.origin !== origin" in body  # only the service's own messages
+
+
+def test_the_demo_page_embeds_the_widget(browser, merchant_with_key):
+    token = open_session(merchant_with_key)
+
+    response = browser.get("/demo/", {"session_token": token})
+
+    assert response.status_code == 200
+    page = text(response)
+    assert '<script src="/widget.js"></script>' in page
+    assert f'value="{token}"' in page
+
+
+def test_a_checkout_for_a_suspended_merchant_is_closed(browser, merchant_with_key):
+    token = open_session(merchant_with_key)
+    merchant_with_key.merchant.status = "suspended"
+    merchant_with_key.merchant.save()
+
+    response = browser.get(f"/checkout/{token}")
+
+    assert response.status_code == 404
+    assert "not available" in text(response)
+
+
+def test_a_merchant_whose_plan_settings_leave_no_count_shows_why(browser, db):
+    owner = make_merchant_with_key(min_installments=5, max_installments=12)
+    token = open_session(owner)
+    browser.post(
+        f"/checkout/{token}/register",
+        {
+            "email": "c@mail.example.com",
+            "first_name": "C",
+            "last_name": "D",
+            "phone": "+2348012345678",
+            "password": PASSWORD,
+        },
+    )
+    Customer.objects.filter(email="c@mail.example.com").update(score=350)  # tier C
+
+    page = text(browser.get(f"/checkout/{token}"))
+
+    assert "No installment plan is available" in page
