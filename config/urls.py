@@ -29,4 +29,8 @@ urlpatterns = [
     # show; each app adds its own include here (DESIGN section 1).
     path("dashboard", RedirectView.as_view(url="/dashboard/", permanent=False)),
     path("dashboard/", include("merchants.dashboard_urls")),
+    path("dashboard/", include("webhooks.dashboard_urls")),
+    path("dashboard/", include("payments.dashboard_urls")),
+    path("dashboard/", include("installments.dashboard_urls")),
+    path("dashboard/", include("checkout.dashboard_urls")),
 ]

@@ -1,0 +1,111 @@
+"""The payment link form of the dashboard.
+
+The merchant types the amount in naira (`25,000` or `25000.50`): people think in
+naira, and a kobo field invites amounts 100 times too small or too large. The form
+turns it into kobo with integer arithmetic, then checks every field with the API's
+own input serializer (`PaymentLinkCreateInput`); the amount range and the currency
+are checked by `payment_link_create` itself. So the dashboard and endpoint 4 accept
+and refuse the same links.
+"""
+
+import re
+
+from django import forms
+
+from installments.rules import MAX_AMOUNT, MIN_AMOUNT
+from installments.templatetags.money import format_kobo
+from merchants.forms import validate_with_serializer
+
+from .serializers import PaymentLinkCreateInput
+from .services import SUPPORTED_CURRENCIES
+
+# Digits with optional thousands commas, then at most two decimals.
+NAIRA = re.compile(r"(?P<whole>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<kobo>\d{1,2}))?")
+
+
+def amount_range_message() -> str:
+    return (
+        f"Enter an amount between {format_kobo(MIN_AMOUNT)} and "
+        f"{format_kobo(MAX_AMOUNT)}."
+    )
+
+
+def naira_to_kobo(text: str) -> int | None:
+    """ "25,000.5" -> 2500050; None when `text` is not an amount of naira."""
+    match = NAIRA.fullmatch(text.strip().removeprefix("₦").strip())
+    if match is None:
+        return None
+    whole = int(match["whole"].replace(",", ""))
+    kobo = int((match["kobo"] or "0").ljust(2, "0"))
+    return whole * 100 + kobo
+
+
+class PaymentLinkForm(forms.Form):
+    title = forms.CharField(
+        help_text="What the customer buys, as the checkout page shows it.",
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    amount = forms.CharField(
+        label="Amount (₦)",
+        help_text="In naira, e.g. 45000 or 45,000.50.",
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+    )
+    currency = forms.ChoiceField(
+        choices=[(code, code) for code in SUPPORTED_CURRENCIES], initial="NGN"
+    )
+    description = forms.CharField(
+        label="Description (optional)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    redirect_url = forms.CharField(
+        label="Redirect URL (optional)",
+        required=False,
+        help_text="Where customers go after paying, e.g. https://yourshop.ng/thanks.",
+        widget=forms.URLInput(attrs={"placeholder": "https://"}),
+    )
+
+    def __init__(self, merchant, *args, **kwargs):
+        self.merchant = merchant
+        super().__init__(*args, **kwargs)
+        self.fields["amount"].help_text += f" {amount_range_message()}"
+
+    def clean_amount(self):
+        kobo = naira_to_kobo(self.cleaned_data["amount"])
+        if kobo is None:
+            raise forms.ValidationError(
+                "Enter the amount in naira with at most two decimal places, "
+                "e.g. 45000 or 45,000.50."
+            )
+        return kobo
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        validated = validate_with_serializer(
+            self,
+            PaymentLinkCreateInput,
+            {
+                "merchant_id": self.merchant.public_id,
+                "title": cleaned["title"],
+                "amount": cleaned["amount"],
+                "currency": cleaned["currency"],
+                "description": cleaned["description"],
+                "redirect_url": cleaned["redirect_url"],
+            },
+        )
+        if validated is not None:
+            validated.pop("merchant_id")
+            self.link_fields = validated
+        return cleaned
+
+
+class ToggleForm(forms.Form):
+    """The state the merchant asked for (not "flip"), so a second click or a
+    reload cannot undo the first."""
+
+    is_active = forms.TypedChoiceField(
+        choices=[("true", "on"), ("false", "off")],
+        coerce=lambda value: value == "true",
+    )

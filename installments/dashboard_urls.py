@@ -1,0 +1,12 @@
+"""Dashboard pages of `installments`, mounted under /dashboard/ by config/urls.py."""
+
+from django.urls import path
+
+from . import dashboard_views as views
+
+app_name = "installments_dashboard"
+
+urlpatterns = [
+    path("plans/", views.PlanListView.as_view(), name="plans"),
+    path("plans/<str:plan_id>/", views.PlanDetailView.as_view(), name="plan"),
+]

@@ -1,0 +1,61 @@
+"""Dashboard pages of `installments`: the merchant's payment plans (DESIGN §12).
+
+HTTP in/out only; every query is scoped to the signed-in merchant, so another
+merchant's plan id is a 404.
+"""
+
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.template.response import TemplateResponse
+from django.views import View
+
+from merchants.dashboard_auth import MerchantLoginRequiredMixin
+
+from . import dashboard_selectors, selectors
+from .dashboard_forms import PlanSearchForm
+from .errors import PlanNotFound
+
+PLANS_PAGE_SIZE = 20
+
+
+def _with_amounts(plan):
+    plan.paid = selectors.amount_paid(plan)
+    plan.remaining = selectors.amount_remaining(plan)
+    plan.next_due = selectors.next_due_installment(plan)
+    return plan
+
+
+class PlanListView(MerchantLoginRequiredMixin, View):
+    def get(self, request):
+        form = PlanSearchForm(request.GET)
+        form.is_valid()
+        filters = form.filters()
+        plans = dashboard_selectors.plans_search(request.merchant, **filters)
+        page = Paginator(plans, PLANS_PAGE_SIZE).get_page(request.GET.get("page"))
+        for plan in page.object_list:
+            _with_amounts(plan)
+        query = request.GET.copy()
+        query.pop("page", None)
+        return TemplateResponse(
+            request,
+            "installments/dashboard/plans.html",
+            {
+                "form": form,
+                "page": page,
+                "pager_query": query.urlencode(),
+                "filtered": any(filters.values()),
+            },
+        )
+
+
+class PlanDetailView(MerchantLoginRequiredMixin, View):
+    def get(self, request, plan_id):
+        try:
+            plan = selectors.plan_of_merchant(request.merchant, plan_id)
+        except PlanNotFound:
+            raise Http404("No plan of yours has this id.") from None
+        return TemplateResponse(
+            request,
+            "installments/dashboard/plan.html",
+            {"plan": _with_amounts(plan), **dashboard_selectors.plan_history(plan)},
+        )

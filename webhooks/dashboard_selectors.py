@@ -1,0 +1,60 @@
+"""Reads of the dashboard's delivery log (DESIGN §12). Every query is scoped to
+one merchant, so another merchant's id reads as unknown (a 404 to the page)."""
+
+from django.db.models import OuterRef, QuerySet, Subquery
+
+from config.api.ids import looks_like_public_id
+from merchants.models import Merchant
+
+from .models import DeliveryAttempt, Event
+
+
+def event_log(
+    *, merchant: Merchant, event_type: str = "", status: str = ""
+) -> QuerySet[Event]:
+    """The merchant's events, newest first, with their delivery and the outcome
+    of their latest attempt (`last_status_code`, `last_error`, `last_attempted_at`).
+    """
+    latest = DeliveryAttempt.objects.filter(event=OuterRef("pk")).order_by("-attempt")
+    events = (
+        Event.objects.filter(merchant=merchant)
+        .select_related("delivery")
+        .annotate(
+            last_status_code=Subquery(latest.values("status_code")[:1]),
+            last_error=Subquery(latest.values("error")[:1]),
+            last_attempted_at=Subquery(latest.values("attempted_at")[:1]),
+        )
+        .order_by("-created_at", "-id")
+    )
+    if event_type:
+        events = events.filter(event_type=event_type)
+    if status:
+        events = events.filter(delivery__status=status)
+    return events
+
+
+def event_with_attempts(*, merchant: Merchant, event_id: str) -> Event | None:
+    if not looks_like_public_id(event_id, "evt"):
+        return None
+    return (
+        Event.objects.select_related("delivery")
+        .filter(merchant=merchant, public_id=event_id)
+        .first()
+    )
+
+
+def attempts_of(event: Event) -> QuerySet[DeliveryAttempt]:
+    return event.attempts.order_by("attempt")
+
+
+def attempt_of_merchant(
+    *, merchant: Merchant, attempt_id: str
+) -> DeliveryAttempt | None:
+    """One delivery attempt (`dlv_...`) of the merchant's, or None."""
+    if not looks_like_public_id(attempt_id, "dlv"):
+        return None
+    return (
+        DeliveryAttempt.objects.select_related("event")
+        .filter(merchant=merchant, public_id=attempt_id)
+        .first()
+    )
