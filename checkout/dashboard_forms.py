@@ -20,7 +20,9 @@ from .serializers import PaymentLinkCreateInput
 from .services import SUPPORTED_CURRENCIES
 
 # Digits with optional thousands commas, then at most two decimals.
-NAIRA = re.compile(r"(?P<whole>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<kobo>\d{1,2}))?")
+NAIRA = re.compile(
+    r"(?P<whole>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<kobo>\d{1,2}))?", re.ASCII
+)
 
 
 def amount_range_message() -> str:
