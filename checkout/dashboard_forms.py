@@ -3,18 +3,18 @@
 The merchant types the amount in naira (`25,000` or `25000.50`): people think in
 naira, and a kobo field invites amounts 100 times too small or too large. The form
 turns it into kobo with integer arithmetic, then checks every field with the API's
-own input serializer (`PaymentLinkCreateInput`); the amount range and the currency
-are checked by `payment_link_create` itself. So the dashboard and endpoint 4 accept
-and refuse the same links.
+own input serializer (`PaymentLinkCreateInput`) and the amount with the rules'
+`check_amount`, as `payment_link_create` does again. So the dashboard and endpoint 4
+accept and refuse the same links.
 """
 
 import re
 
 from django import forms
 
-from installments.rules import MAX_AMOUNT, MIN_AMOUNT
+from config.api.errors import AmountOutOfRange
+from installments.rules import MAX_AMOUNT, MIN_AMOUNT, check_amount
 from installments.templatetags.money import format_kobo
-from merchants.forms import validate_with_serializer
 
 from .serializers import PaymentLinkCreateInput
 from .services import SUPPORTED_CURRENCIES
@@ -49,7 +49,7 @@ class PaymentLinkForm(forms.Form):
     )
     amount = forms.CharField(
         label="Amount (₦)",
-        help_text="In naira, e.g. 45000 or 45,000.50.",
+        help_text="In naira, e.g. 45000 or 45,000.50",
         widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
     )
     currency = forms.ChoiceField(
@@ -70,7 +70,9 @@ class PaymentLinkForm(forms.Form):
     def __init__(self, merchant, *args, **kwargs):
         self.merchant = merchant
         super().__init__(*args, **kwargs)
-        self.fields["amount"].help_text += f" {amount_range_message()}"
+        self.fields[
+            "amount"
+        ].help_text += f"; from {format_kobo(MIN_AMOUNT)} to {format_kobo(MAX_AMOUNT)}."
 
     def clean_amount(self):
         kobo = naira_to_kobo(self.cleaned_data["amount"])
@@ -79,27 +81,37 @@ class PaymentLinkForm(forms.Form):
                 "Enter the amount in naira with at most two decimal places, "
                 "e.g. 45000 or 45,000.50."
             )
+        try:
+            check_amount(kobo)
+        except AmountOutOfRange:
+            raise forms.ValidationError(amount_range_message()) from None
         return kobo
 
     def clean(self):
+        """Every field's errors at once: fields that already failed are passed
+        to the serializer as valid stand-ins, and its errors for them dropped."""
         cleaned = super().clean()
-        if self.errors:
-            return cleaned
-        validated = validate_with_serializer(
-            self,
-            PaymentLinkCreateInput,
-            {
-                "merchant_id": self.merchant.public_id,
-                "title": cleaned["title"],
-                "amount": cleaned["amount"],
-                "currency": cleaned["currency"],
-                "description": cleaned["description"],
-                "redirect_url": cleaned["redirect_url"],
-            },
+        stand_ins = {"title": "-", "amount": MIN_AMOUNT, "currency": "NGN"}
+        data = {
+            name: cleaned[name] if name in cleaned else stand_ins.get(name, "")
+            for name in self.fields
+        }
+        serializer = PaymentLinkCreateInput(
+            data={"merchant_id": self.merchant.public_id, **data}
         )
-        if validated is not None:
-            validated.pop("merchant_id")
-            self.link_fields = validated
+        if serializer.is_valid():
+            if not self.errors:
+                self.link_fields = {
+                    name: value
+                    for name, value in serializer.validated_data.items()
+                    if name != "merchant_id"
+                }
+            return cleaned
+        failed = set(self.errors)
+        for name, messages in serializer.errors.items():
+            if name in self.fields and name not in failed:
+                for message in messages:
+                    self.add_error(name, str(message))
         return cleaned
 
 

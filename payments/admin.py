@@ -4,6 +4,8 @@ No secrets are shown: authorization codes appear masked (`AUTH_…1a2b`), passwo
 hashes are excluded, and processor records are read-only.
 """
 
+import re
+
 from django.contrib import admin, messages
 
 from .models import (
@@ -22,6 +24,21 @@ from .models import (
     SandboxAuthorization,
     SandboxTransaction,
 )
+
+# Processor callbacks name reusable authorization codes (a card's token, a bank
+# mandate): their bodies are shown with each code masked like the payment
+# methods' own (`AUTH_…1a2b`).
+_AUTHORIZATION_CODE = re.compile(r'("authorization_code"\s*:\s*")([^"\\]*)(")')
+
+
+def _mask_code(code: str) -> str:
+    return f"{code[:5]}…{code[-4:]}" if len(code) > 12 else "…"
+
+
+def masked_authorization_codes(text: str) -> str:
+    return _AUTHORIZATION_CODE.sub(
+        lambda match: f"{match[1]}{_mask_code(match[2])}{match[3]}", text
+    )
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -180,9 +197,11 @@ class InboundRequestAdmin(ReadOnlyAdmin):
     )
     readonly_fields = fields
 
-    @admin.display(description="Body")
+    @admin.display(description="Body (authorization codes masked)")
     def raw_body(self, obj):
-        return bytes(obj.body).decode("utf-8", errors="replace")
+        return masked_authorization_codes(
+            bytes(obj.body).decode("utf-8", errors="replace")
+        )
 
 
 @admin.register(ProcessorEvent)

@@ -157,6 +157,19 @@ def test_a_bad_link_is_refused_with_the_message_next_to_its_field(
     assert not PaymentLink.objects.exists()
 
 
+def test_every_bad_field_is_reported_at_once(dashboard_for, merchant_active):
+    page = (
+        dashboard_for(merchant_active)
+        .post(LINKS, form(title="", amount="5", redirect_url="ftp://x.example"))
+        .content.decode()
+    )
+
+    assert "This field is required." in field_errors(page, "title")
+    assert "may not be blank" not in page
+    assert "Enter an amount between" in field_errors(page, "amount")
+    assert "must be an http(s) URL" in field_errors(page, "redirect_url")
+
+
 def test_the_form_keeps_what_was_typed_after_an_error(dashboard_for, merchant_active):
     page = (
         dashboard_for(merchant_active)
