@@ -1,6 +1,7 @@
-"""The staff admin never shows key material or a webhook secret (DESIGN §12):
+"""The staff admin (DESIGN §12) never shows key material or a webhook secret:
 every changelist and every change page of every registered model is rendered
-with data from real flows, and no secret appears in any of them."""
+with data from real flows, and no secret appears in any of them. The ledger is
+read-only there."""
 
 from io import StringIO
 
@@ -11,7 +12,12 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from merchants.models import ApiKey
-from payments.models import InboundRequest, PaymentMethod, SandboxAuthorization
+from payments.models import (
+    InboundRequest,
+    LedgerTransaction,
+    PaymentMethod,
+    SandboxAuthorization,
+)
 from webhooks.models import Event
 from webhooks.services import event_replay
 
@@ -123,3 +129,26 @@ def test_a_stored_processor_callback_shows_its_authorization_code_masked(
 
     assert f"&quot;authorization_code&quot;: &quot;{code[:5]}…{code[-4:]}&quot;" in page
     assert code not in page
+
+
+def test_the_ledger_cannot_be_added_to_changed_or_deleted_in_the_admin(
+    admin_client, world
+):
+    txn = LedgerTransaction.objects.filter(kind="collection").first()
+    change = f"/admin/payments/ledgertransaction/{txn.pk}/change/"
+
+    page = admin_client.get(change).content.decode()
+
+    assert 'name="_save"' not in page
+    assert admin_client.get("/admin/payments/ledgertransaction/add/").status_code == (
+        403
+    )
+    assert admin_client.post(change, {"description": "edited"}).status_code == 403
+    deleted = admin_client.post(
+        f"/admin/payments/ledgertransaction/{txn.pk}/delete/", {"post": "yes"}
+    )
+    assert deleted.status_code == 403
+    listing = admin_client.get("/admin/payments/ledgertransaction/").content
+    assert b'value="delete_selected"' not in listing
+    txn.refresh_from_db()
+    assert txn.description != "edited"
