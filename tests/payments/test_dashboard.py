@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from payments import dashboard_selectors
 from payments.dashboard_chart import collections_chart
-from payments.errors import AccountNotResolved
+from payments.errors import AccountNotResolved, ProcessorTimeout
 from payments.models import Payout
 
 from ..factories import MerchantFactory
@@ -225,3 +225,24 @@ def test_an_account_the_bank_cannot_resolve_is_explained(
     assert response.status_code == 400
     block = page[page.index('data-field="account_number"') :]
     assert "The bank could not resolve this account." in block
+
+
+def test_the_payout_account_page_says_when_the_bank_list_cannot_be_read(
+    dashboard_for, payee, monkeypatch
+):
+    from payments import selectors
+
+    def down():
+        raise ProcessorTimeout()
+
+    monkeypatch.setattr(selectors, "banks", down)
+    client = dashboard_for(payee.merchant)
+
+    form = client.get(ACCOUNT)
+    wallet = client.get(WALLET)
+
+    assert form.status_code == 503
+    assert "We cannot read the list of banks just now" in form.content.decode()
+    # The wallet still opens, naming the bank by its code.
+    assert wallet.status_code == 200
+    assert f"<dt>Bank</dt><dd>{GTBANK}</dd>" in wallet.content.decode()
