@@ -70,9 +70,8 @@ class PaymentLinkForm(forms.Form):
     def __init__(self, merchant, *args, **kwargs):
         self.merchant = merchant
         super().__init__(*args, **kwargs)
-        self.fields[
-            "amount"
-        ].help_text += f"; from {format_kobo(MIN_AMOUNT)} to {format_kobo(MAX_AMOUNT)}."
+        bounds = f"from {format_kobo(MIN_AMOUNT)} to {format_kobo(MAX_AMOUNT)}"
+        self.fields["amount"].help_text += f"; {bounds}."
 
     def clean_amount(self):
         kobo = naira_to_kobo(self.cleaned_data["amount"])
