@@ -49,14 +49,7 @@ def installment_charge_confirm(charge: ConfirmedCharge) -> bool:
         if in_flight and charge.amount == installment.amount:
             claim = Claim.of(installment, resumed=True)
             _apply(
-                [
-                    Result(
-                        claim,
-                        PAID,
-                        reference=charge.reference,
-                        processor_id=charge.processor_id,
-                    )
-                ],
+                [Result(claim, PAID, method_number=int(match[3] or 1))],
                 pass_date=timezone.localdate(),
             )
         elif installment.processor_reference != charge.reference or (

@@ -78,21 +78,13 @@ class StateMachine(models.Model):
 
     @classmethod
     def bulk_transition(
-        cls,
-        rows: list,
-        new: str,
-        *,
-        at: datetime | None = None,
-        same: dict | None = None,
-        update_fields=(),
+        cls, rows: list, new: str, *, at: datetime | None = None, same=None
     ) -> None:
-        """`transition_to()` for many rows (loaded and locked by the caller) in at
-        most three statements: every move the map allows, or none at all.
+        """`transition_to()` for many rows (loaded and locked by the caller) in
+        two statements: every move the map allows, or none at all.
 
-        The status, its stamps and `same` (column -> value or expression, the
-        caller having set the rows' attributes to match) are written by one
-        UPDATE; the `update_fields` the caller set per row by one CASE UPDATE.
-        """
+        `same` (column -> value or expression) is written with the status and
+        its stamps by one UPDATE; the caller groups rows that differ."""
         if not rows:
             return
         illegal = [row for row in rows if not row.can_transition_to(new)]
@@ -116,10 +108,7 @@ class StateMachine(models.Model):
                 setattr(row, stamp, at)
         if any(field.name == "updated_at" for field in cls._meta.fields):
             same["updated_at"] = at
-        pks = [row.pk for row in rows]
-        cls.objects.filter(pk__in=pks).update(**same)
-        if update_fields:
-            cls.objects.bulk_update(rows, list(update_fields))
+        cls.objects.filter(pk__in=[row.pk for row in rows]).update(**same)
         if history:
             type(history[0]).objects.bulk_create(history)
 
@@ -285,7 +274,6 @@ class Installment(StateMachine):
     # that failed): `<installment id>_a<attempt>`, `..._a<attempt>m<k>` for the
     # k-th payment method tried in that attempt.
     processor_reference = models.CharField(max_length=100, blank=True)
-    processor_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
     paid_at = models.DateTimeField(null=True, blank=True)

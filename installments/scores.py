@@ -7,6 +7,7 @@ for all of them); a processor revocation refreshes its customer through the
 handler registered with payments.
 """
 
+from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
@@ -98,18 +99,20 @@ def scores_refresh(*, customer_pks: Iterable[int]) -> dict[int, int]:
             Customer.objects.select_for_update()
             .filter(pk__in=pks)
             .order_by("pk")
-            .only("id", "score", "updated_at")
+            .only("id", "score")
         )
         found = histories(pks, now=now)
-        changed = []
+        # One UPDATE per new score value (a batch's customers share few).
+        changed: dict[int, list[int]] = defaultdict(list)
         for customer in customers:
             score = rules.customer_score(found[customer.pk])
             if customer.score != score:
                 customer.score = score
-                customer.updated_at = now
-                changed.append(customer)
-        if changed:
-            Customer.objects.bulk_update(changed, ["score", "updated_at"])
+                changed[score].append(customer.pk)
+        for score, changed_pks in changed.items():
+            Customer.objects.filter(pk__in=changed_pks).update(
+                score=score, updated_at=now
+            )
     return {customer.pk: customer.score for customer in customers}
 
 

@@ -9,15 +9,15 @@ one sent: a pass that takes the attempt over verifies them in order and charges
 only a reference the processor has never seen. An installment is never charged
 twice.
 
-The processor calls of a batch overlap on a few threads (DESIGN section 13), so a
-slow processor costs the batch its latency once per round of threads, not once
-per installment.
+The processor calls overlap on a pool of threads (DESIGN section 13), so a slow
+processor costs its latency once per round of threads, not once per installment,
+and the threads keep charging the next batch while the previous one is recorded.
 """
 
-import itertools
 import logging
+import queue
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -50,10 +50,18 @@ NO_PAYMENT_METHOD = "no_payment_method"
 class Result:
     claim: Claim
     status: str
-    reference: str = ""  # the charge that paid, or the last one tried
-    processor_id: str = ""
+    # The method (1 = the first tried) whose charge paid, or the last one tried;
+    # 0 when none was.
+    method_number: int = 0
     reason: str = ""  # the `payment.failed` reason when FAILED
     message: str = ""  # the processor's words, for people
+
+    @property
+    def reference(self) -> str:
+        """The processor reference of that charge ("" when none was made)."""
+        if not self.method_number:
+            return ""
+        return self.claim.reference(self.method_number)
 
 
 def after_charge(claim: Claim, result: Result) -> None:
@@ -62,16 +70,6 @@ def after_charge(claim: Claim, result: Result) -> None:
     Nothing happens here; it marks the spot a crash would hurt most, so tests
     replace it to prove the next pass repairs such a crash.
     """
-
-
-def _paid(claim: Claim, outcome: ChargeOutcome) -> Result:
-    return Result(
-        claim,
-        PAID,
-        reference=outcome.reference,
-        processor_id=outcome.processor_id,
-        message=outcome.message,
-    )
 
 
 def _charge(claim: Claim, methods: Sequence) -> Result:
@@ -83,9 +81,9 @@ def _charge(claim: Claim, methods: Sequence) -> Result:
             if found is None:
                 break  # never sent: charge it now
             if found.succeeded:
-                return _paid(claim, found)
+                return Result(claim, PAID, method_number=number)
             if not found.failed:
-                return Result(claim, UNDECIDED, reference=found.reference)
+                return Result(claim, UNDECIDED, method_number=number)
             first_decline = first_decline or found
             number += 1
     for method in methods[number - 1 :]:
@@ -103,10 +101,10 @@ def _charge(claim: Claim, methods: Sequence) -> Result:
             },
         )
         if outcome.succeeded:
-            return _paid(claim, outcome)
+            return Result(claim, PAID, method_number=number)
         if not outcome.failed:
             # Never move on to another method while this one may be charged.
-            return Result(claim, UNDECIDED, reference=outcome.reference)
+            return Result(claim, UNDECIDED, method_number=number)
         first_decline = first_decline or outcome
         number += 1
     if first_decline is None:
@@ -120,8 +118,7 @@ def _charge(claim: Claim, methods: Sequence) -> Result:
     return Result(
         claim,
         FAILED,
-        reference=claim.reference(number - 1),
-        processor_id=first_decline.processor_id,
+        method_number=number - 1,
         reason=failure_reason(first_decline.failure_reason),
         message=first_decline.message,
     )
@@ -143,49 +140,81 @@ def charge(claim: Claim, methods: Sequence) -> Result:
     return result
 
 
-def overlapped(func: Callable, items: Sequence, threads: int) -> list:
-    """`[func(item) for item in items]`, on up to `threads` threads.
+class _Pending:
+    """The results of one submitted batch, filled in by the pool's threads."""
 
-    Inline when the caller is inside a transaction (tests): other threads have
-    their own database connections, which could not see its uncommitted rows.
-    Each thread closes its connections when the batch is done.
+    def __init__(self, claims: Sequence[Claim]):
+        self.claims = list(claims)
+        self.results: list[Result | None] = [None] * len(self.claims)
+        self._left = len(self.claims)
+        self._done = threading.Condition()
+
+    def set(self, position: int, result: Result) -> None:
+        with self._done:
+            self.results[position] = result
+            self._left -= 1
+            if not self._left:
+                self._done.notify_all()
+
+    def wait(self) -> list[Result]:
+        with self._done:
+            self._done.wait_for(lambda: not self._left)
+        return self.results
+
+
+class ChargePool:
+    """Threads that charge claims for a whole pass, so the processor calls of a
+    batch overlap each other and the recording of the previous batch.
+
+    `submit(claims)` loads their payment methods (one query) and queues them;
+    `wait()` on what it returns gives the results in order. Inline (no threads)
+    when `threads` is 1 or the caller is inside a transaction (tests): other
+    threads have their own database connections, which could not see the
+    caller's uncommitted rows. Each thread closes its connections at the end.
     """
-    if threads <= 1 or len(items) <= 1 or transaction.get_connection().in_atomic_block:
-        return [func(item) for item in items]
-    results: list = [None] * len(items)
-    positions = itertools.count()
-    lock = threading.Lock()
 
-    def work() -> None:
+    def __init__(self, threads: int | None = None):
+        threads = (
+            settings.INSTALLMENT_COLLECTION_THREADS if threads is None else threads
+        )
+        inline = threads <= 1 or transaction.get_connection().in_atomic_block
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._threads = [
+            threading.Thread(target=self._work, name=f"collect-{number}", daemon=True)
+            for number in range(0 if inline else threads)
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _work(self) -> None:
         try:
-            while True:
-                with lock:
-                    position = next(positions)
-                if position >= len(items):
-                    return
-                results[position] = func(items[position])
+            while (job := self._jobs.get()) is not None:
+                pending, position, claim, methods = job
+                pending.set(position, charge(claim, methods))
         finally:
             connections.close_all()
 
-    workers = [
-        threading.Thread(target=work, name=f"collect-{number}", daemon=True)
-        for number in range(min(threads, len(items)))
-    ]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    return results
+    def submit(self, claims: Sequence[Claim]) -> _Pending:
+        pending = _Pending(claims)
+        methods = payment_methods_chargeable_by_customer(
+            {claim.customer_pk for claim in claims}
+        )
+        for position, claim in enumerate(pending.claims):
+            job = (pending, position, claim, methods.get(claim.customer_pk, []))
+            if self._threads:
+                self._jobs.put(job)
+            else:
+                pending.set(position, charge(*job[2:]))
+        return pending
 
+    def close(self) -> None:
+        for _ in self._threads:
+            self._jobs.put(None)
+        for thread in self._threads:
+            thread.join()
 
-def charge_batch(claims: Sequence[Claim]) -> list[Result]:
-    """Charge every claim (their methods loaded in one query), overlapping the
-    processor calls."""
-    methods = payment_methods_chargeable_by_customer(
-        {claim.customer_pk for claim in claims}
-    )
-    return overlapped(
-        lambda claim: charge(claim, methods.get(claim.customer_pk, [])),
-        claims,
-        settings.INSTALLMENT_COLLECTION_THREADS,
-    )
+    def __enter__(self) -> "ChargePool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

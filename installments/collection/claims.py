@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from django.db import transaction
-from django.db.models import F, QuerySet
+from django.db.models import CharField, F, QuerySet, Value
+from django.db.models.functions import Cast, Concat
 
 from ..models import Installment, PaymentPlan
 
@@ -53,6 +54,19 @@ def attempt_reference(installment_id: str, attempt: int, method_number: int = 1)
     is found again by verifying it, and never reused by a later attempt."""
     base = f"{installment_id}_a{attempt}"
     return base if method_number == 1 else f"{base}m{method_number}"
+
+
+def reference_expression(method_number: int):
+    """`attempt_reference()` of each row's own id and attempt, as SQL, so a whole
+    batch's references are written by one UPDATE."""
+    suffix = f"m{method_number}" if method_number > 1 else ""
+    return Concat(
+        F("public_id"),
+        Value("_a"),
+        Cast("attempts", output_field=CharField()),
+        Value(suffix),
+        output_field=CharField(),
+    )
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 from django.utils import timezone
 
 from ..models import start_of_day
-from .charging import BROKEN, UNDECIDED, charge_batch
+from .charging import BROKEN, UNDECIDED, ChargePool
 from .claims import claim_due, claim_stale, due, stale
 from .outcomes import Tally, record
 
@@ -73,43 +73,54 @@ def collect_due(
 ) -> PassSummary:
     """Collect everything due (by now, or by the end of the Lagos date
     `on_date`) and settle every attempt whose lease ended, batch after batch,
-    until none is left or the time budget is spent."""
+    until none is left or the time budget is spent.
+
+    Pipelined: while the pool charges one batch, this thread records the one
+    before it and claims the next."""
     cutoff, pass_date = cutoff_of(on_date, timezone.now())
     started = time.monotonic()
     summary = PassSummary()
-    while True:
-        if budget_seconds is not None and time.monotonic() - started > budget_seconds:
-            summary.more = True
-            break
-        claims = claim_stale(now=timezone.now(), limit=batch_size)
-        claims += claim_due(
-            cutoff=cutoff, now=timezone.now(), limit=batch_size - len(claims)
-        )
-        if not claims:
-            break
-        results = charge_batch(claims)
-        summary.tally.add(record(results, pass_date=pass_date))
-        summary.claimed += len(claims)
-        summary.resumed += sum(1 for claim in claims if claim.resumed)
-        summary.undecided += sum(1 for r in results if r.status == UNDECIDED)
-        summary.tally.broken += sum(1 for r in results if r.status == BROKEN)
-        summary.seconds = time.monotonic() - started
-        if progress is not None:
-            progress(summary)
+    previous = None
+    with ChargePool() as pool:
+        while True:
+            claims = []
+            if budget_seconds is None or time.monotonic() - started < budget_seconds:
+                claims = claim_stale(now=timezone.now(), limit=batch_size)
+                claims += claim_due(
+                    cutoff=cutoff, now=timezone.now(), limit=batch_size - len(claims)
+                )
+            else:
+                summary.more = True
+            current = pool.submit(claims) if claims else None
+            if previous is not None:
+                _count(summary, previous.claims, previous.wait(), pass_date)
+                summary.seconds = time.monotonic() - started
+                if progress is not None:
+                    progress(summary)
+            if current is None:
+                break
+            previous = current
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def _count(summary: PassSummary, claims, results, pass_date: date) -> None:
+    summary.tally.add(record(results, pass_date=pass_date))
+    summary.claimed += len(claims)
+    summary.resumed += sum(1 for claim in claims if claim.resumed)
+    summary.undecided += sum(1 for r in results if r.status == UNDECIDED)
+    summary.tally.broken += sum(1 for r in results if r.status == BROKEN)
 
 
 def installment_collect_now(*, installment_pk: int) -> PassSummary:
     """Collect one installment that is due now (the sandbox's time travel)."""
     started = time.monotonic()
     now = timezone.now()
+    summary = PassSummary()
     claims = claim_due(cutoff=now, now=now, limit=1, pks=[installment_pk])
-    summary = PassSummary(claimed=len(claims))
     if claims:
-        results = charge_batch(claims)
-        summary.tally.add(record(results, pass_date=timezone.localdate(now)))
-        summary.undecided = sum(1 for r in results if r.status == UNDECIDED)
-        summary.tally.broken += sum(1 for r in results if r.status == BROKEN)
+        with ChargePool(threads=1) as pool:
+            results = pool.submit(claims).wait()
+        _count(summary, claims, results, timezone.localdate(now))
     summary.seconds = time.monotonic() - started
     return summary

@@ -42,6 +42,7 @@ from .. import emails, scores
 from ..models import Installment, PaymentPlan
 from ..services import release_due
 from .charging import FAILED, PAID, Result
+from .claims import reference_expression
 
 logger = logging.getLogger("installments.collection")
 
@@ -91,7 +92,6 @@ _ROW_FIELDS = (
     "next_attempt_at",
     "last_failure_reason",
     "processor_reference",
-    "processor_id",
     "status_changed_at",
 )
 _PLAN_FIELDS = (
@@ -146,23 +146,26 @@ def _plan_data(plan: PaymentPlan) -> dict:
 
 
 def _record_paid(batch: _Batch, results: list[Result]) -> None:
-    rows = []
+    # One UPDATE per method position (nearly always one: the default paid).
+    groups: dict[int, list[Installment]] = defaultdict(list)
     for result in results:
         row = batch.rows[result.claim.pk]
-        row.processor_reference = result.reference[:100]
-        row.processor_id = result.processor_id[:64]
+        row.processor_reference = result.reference
         row.next_attempt_at = None
-        rows.append(row)
+        groups[result.method_number].append(row)
         data = _paid_data(result)
         for event_type in PAID_EVENTS:
             batch.events[result.claim.merchant_pk].append((event_type, data))
-    Installment.bulk_transition(
-        rows,
-        Status.PAID,
-        at=batch.now,
-        same={"next_attempt_at": None},
-        update_fields=["processor_reference", "processor_id"],
-    )
+    for method_number, rows in groups.items():
+        Installment.bulk_transition(
+            rows,
+            Status.PAID,
+            at=batch.now,
+            same={
+                "next_attempt_at": None,
+                "processor_reference": reference_expression(method_number),
+            },
+        )
     collections_post(
         [
             Collection(
@@ -181,20 +184,22 @@ def _record_paid(batch: _Batch, results: list[Result]) -> None:
             for result in results
         ]
     )
-    batch.tally.paid += len(rows)
+    batch.tally.paid += len(results)
 
 
 def _record_failed(
     batch: _Batch, results: list[Result], customers: dict[int, Customer]
 ) -> list[Installment]:
     """The failed attempts; returns the installments that defaulted."""
-    rows, defaulting = [], []
+    # One UPDATE per (reason, next attempt, method position): a batch's rows
+    # share few of them.
+    groups: dict[tuple, list[Installment]] = defaultdict(list)
+    defaulting = []
     for result in results:
         claim = result.claim
         row = batch.rows[claim.pk]
         row.last_failure_reason = result.reason
-        row.processor_reference = result.reference[:100]
-        row.processor_id = result.processor_id[:64]
+        row.processor_reference = result.reference
         if row.attempts >= MAX_ATTEMPTS:
             row.next_attempt_at = None
             defaulting.append(row)
@@ -204,66 +209,75 @@ def _record_failed(
                 failed_attempts=row.attempts,
                 pass_date=batch.pass_date,
             )
-        rows.append(row)
+        groups[(result.reason, row.next_attempt_at, result.method_number)].append(row)
         plan = batch.plans[claim.plan_pk]
         batch.events[claim.merchant_pk].append(
             ("payment.failed", {**_plan_data(plan), "reason": result.reason})
         )
-        customer = customers[claim.customer_pk]
-        merchant = batch.merchants[claim.merchant_pk]
-        if row.next_attempt_at is not None:
-            batch.mail.append(
-                emails.installment_failed(
-                    email=customer.email,
-                    first_name=customer.first_name,
-                    merchant_name=merchant.business_name,
-                    order_reference=claim.order_reference,
-                    sequence=claim.sequence,
-                    count=claim.installment_count,
-                    amount=claim.amount,
-                    reason=result.reason,
-                    next_attempt_at=row.next_attempt_at,
-                )
-            )
-        else:
-            batch.mail.append(
-                emails.plan_defaulted_to_customer(
-                    email=customer.email,
-                    first_name=customer.first_name,
-                    merchant_name=merchant.business_name,
-                    order_reference=claim.order_reference,
-                    sequence=claim.sequence,
-                    amount=claim.amount,
-                    reason=result.reason,
-                )
-            )
-            batch.mail.append(
-                emails.plan_defaulted_to_merchant(
-                    email=merchant.email,
-                    business_name=merchant.business_name,
-                    plan_id=claim.plan_public_id,
-                    order_reference=claim.order_reference,
-                    customer_id=claim.customer_public_id,
-                    sequence=claim.sequence,
-                    amount=claim.amount,
-                    reason=result.reason,
-                )
-            )
-    Installment.bulk_transition(
-        rows,
-        Status.FAILED,
-        at=batch.now,
-        update_fields=[
-            "last_failure_reason",
-            "processor_reference",
-            "processor_id",
-            "next_attempt_at",
-        ],
-    )
+        batch.mail.extend(
+            _failure_mail(result, row, customers[claim.customer_pk], batch.merchants)
+        )
+    for (reason, next_attempt_at, method_number), rows in groups.items():
+        Installment.bulk_transition(
+            rows,
+            Status.FAILED,
+            at=batch.now,
+            same={
+                "last_failure_reason": reason,
+                "next_attempt_at": next_attempt_at,
+                "processor_reference": reference_expression(method_number)
+                if method_number
+                else "",
+            },
+        )
     Installment.bulk_transition(defaulting, Status.DEFAULTED, at=batch.now)
-    batch.tally.failed += len(rows)
+    batch.tally.failed += len(results)
     batch.tally.defaulted += len(defaulting)
     return defaulting
+
+
+def _failure_mail(
+    result: Result, row: Installment, customer: Customer, merchants
+) -> list[emails.Message]:
+    """To the customer: retry announced, or the default; to the merchant, the
+    default."""
+    claim = result.claim
+    merchant = merchants[claim.merchant_pk]
+    if row.next_attempt_at is not None:
+        return [
+            emails.installment_failed(
+                email=customer.email,
+                first_name=customer.first_name,
+                merchant_name=merchant.business_name,
+                order_reference=claim.order_reference,
+                sequence=claim.sequence,
+                count=claim.installment_count,
+                amount=claim.amount,
+                reason=result.reason,
+                next_attempt_at=row.next_attempt_at,
+            )
+        ]
+    return [
+        emails.plan_defaulted_to_customer(
+            email=customer.email,
+            first_name=customer.first_name,
+            merchant_name=merchant.business_name,
+            order_reference=claim.order_reference,
+            sequence=claim.sequence,
+            amount=claim.amount,
+            reason=result.reason,
+        ),
+        emails.plan_defaulted_to_merchant(
+            email=merchant.email,
+            business_name=merchant.business_name,
+            plan_id=claim.plan_public_id,
+            order_reference=claim.order_reference,
+            customer_id=claim.customer_public_id,
+            sequence=claim.sequence,
+            amount=claim.amount,
+            reason=result.reason,
+        ),
+    ]
 
 
 def _record_plans(batch: _Batch, defaulted: list[Installment]) -> None:

@@ -62,11 +62,11 @@ def test_collect_next_collects_one_installment_and_answers_the_plan(
     ]
     assert plan["installments"][0]["attempts"] == 1
     assert plan["amount_paid"] == setup.plan.deposit_amount + first.amount
-    assert event_types(receiver)[before:] == [
-        "payment_plan.installment_paid",
+    assert sorted(event_types(receiver)[before:]) == [
         "installment.paid",
+        "payment_plan.installment_paid",
     ]
-    paid = json.loads(receiver.received[-1].body)["data"]
+    paid = json.loads(receiver.received[-1].body)["data"]  # either name
     assert (paid["resourceId"], paid["processorReference"]) == (
         first.public_id,
         f"{first.public_id}_a1",
@@ -106,10 +106,11 @@ def test_goods_release_on_completion_fires_with_the_last_installment(
     assert "goods.release" not in event_types(receiver)
     collect_next(setup)
 
-    assert event_types(receiver)[-3:] == [
-        "payment_plan.installment_paid",
-        "installment.paid",
+    # Delivered concurrently: the last call's three events, in any order.
+    assert sorted(event_types(receiver)[-3:]) == [
         "goods.release",
+        "installment.paid",
+        "payment_plan.installment_paid",
     ]
 
 
