@@ -178,13 +178,18 @@ class ChargePool:
             settings.INSTALLMENT_COLLECTION_THREADS if threads is None else threads
         )
         inline = threads <= 1 or transaction.get_connection().in_atomic_block
+        self._size = 0 if inline else threads
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
-        self._threads = [
-            threading.Thread(target=self._work, name=f"collect-{number}", daemon=True)
-            for number in range(0 if inline else threads)
-        ]
-        for thread in self._threads:
+        self._threads: list[threading.Thread] = []
+
+    def _grow(self, work: int) -> None:
+        """Start threads as work arrives, up to the pool's size."""
+        while len(self._threads) < min(self._size, work):
+            thread = threading.Thread(
+                target=self._work, name=f"collect-{len(self._threads)}", daemon=True
+            )
             thread.start()
+            self._threads.append(thread)
 
     def _work(self) -> None:
         try:
@@ -199,9 +204,10 @@ class ChargePool:
         methods = payment_methods_chargeable_by_customer(
             {claim.customer_pk for claim in claims}
         )
+        self._grow(len(pending.claims))
         for position, claim in enumerate(pending.claims):
             job = (pending, position, claim, methods.get(claim.customer_pk, []))
-            if self._threads:
+            if self._size:
                 self._jobs.put(job)
             else:
                 pending.set(position, charge(*job[2:]))
