@@ -14,7 +14,7 @@ from payments.hooks import ConfirmedCharge
 
 from .collection.charging import PAID, Result
 from .collection.claims import Claim
-from .collection.outcomes import _apply
+from .collection.outcomes import apply_outcomes
 from .models import Installment
 
 logger = logging.getLogger("installments.collection")
@@ -48,7 +48,7 @@ def installment_charge_confirm(charge: ConfirmedCharge) -> bool:
         )
         if in_flight and charge.amount == installment.amount:
             claim = Claim.of(installment, resumed=True)
-            _apply(
+            apply_outcomes(
                 [Result(claim, PAID, method_number=int(match[3] or 1))],
                 pass_date=timezone.localdate(),
             )

@@ -103,6 +103,49 @@ def plan_defaulted_to_merchant(
     )
 
 
+def failed_attempt(
+    *, claim, customer, merchant, reason: str, next_attempt_at: datetime | None
+) -> list[Message]:
+    """The e-mails of a failed collection attempt (`claim`, a collection claim):
+    the retry to the customer, or the default to the customer and the merchant
+    (`next_attempt_at` is None)."""
+    if next_attempt_at is not None:
+        return [
+            installment_failed(
+                email=customer.email,
+                first_name=customer.first_name,
+                merchant_name=merchant.business_name,
+                order_reference=claim.order_reference,
+                sequence=claim.sequence,
+                count=claim.installment_count,
+                amount=claim.amount,
+                reason=reason,
+                next_attempt_at=next_attempt_at,
+            )
+        ]
+    return [
+        plan_defaulted_to_customer(
+            email=customer.email,
+            first_name=customer.first_name,
+            merchant_name=merchant.business_name,
+            order_reference=claim.order_reference,
+            sequence=claim.sequence,
+            amount=claim.amount,
+            reason=reason,
+        ),
+        plan_defaulted_to_merchant(
+            email=merchant.email,
+            business_name=merchant.business_name,
+            plan_id=claim.plan_public_id,
+            order_reference=claim.order_reference,
+            customer_id=claim.customer_public_id,
+            sequence=claim.sequence,
+            amount=claim.amount,
+            reason=reason,
+        ),
+    ]
+
+
 def send(messages: list[Message]) -> int:
     """Send them over one connection; returns how many went out."""
     connection = get_connection(fail_silently=False)

@@ -54,7 +54,6 @@ class Result:
     # 0 when none was.
     method_number: int = 0
     reason: str = ""  # the `payment.failed` reason when FAILED
-    message: str = ""  # the processor's words, for people
 
     @property
     def reference(self) -> str:
@@ -108,19 +107,13 @@ def _charge(claim: Claim, methods: Sequence) -> Result:
         first_decline = first_decline or outcome
         number += 1
     if first_decline is None:
-        return Result(
-            claim,
-            FAILED,
-            reason=NO_PAYMENT_METHOD,
-            message="The customer has no active payment method.",
-        )
+        return Result(claim, FAILED, reason=NO_PAYMENT_METHOD)
     # The reason the customer's own default gave, when several methods declined.
     return Result(
         claim,
         FAILED,
         method_number=number - 1,
         reason=failure_reason(first_decline.failure_reason),
-        message=first_decline.message,
     )
 
 

@@ -215,7 +215,13 @@ def _record_failed(
             ("payment.failed", {**_plan_data(plan), "reason": result.reason})
         )
         batch.mail.extend(
-            _failure_mail(result, row, customers[claim.customer_pk], batch.merchants)
+            emails.failed_attempt(
+                claim=claim,
+                customer=customers[claim.customer_pk],
+                merchant=batch.merchants[claim.merchant_pk],
+                reason=result.reason,
+                next_attempt_at=row.next_attempt_at,
+            )
         )
     for (reason, next_attempt_at, method_number), rows in groups.items():
         Installment.bulk_transition(
@@ -234,50 +240,6 @@ def _record_failed(
     batch.tally.failed += len(results)
     batch.tally.defaulted += len(defaulting)
     return defaulting
-
-
-def _failure_mail(
-    result: Result, row: Installment, customer: Customer, merchants
-) -> list[emails.Message]:
-    """To the customer: retry announced, or the default; to the merchant, the
-    default."""
-    claim = result.claim
-    merchant = merchants[claim.merchant_pk]
-    if row.next_attempt_at is not None:
-        return [
-            emails.installment_failed(
-                email=customer.email,
-                first_name=customer.first_name,
-                merchant_name=merchant.business_name,
-                order_reference=claim.order_reference,
-                sequence=claim.sequence,
-                count=claim.installment_count,
-                amount=claim.amount,
-                reason=result.reason,
-                next_attempt_at=row.next_attempt_at,
-            )
-        ]
-    return [
-        emails.plan_defaulted_to_customer(
-            email=customer.email,
-            first_name=customer.first_name,
-            merchant_name=merchant.business_name,
-            order_reference=claim.order_reference,
-            sequence=claim.sequence,
-            amount=claim.amount,
-            reason=result.reason,
-        ),
-        emails.plan_defaulted_to_merchant(
-            email=merchant.email,
-            business_name=merchant.business_name,
-            plan_id=claim.plan_public_id,
-            order_reference=claim.order_reference,
-            customer_id=claim.customer_public_id,
-            sequence=claim.sequence,
-            amount=claim.amount,
-            reason=result.reason,
-        ),
-    ]
 
 
 def _record_plans(batch: _Batch, defaulted: list[Installment]) -> None:
@@ -329,8 +291,9 @@ def _record_plans(batch: _Batch, defaulted: list[Installment]) -> None:
     batch.tally.released += len(releasing)
 
 
-def _apply(results: list[Result], *, pass_date: date) -> Tally:
-    """Record decided results inside the caller's transaction."""
+def apply_outcomes(results: list[Result], *, pass_date: date) -> Tally:
+    """Record decided results inside the caller's transaction (the engine's own,
+    or the one in which payments records a processor's `charge.success`)."""
     now = timezone.now()
     with transaction.atomic(savepoint=False):
         rows = {
@@ -397,7 +360,7 @@ def record(results: list[Result], *, pass_date: date) -> Tally:
         return Tally()
     try:
         with transaction.atomic(durable=True):
-            return _apply(decided, pass_date=pass_date)
+            return apply_outcomes(decided, pass_date=pass_date)
     except Exception:
         if len(decided) == 1:
             _log_broken(decided[0])
@@ -410,7 +373,7 @@ def record(results: list[Result], *, pass_date: date) -> Tally:
     for result in decided:
         try:
             with transaction.atomic(durable=True):
-                tally.add(_apply([result], pass_date=pass_date))
+                tally.add(apply_outcomes([result], pass_date=pass_date))
         except Exception:
             _log_broken(result)
             tally.broken += 1
