@@ -56,6 +56,12 @@ WEBHOOK_ALLOW_PRIVATE_NETWORKS = env.bool(
 WEBHOOK_ALLOW_HTTP = env.bool("WEBHOOK_ALLOW_HTTP", default=DEBUG)
 WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
 WEBHOOK_DELIVERY_THREADS = env.int("WEBHOOK_DELIVERY_THREADS", default=32)
+# The collection engine (docs/auto-debit.md): processor calls of a batch overlap
+# on this many threads (with the sandbox each thread holds a database connection
+# while the batch is charged).
+INSTALLMENT_COLLECTION_THREADS = env.int("INSTALLMENT_COLLECTION_THREADS", default=32)
+# A simulated round trip added to each sandbox charge and verify call (ms).
+SANDBOX_LATENCY_MS = env.int("SANDBOX_LATENCY_MS", default=0)
 
 INSTALLED_APPS = [
     "django.contrib.admin",

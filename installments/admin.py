@@ -33,6 +33,8 @@ class InstallmentInline(ReadOnlyInline):
         "status",
         "attempts",
         "next_attempt_at",
+        "last_failure_reason",
+        "processor_reference",
         "paid_at",
     )
     readonly_fields = fields
@@ -93,7 +95,14 @@ class PaymentPlanAdmin(admin.ModelAdmin):
 
 @admin.register(InstallmentStatusChange)
 class InstallmentStatusChangeAdmin(admin.ModelAdmin):
-    list_display = ("installment", "from_status", "to_status", "attempt", "changed_at")
+    list_display = (
+        "installment",
+        "from_status",
+        "to_status",
+        "attempt",
+        "reason",
+        "changed_at",
+    )
     search_fields = ("installment__public_id", "installment__plan__public_id")
     list_select_related = ("installment",)
 

@@ -1,5 +1,7 @@
 """HTTP in/out for payment plans (DESIGN section 11)."""
 
+from django.conf import settings
+from django.http import Http404
 from rest_framework.views import APIView
 
 from config.api import responses
@@ -8,6 +10,7 @@ from config.api.permissions import accepts, credential_kind
 from merchants.authentication import resolve_merchant
 
 from . import selectors
+from .collection.time_travel import plan_collect_next
 from .serializers import PlanListQuery, plan_output
 
 
@@ -45,3 +48,22 @@ class PlanListApi(APIView):
         return responses.ok(
             [plan_output(plan) for plan in page.items], total=page.total
         )
+
+
+class SandboxCollectNextApi(APIView):
+    """`POST /api/v1/sandbox/payment-plans/<plan_id>/collect-next` (API key of
+    the plan's merchant; only when the service runs the sandbox processor, a 404
+    otherwise): collect the next installment now, answer the plan."""
+
+    permission_classes = [accepts("api_key")]
+
+    def initial(self, request, *args, **kwargs):
+        # Before authentication: on a live processor this path does not exist.
+        if settings.PROCESSOR != "sandbox":
+            raise Http404("Sandbox time travel exists only on the sandbox processor.")
+        super().initial(request, *args, **kwargs)
+
+    def post(self, request, plan_id):
+        merchant = resolve_merchant(request)
+        plan = selectors.plan_of_merchant(merchant, plan_id)
+        return responses.ok(plan_output(plan_collect_next(plan=plan)))

@@ -3,3 +3,36 @@ from django.apps import AppConfig
 
 class InstallmentsConfig(AppConfig):
     name = "installments"
+
+    def ready(self):
+        from django_q.models import Schedule
+
+        from config.api.schedules import ScheduleSpec, declare
+        from payments.hooks import (
+            register_charge_confirmation_handler,
+            register_ledger_check,
+            register_revocation_handler,
+        )
+
+        from . import confirmations, ledger_checks, scores
+
+        # The auto-debit engine; catch_up is off for the whole cluster
+        # (Q_CLUSTER), so a cluster that was down runs one pass, not a backlog.
+        declare(
+            ScheduleSpec(
+                name="installments-collect-due",
+                func="installments.tasks.collect_due_installments",
+                schedule_type=Schedule.MINUTES,
+                minutes=5,
+            )
+        )
+        register_revocation_handler(scores.on_payment_method_revoked)
+        register_charge_confirmation_handler(confirmations.installment_charge_confirm)
+        register_ledger_check(
+            ledger_checks.paid_installments_have_one_collection,
+            name="each paid installment has exactly one collection",
+        )
+        register_ledger_check(
+            ledger_checks.collections_have_a_payment,
+            name="no collection without a paid installment or deposit",
+        )

@@ -30,3 +30,12 @@ class PaymentInProgress(DomainError):
         "A deposit payment for this checkout is already being processed; check the "
         "session again in a moment instead of paying a second time."
     )
+
+
+class PlanNotCollectable(DomainError):
+    code = "plan_not_collectable"
+    http_status = 409
+    message = (
+        "This plan has nothing left to collect: every installment is paid, or the "
+        "plan is not active."
+    )

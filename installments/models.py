@@ -76,6 +76,42 @@ class StateMachine(models.Model):
         """The unsaved status-change row, or None where the stamps suffice."""
         return None
 
+    @classmethod
+    def bulk_transition(
+        cls, rows: list, new: str, *, at: datetime | None = None, same=None
+    ) -> None:
+        """`transition_to()` for many rows (loaded and locked by the caller) in
+        two statements: every move the map allows, or none at all.
+
+        `same` (column -> value or expression) is written with the status and
+        its stamps by one UPDATE; the caller groups rows that differ."""
+        if not rows:
+            return
+        illegal = [row for row in rows if not row.can_transition_to(new)]
+        if illegal:
+            row = illegal[0]
+            raise IllegalTransition(
+                f"{cls.__name__} {row.pk}: {row.status} -> {new} is not allowed"
+            )
+        at = at or timezone.now()
+        history = []
+        for row in rows:
+            old, row.status, row.status_changed_at = row.status, new, at
+            entry = row.history_row(old, new, at)
+            if entry is not None:
+                history.append(entry)
+        same = {**(same or {}), "status": new, "status_changed_at": at}
+        stamp = cls.STAMPS.get(new)
+        if stamp:
+            same[stamp] = at
+            for row in rows:
+                setattr(row, stamp, at)
+        if any(field.name == "updated_at" for field in cls._meta.fields):
+            same["updated_at"] = at
+        cls.objects.filter(pk__in=[row.pk for row in rows]).update(**same)
+        if history:
+            type(history[0]).objects.bulk_create(history)
+
 
 class PaymentPlan(StateMachine):
     """One order bought on installments by one customer from one merchant.
@@ -196,7 +232,10 @@ class Installment(StateMachine):
     `processing` -> `failed` (`next_attempt_at` set) -> `processing` -> ...;
     `failed` -> `defaulted` after the last retry. `next_attempt_at` starts at the
     beginning of the due date (Lagos), so "due by the end of date D" and "retry
-    whose time has come" are one condition for the collection engine.
+    whose time has come" are one condition for the collection engine. While
+    `processing` it is the end of the claim's lease: an attempt still in flight
+    then is settled by a later pass, which verifies its references first. It is
+    empty once nothing more will be tried (paid, defaulted, or the plan ended).
     """
 
     class Status(models.TextChoices):
@@ -231,6 +270,10 @@ class Installment(StateMachine):
     attempts = models.PositiveSmallIntegerField(default=0)
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     last_failure_reason = models.CharField(max_length=32, blank=True)
+    # The processor reference of the charge that paid it (or of the last try
+    # that failed): `<installment id>_a<attempt>`, `..._a<attempt>m<k>` for the
+    # k-th payment method tried in that attempt.
+    processor_reference = models.CharField(max_length=100, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
     paid_at = models.DateTimeField(null=True, blank=True)
@@ -248,7 +291,20 @@ class Installment(StateMachine):
             ),
         ]
         indexes = [
-            models.Index(fields=["status", "next_attempt_at"], name="installment_due")
+            # The collection engine's claim: `status IN (scheduled, failed) AND
+            # next_attempt_at <= cutoff ORDER BY next_attempt_at, id`, read in
+            # index order up to the batch size, without sorting all due rows.
+            models.Index(
+                fields=["next_attempt_at", "id"],
+                name="installment_claimable",
+                condition=Q(status__in=["scheduled", "failed"]),
+            ),
+            # Attempts in flight, by the end of their lease (stale ones first).
+            models.Index(
+                fields=["next_attempt_at", "id"],
+                name="installment_in_flight",
+                condition=Q(status="processing"),
+            ),
         ]
 
     def __str__(self):
@@ -260,6 +316,7 @@ class Installment(StateMachine):
             from_status=old,
             to_status=new,
             attempt=self.attempts,
+            reason=self.last_failure_reason if new == self.Status.FAILED else "",
             changed_at=at,
         )
 
@@ -273,10 +330,20 @@ class InstallmentStatusChange(models.Model):
     from_status = models.CharField(max_length=16)
     to_status = models.CharField(max_length=16)
     attempt = models.PositiveSmallIntegerField(default=0)
+    # Why an attempt failed (`payment.failed` reason), on moves to `failed`.
+    reason = models.CharField(max_length=32, blank=True)
     changed_at = models.DateTimeField()
 
     class Meta:
         ordering = ["changed_at", "id"]
+        indexes = [
+            # The score counts failed attempts of the last 180 days.
+            models.Index(
+                fields=["installment", "changed_at"],
+                name="installment_failures",
+                condition=Q(to_status="failed"),
+            )
+        ]
 
     def __str__(self):
         return f"{self.from_status} -> {self.to_status} at {self.changed_at}"

@@ -170,7 +170,7 @@ def deposit_succeeded(
             (
                 "payment.success",
                 {
-                    **_plan_resource(plan),
+                    **plan_resource(plan),
                     "amount": attempt.amount,
                     "currency": attempt.currency,
                 },
@@ -202,7 +202,7 @@ def deposit_failed(
         emit_event(
             merchant=plan.merchant,
             event_type="payment.failed",
-            data={**_plan_resource(plan), "reason": attempt.failure_reason},
+            data={**plan_resource(plan), "reason": attempt.failure_reason},
         )
     return attempt
 
@@ -219,7 +219,7 @@ def plan_cancel(*, plan: PaymentPlan) -> PaymentPlan:
     return plan
 
 
-def _plan_resource(plan: PaymentPlan) -> dict:
+def plan_resource(plan: PaymentPlan) -> dict:
     return {
         "resourceType": "payment_plan",
         "resourceId": plan.public_id,
@@ -246,18 +246,34 @@ def goods_release_due(plan: PaymentPlan) -> bool:
     installments are paid (or all of them, when the plan has fewer than N).
     `on_completion`: when the plan is completed.
     """
-    rule = plan.merchant.release_rule
-    if plan.status not in PAID_STATUSES:
+    merchant = plan.merchant
+    rule = merchant.release_rule
+    paid = 0
+    if rule not in (RELEASE_ON_DEPOSIT, RELEASE_ON_COMPLETION):
+        paid = plan.installments.filter(status=Installment.Status.PAID).count()
+    return release_due(
+        rule=rule,
+        after_installments=merchant.release_after_installments,
+        status=plan.status,
+        paid=paid,
+        count=plan.installment_count,
+    )
+
+
+def release_due(
+    *, rule: str, after_installments: int | None, status: str, paid: int, count: int
+) -> bool:
+    """The release rule on a plan with this status and `paid` of its `count`
+    installments paid (the collection engine counts a batch's plans at once)."""
+    if status not in PAID_STATUSES:
         return False
     if rule == RELEASE_ON_DEPOSIT:
         return True
     if rule == RELEASE_ON_COMPLETION:
-        return plan.status == PaymentPlan.Status.COMPLETED
-    needed = plan.merchant.release_after_installments
-    if needed is None:
+        return status == PaymentPlan.Status.COMPLETED
+    if after_installments is None:
         return False
-    paid = plan.installments.filter(status=Installment.Status.PAID).count()
-    return paid >= min(needed, plan.installment_count)
+    return paid >= min(after_installments, count)
 
 
 def goods_release_if_due(plan: PaymentPlan, *, at: datetime) -> list[tuple[str, dict]]:
@@ -267,4 +283,4 @@ def goods_release_if_due(plan: PaymentPlan, *, at: datetime) -> list[tuple[str, 
         return []
     plan.goods_released_at = at
     plan.save(update_fields=["goods_released_at", "updated_at"])
-    return [("goods.release", _plan_resource(plan))]
+    return [("goods.release", plan_resource(plan))]

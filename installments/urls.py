@@ -7,4 +7,9 @@ urlpatterns = [
     *api_path(
         "payment-plans/<str:plan_id>", api.PlanDetailApi.as_view(), "payment-plan"
     ),
+    *api_path(
+        "sandbox/payment-plans/<str:plan_id>/collect-next",
+        api.SandboxCollectNextApi.as_view(),
+        "sandbox-plan-collect-next",
+    ),
 ]

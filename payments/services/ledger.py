@@ -6,6 +6,9 @@ transaction per (kind, reference) is a database rule: a second posting for the s
 movement fails instead of counting money twice.
 """
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from django.db import transaction
 
 from ..fees import platform_fee
@@ -84,6 +87,59 @@ def collection_post(
             (wallet_account(merchant.public_id), -net),
         ],
     )
+
+
+@dataclass(frozen=True)
+class Collection:
+    """One collected payment for `collections_post` (ids, not model instances,
+    so a batch needs no row loaded)."""
+
+    merchant_pk: int
+    merchant_public_id: str
+    customer_pk: int
+    amount: int
+    reference: str
+    currency: str = "NGN"
+    description: str = ""
+
+
+def collections_post(collections: Sequence[Collection]) -> list[LedgerTransaction]:
+    """`collection_post` for many payments at once, in two INSERT statements:
+    the same transactions, lines and fee rule, and the same one-per-reference
+    database rule (a duplicate fails the whole statement)."""
+    transactions = []
+    lines = []
+    for item in collections:
+        fee = platform_fee(item.amount)
+        net = item.amount - fee
+        txn = LedgerTransaction(
+            kind=LedgerTransaction.Kind.COLLECTION,
+            reference=item.reference,
+            merchant_id=item.merchant_pk,
+            customer_id=item.customer_pk,
+            currency=item.currency,
+            amount=item.amount,
+            fee=fee,
+            net=net,
+            description=item.description,
+        )
+        transactions.append(txn)
+        for account, value in (
+            (PROCESSOR_CLEARING, item.amount),
+            (PLATFORM_FEES, -fee),
+            (wallet_account(item.merchant_public_id), -net),
+        ):
+            if value:
+                lines.append((txn, account, value))
+    if not transactions:
+        return []
+    with transaction.atomic(savepoint=False):
+        LedgerTransaction.objects.bulk_create(transactions)
+        LedgerLine.objects.bulk_create(
+            LedgerLine(transaction=txn, account=account, amount=value)
+            for txn, account, value in lines
+        )
+    return transactions
 
 
 def verification_charge_post(

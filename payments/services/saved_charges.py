@@ -92,6 +92,18 @@ def charge_verify(*, reference: str, unseen_is_failed: bool) -> ChargeOutcome:
     return _from_result(result)
 
 
+def charge_find(*, reference: str) -> ChargeOutcome | None:
+    """What the processor knows of `reference`: None when it has never seen it,
+    UNKNOWN when it cannot say now (for callers old enough to know that no
+    request with this reference can still arrive, e.g. a crashed attempt)."""
+    try:
+        result = _get_processor().verify_transaction(reference=reference)
+    except (ProcessorError, ProcessorTimeout, ProcessorRefused) as error:
+        logger.warning("Verifying %s failed: %s", reference, error)
+        return ChargeOutcome(status=UNKNOWN, reference=reference, message=str(error))
+    return None if result is None else _from_result(result)
+
+
 def saved_method_charge(
     *,
     method: PaymentMethod,

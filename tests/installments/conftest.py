@@ -1,13 +1,17 @@
 """Plans made the way customers make them: through checkout completion."""
 
 from dataclasses import dataclass
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 
 from installments.models import PaymentPlan
+from payments.models import SandboxTransaction
 
 from ..checkout.conftest import Shopper, add_card, complete, open_session, register
 from ..conftest import MerchantWithKey, make_merchant_with_key
+from ..webhooks.conftest import local_network, receiver  # noqa: F401 (fixtures)
 
 
 @dataclass
@@ -35,3 +39,34 @@ def make_active_plan(owner=None, email="ada@mail.example.com", **session) -> Pla
 @pytest.fixture
 def plan_active(db) -> PlanSetup:
     return make_active_plan()
+
+
+# --- the collection engine --------------------------------------------------
+
+
+def collect(on_date=None, **options) -> str:
+    """`python manage.py collect_installments [--date ...]`; its output."""
+    out = StringIO()
+    args = ["--date", on_date.isoformat()] if on_date else []
+    call_command("collect_installments", *args, stdout=out, **options)
+    return out.getvalue()
+
+
+def check_ledger() -> str:
+    """`python manage.py check_ledger`, which raises (exit 1) on any breach."""
+    out = StringIO()
+    call_command("check_ledger", stdout=out)
+    return out.getvalue()
+
+
+def installments_of(plan) -> list:
+    return list(plan.installments.order_by("sequence"))
+
+
+def charges_for(installment):
+    """Charges the sandbox was asked to make for this installment (every
+    attempt and method)."""
+    return SandboxTransaction.objects.filter(
+        kind=SandboxTransaction.Kind.AUTHORIZATION_CHARGE,
+        reference__startswith=f"{installment.public_id}_a",
+    ).order_by("id")

@@ -11,6 +11,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from config.api.ids import random_token
+from payments import hooks
 from payments.hooks import register_revocation_handler, unregister_revocation_handler
 from payments.inbound import signature_for
 from payments.services import payout_account_set
@@ -158,6 +159,27 @@ def signed_post(client, path: str, payload, *, signature: str | None = "auto"):
     elif signature is not None:
         headers["HTTP_X_PAYSTACK_SIGNATURE"] = signature
     return client.post(path, body, content_type="application/json", **headers)
+
+
+@pytest.fixture(autouse=True)
+def payments_alone():
+    """Payments' own contracts, without what higher apps register in their
+    ready() (installments' ledger checks would refuse the synthetic collections
+    these tests post, and its handlers would claim their references); the
+    registrations are tested in tests/installments."""
+    saved = (
+        list(hooks._revocation_handlers),
+        list(hooks._charge_confirmation_handlers),
+        dict(hooks._ledger_checks),
+    )
+    hooks._revocation_handlers.clear()
+    hooks._charge_confirmation_handlers.clear()
+    hooks._ledger_checks.clear()
+    yield
+    hooks._revocation_handlers[:] = saved[0]
+    hooks._charge_confirmation_handlers[:] = saved[1]
+    hooks._ledger_checks.clear()
+    hooks._ledger_checks.update(saved[2])
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ a duplicate reference.
 """
 
 import hashlib
+import time
 from datetime import date
 
 from django.conf import settings
@@ -47,6 +48,14 @@ __all__ = ["SandboxInputError", "SandboxProcessor"]
 
 def _page_url(name: str, reference: str) -> str:
     return settings.BASE_URL + reverse(name, args=[reference])
+
+
+def _network_latency() -> None:
+    """The round trip a real processor costs (settings.SANDBOX_LATENCY_MS, 0 by
+    default), for measuring how the service behaves when each call waits."""
+    delay = settings.SANDBOX_LATENCY_MS
+    if delay > 0:
+        time.sleep(delay / 1000)
 
 
 def _duplicate_reference() -> ProcessorRefused:
@@ -132,6 +141,7 @@ class SandboxProcessor(SandboxPayouts, Processor):
         return row
 
     def verify_transaction(self, *, reference):
+        _network_latency()
         row = (
             SandboxTransaction.objects.select_related("authorization")
             .filter(reference=reference)
@@ -187,6 +197,7 @@ class SandboxProcessor(SandboxPayouts, Processor):
         currency="NGN",
         metadata=None,
     ):
+        _network_latency()
         auth = SandboxAuthorization.objects.filter(
             authorization_code=authorization_code
         ).first()

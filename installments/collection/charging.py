@@ -1,0 +1,219 @@
+"""Charging a batch of claims at the processor, outside any transaction.
+
+Each claim is one attempt: the customer's default payment method first, then
+their other active methods (newest first), each try with its own deterministic
+reference (`<inst>_a<n>`, then `<inst>_a<n>m2`, ...). The next method is tried
+only after the processor declined the previous one, so when an answer is lost
+(timeout, crash) the references tried so far are exactly those up to the last
+one sent: a pass that takes the attempt over verifies them in order and charges
+only a reference the processor has never seen. An installment is never charged
+twice.
+
+The processor calls overlap on a pool of threads (DESIGN section 13), so a slow
+processor costs its latency once per round of threads, not once per installment,
+and the threads keep charging the next batch while the previous one is recorded.
+"""
+
+import logging
+import queue
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import connections, transaction
+
+from payments.selectors import payment_methods_chargeable_by_customer
+from payments.services.saved_charges import (
+    ChargeOutcome,
+    charge_find,
+    saved_method_charge,
+)
+
+from ..services import failure_reason
+from .claims import Claim
+
+logger = logging.getLogger("installments.collection")
+
+PAID = "paid"
+FAILED = "failed"
+# The processor has not said (timeout, pending): the attempt stays in flight and
+# a later pass verifies it when its lease ends.
+UNDECIDED = "undecided"
+# Something broke between claim and record (a bug, a crash): left in flight too.
+BROKEN = "broken"
+
+NO_PAYMENT_METHOD = "no_payment_method"
+
+
+@dataclass(frozen=True)
+class Result:
+    claim: Claim
+    status: str
+    # The method (1 = the first tried) whose charge paid, or the last one tried;
+    # 0 when none was.
+    method_number: int = 0
+    reason: str = ""  # the `payment.failed` reason when FAILED
+
+    @property
+    def reference(self) -> str:
+        """The processor reference of that charge ("" when none was made)."""
+        if not self.method_number:
+            return ""
+        return self.claim.reference(self.method_number)
+
+
+def after_charge(claim: Claim, result: Result) -> None:
+    """Runs between the processor's answer and the transaction that records it.
+
+    Nothing happens here; it marks the spot a crash would hurt most, so tests
+    replace it to prove the next pass repairs such a crash.
+    """
+
+
+def _charge(claim: Claim, methods: Sequence) -> Result:
+    number = 1
+    first_decline: ChargeOutcome | None = None
+    if claim.resumed:
+        while True:
+            found = charge_find(reference=claim.reference(number))
+            if found is None:
+                break  # never sent: charge it now
+            if found.succeeded:
+                return Result(claim, PAID, method_number=number)
+            if not found.failed:
+                return Result(claim, UNDECIDED, method_number=number)
+            first_decline = first_decline or found
+            number += 1
+    for method in methods[number - 1 :]:
+        outcome = saved_method_charge(
+            method=method,
+            amount=claim.amount,
+            reference=claim.reference(number),
+            currency=claim.currency,
+            metadata={
+                "purpose": "installment",
+                "installment_id": claim.public_id,
+                "attempt": claim.attempt,
+                "payment_plan_id": claim.plan_public_id,
+                "order_reference": claim.order_reference,
+            },
+        )
+        if outcome.succeeded:
+            return Result(claim, PAID, method_number=number)
+        if not outcome.failed:
+            # Never move on to another method while this one may be charged.
+            return Result(claim, UNDECIDED, method_number=number)
+        first_decline = first_decline or outcome
+        number += 1
+    if first_decline is None:
+        return Result(claim, FAILED, reason=NO_PAYMENT_METHOD)
+    # The reason the customer's own default gave, when several methods declined.
+    return Result(
+        claim,
+        FAILED,
+        method_number=number - 1,
+        reason=failure_reason(first_decline.failure_reason),
+    )
+
+
+def charge(claim: Claim, methods: Sequence) -> Result:
+    """The attempt's outcome; never raises (one installment never stops a batch)."""
+    try:
+        result = _charge(claim, methods)
+        after_charge(claim, result)
+    except Exception:
+        logger.exception(
+            "Installment %s attempt %s: charging failed unexpectedly; it stays in "
+            "flight and is verified when its lease ends",
+            claim.public_id,
+            claim.attempt,
+        )
+        return Result(claim, BROKEN)
+    return result
+
+
+class _Pending:
+    """The results of one submitted batch, filled in by the pool's threads."""
+
+    def __init__(self, claims: Sequence[Claim]):
+        self.claims = list(claims)
+        self.results: list[Result | None] = [None] * len(self.claims)
+        self._left = len(self.claims)
+        self._done = threading.Condition()
+
+    def set(self, position: int, result: Result) -> None:
+        with self._done:
+            self.results[position] = result
+            self._left -= 1
+            if not self._left:
+                self._done.notify_all()
+
+    def wait(self) -> list[Result]:
+        with self._done:
+            self._done.wait_for(lambda: not self._left)
+        return self.results
+
+
+class ChargePool:
+    """Threads that charge claims for a whole pass, so the processor calls of a
+    batch overlap each other and the recording of the previous batch.
+
+    `submit(claims)` loads their payment methods (one query) and queues them;
+    `wait()` on what it returns gives the results in order. Inline (no threads)
+    when `threads` is 1 or the caller is inside a transaction (tests): other
+    threads have their own database connections, which could not see the
+    caller's uncommitted rows. Each thread closes its connections at the end.
+    """
+
+    def __init__(self, threads: int | None = None):
+        threads = (
+            settings.INSTALLMENT_COLLECTION_THREADS if threads is None else threads
+        )
+        inline = threads <= 1 or transaction.get_connection().in_atomic_block
+        self._size = 0 if inline else threads
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+
+    def _grow(self, work: int) -> None:
+        """Start threads as work arrives, up to the pool's size."""
+        while len(self._threads) < min(self._size, work):
+            thread = threading.Thread(
+                target=self._work, name=f"collect-{len(self._threads)}", daemon=True
+            )
+            thread.start()
+            self._threads.append(thread)
+
+    def _work(self) -> None:
+        try:
+            while (job := self._jobs.get()) is not None:
+                pending, position, claim, methods = job
+                pending.set(position, charge(claim, methods))
+        finally:
+            connections.close_all()
+
+    def submit(self, claims: Sequence[Claim]) -> _Pending:
+        pending = _Pending(claims)
+        methods = payment_methods_chargeable_by_customer(
+            {claim.customer_pk for claim in claims}
+        )
+        self._grow(len(pending.claims))
+        for position, claim in enumerate(pending.claims):
+            job = (pending, position, claim, methods.get(claim.customer_pk, []))
+            if self._size:
+                self._jobs.put(job)
+            else:
+                pending.set(position, charge(*job[2:]))
+        return pending
+
+    def close(self) -> None:
+        for _ in self._threads:
+            self._jobs.put(None)
+        for thread in self._threads:
+            thread.join()
+
+    def __enter__(self) -> "ChargePool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,176 @@
+"""Claims: the installments a pass takes, committed before any processor call.
+
+A claim moves a due installment to `processing` with its next attempt number, in
+one short transaction that skips rows another worker holds (`FOR UPDATE SKIP
+LOCKED` on PostgreSQL; SQLite takes the whole database's write lock, so its
+passes queue). `next_attempt_at` of a claimed row becomes the end of its lease:
+an attempt still `processing` after that (its worker crashed, or the processor
+never said) is claimed again, as the same attempt, and settled by verifying its
+references before anything is charged.
+"""
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from django.db import transaction
+from django.db.models import CharField, F, QuerySet, Value
+from django.db.models.functions import Cast, Concat
+
+from ..models import Installment, PaymentPlan
+
+Status = Installment.Status
+
+# An attempt in flight this long is settled by a later pass. Far beyond the
+# processor calls' own timeouts: no request of it can still reach the processor,
+# so a reference the processor does not know then was never charged.
+LEASE = timedelta(minutes=10)
+
+_CLAIM_FIELDS = (
+    "id",
+    "public_id",
+    "sequence",
+    "amount",
+    "currency",
+    "due_date",
+    "status",
+    "attempts",
+    "next_attempt_at",
+    "status_changed_at",
+    "last_failure_reason",
+    "plan__id",
+    "plan__public_id",
+    "plan__order_reference",
+    "plan__installment_count",
+    "plan__merchant_id",
+    "plan__customer_id",
+    "plan__customer__id",
+    "plan__customer__public_id",
+)
+
+
+def attempt_reference(installment_id: str, attempt: int, method_number: int = 1) -> str:
+    """`<installment id>_a<attempt>` for the first payment method tried in an
+    attempt, `..._a<attempt>m<k>` for the k-th: deterministic, so a lost answer
+    is found again by verifying it, and never reused by a later attempt."""
+    base = f"{installment_id}_a{attempt}"
+    return base if method_number == 1 else f"{base}m{method_number}"
+
+
+def reference_expression(method_number: int):
+    """`attempt_reference()` of each row's own id and attempt, as SQL, so a whole
+    batch's references are written by one UPDATE."""
+    suffix = f"m{method_number}" if method_number > 1 else ""
+    return Concat(
+        F("public_id"),
+        Value("_a"),
+        Cast("attempts", output_field=CharField()),
+        Value(suffix),
+        output_field=CharField(),
+    )
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One attempt in flight, with what charging and recording it need."""
+
+    pk: int
+    public_id: str
+    sequence: int
+    attempt: int
+    resumed: bool  # an attempt a previous pass left in flight
+    amount: int
+    currency: str
+    due_date: date
+    plan_pk: int
+    plan_public_id: str
+    order_reference: str
+    installment_count: int
+    merchant_pk: int
+    customer_pk: int
+    customer_public_id: str
+
+    def reference(self, method_number: int = 1) -> str:
+        return attempt_reference(self.public_id, self.attempt, method_number)
+
+    @classmethod
+    def of(cls, installment: Installment, *, resumed: bool) -> "Claim":
+        plan = installment.plan
+        return cls(
+            pk=installment.pk,
+            public_id=installment.public_id,
+            sequence=installment.sequence,
+            attempt=installment.attempts,
+            resumed=resumed,
+            amount=installment.amount,
+            currency=installment.currency,
+            due_date=installment.due_date,
+            plan_pk=plan.pk,
+            plan_public_id=plan.public_id,
+            order_reference=plan.order_reference,
+            installment_count=plan.installment_count,
+            merchant_pk=plan.merchant_id,
+            customer_pk=plan.customer_id,
+            customer_public_id=plan.customer.public_id,
+        )
+
+
+def due(cutoff: datetime) -> QuerySet[Installment]:
+    """Installments of active plans whose (first or next) attempt is due by then."""
+    return Installment.objects.filter(
+        status__in=(Status.SCHEDULED, Status.FAILED),
+        next_attempt_at__lte=cutoff,
+        plan__status=PaymentPlan.Status.ACTIVE,
+    )
+
+
+def stale(now: datetime) -> QuerySet[Installment]:
+    """Attempts whose lease has ended while still in flight."""
+    return Installment.objects.filter(
+        status=Status.PROCESSING, next_attempt_at__lte=now
+    )
+
+
+def _locked(queryset: QuerySet[Installment], limit: int) -> list[Installment]:
+    return list(
+        queryset.select_for_update(skip_locked=True, of=("self",))
+        .select_related("plan__customer")
+        .only(*_CLAIM_FIELDS)
+        .order_by("next_attempt_at", "id")[:limit]
+    )
+
+
+def claim_due(
+    *, cutoff: datetime, now: datetime, limit: int, pks: list[int] | None = None
+) -> list[Claim]:
+    """Start the next attempt of up to `limit` due installments (oldest due
+    first): `processing`, attempt number + 1, leased until `now + LEASE`."""
+    if limit <= 0:
+        return []
+    queryset = due(cutoff)
+    if pks is not None:
+        queryset = queryset.filter(pk__in=pks)
+    with transaction.atomic(durable=True):
+        rows = _locked(queryset, limit)
+        for row in rows:
+            row.attempts += 1
+            row.next_attempt_at = now + LEASE
+        Installment.bulk_transition(
+            rows,
+            Status.PROCESSING,
+            at=now,
+            same={"attempts": F("attempts") + 1, "next_attempt_at": now + LEASE},
+        )
+    return [Claim.of(row, resumed=False) for row in rows]
+
+
+def claim_stale(*, now: datetime, limit: int) -> list[Claim]:
+    """Take over up to `limit` attempts whose lease ended: the same attempt (its
+    references are verified before any new charge), leased again."""
+    if limit <= 0:
+        return []
+    with transaction.atomic(durable=True):
+        rows = _locked(stale(now), limit)
+        Installment.objects.filter(pk__in=[row.pk for row in rows]).update(
+            next_attempt_at=now + LEASE, updated_at=now
+        )
+    return [Claim.of(row, resumed=True) for row in rows]

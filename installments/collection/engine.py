@@ -1,0 +1,126 @@
+"""The collection pass: claim a batch, charge it, record it, until nothing is due.
+
+Safe to run in any number of processes at once (and every 5 minutes from the
+django-q2 schedule while `collect_installments` runs by hand): correctness comes
+from the committed claims, the per-attempt references and the state checks when
+recording, never from the queue.
+"""
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from django.utils import timezone
+
+from ..models import start_of_day
+from .charging import BROKEN, UNDECIDED, ChargePool
+from .claims import claim_due, claim_stale, due, stale
+from .outcomes import Tally, record
+
+BATCH_SIZE = 500
+
+
+@dataclass
+class PassSummary:
+    claimed: int = 0  # attempts taken (new ones and ones left in flight before)
+    resumed: int = 0  # of which attempts a previous pass left in flight
+    undecided: int = 0  # the processor did not say: verified after the lease
+    tally: Tally = field(default_factory=Tally)
+    seconds: float = 0.0
+    more: bool = False  # stopped on its time budget; more may be due
+
+    @property
+    def in_flight(self) -> int:
+        """Left `processing`, to be settled by a later pass."""
+        return self.undecided + self.tally.broken
+
+    def line(self) -> str:
+        rate = self.claimed / self.seconds if self.seconds else 0.0
+        tally = self.tally
+        return (
+            f"{self.claimed} attempt(s) ({self.resumed} resumed): {tally.paid} paid, "
+            f"{tally.failed} failed ({tally.defaulted} defaulted), "
+            f"{self.in_flight} left in flight, {tally.skipped} settled elsewhere; "
+            f"{tally.completed} plan(s) completed, {tally.released} released; "
+            f"{self.seconds:.1f} s ({rate:.0f}/s)"
+        )
+
+
+def cutoff_of(on_date: date | None, now: datetime) -> tuple[datetime, date]:
+    """(the latest `next_attempt_at` collected, the pass's Lagos date): now and
+    today, or the very end of `on_date`."""
+    if on_date is None:
+        return now, timezone.localdate(now)
+    return start_of_day(on_date + timedelta(days=1)) - timedelta(
+        microseconds=1
+    ), on_date
+
+
+def due_count(*, on_date: date | None = None) -> int:
+    """How many attempts a pass would take now (for a progress display)."""
+    now = timezone.now()
+    cutoff, _ = cutoff_of(on_date, now)
+    return due(cutoff).count() + stale(now).count()
+
+
+def collect_due(
+    *,
+    on_date: date | None = None,
+    batch_size: int = BATCH_SIZE,
+    budget_seconds: float | None = None,
+    progress: Callable[[PassSummary], None] | None = None,
+) -> PassSummary:
+    """Collect everything due (by now, or by the end of the Lagos date
+    `on_date`) and settle every attempt whose lease ended, batch after batch,
+    until none is left or the time budget is spent.
+
+    Pipelined: while the pool charges one batch, this thread records the one
+    before it and claims the next."""
+    cutoff, pass_date = cutoff_of(on_date, timezone.now())
+    started = time.monotonic()
+    summary = PassSummary()
+    previous = None
+    with ChargePool() as pool:
+        while True:
+            claims = []
+            if budget_seconds is None or time.monotonic() - started < budget_seconds:
+                claims = claim_stale(now=timezone.now(), limit=batch_size)
+                claims += claim_due(
+                    cutoff=cutoff, now=timezone.now(), limit=batch_size - len(claims)
+                )
+            else:
+                summary.more = True
+            current = pool.submit(claims) if claims else None
+            if previous is not None:
+                _count(summary, previous.claims, previous.wait(), pass_date)
+                summary.seconds = time.monotonic() - started
+                if progress is not None:
+                    progress(summary)
+            if current is None:
+                break
+            previous = current
+    summary.seconds = time.monotonic() - started
+    return summary
+
+
+def _count(summary: PassSummary, claims, results, pass_date: date) -> None:
+    summary.tally.add(record(results, pass_date=pass_date))
+    summary.claimed += len(claims)
+    summary.resumed += sum(1 for claim in claims if claim.resumed)
+    summary.undecided += sum(1 for r in results if r.status == UNDECIDED)
+    summary.tally.broken += sum(1 for r in results if r.status == BROKEN)
+
+
+def installment_collect_now(*, installment_pk: int) -> PassSummary:
+    """Collect one installment that is due now (the sandbox's time travel)."""
+    started = time.monotonic()
+    now = timezone.now()
+    summary = PassSummary()
+    claims = claim_due(cutoff=now, now=now, limit=1, pks=[installment_pk])
+    if claims:
+        with ChargePool(threads=1) as pool:
+            results = pool.submit(claims).wait()
+        _count(summary, claims, results, timezone.localdate(now))
+    summary.seconds = time.monotonic() - started
+    return summary

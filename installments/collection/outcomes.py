@@ -1,0 +1,391 @@
+"""Recording a batch's outcomes: one transaction, set-based writes.
+
+For the installments still in the claim that charged them (`processing`, same
+attempt number: a worker whose lease ran out and was taken over records
+nothing), in one transaction and a fixed lock order (installments, plans,
+customers, each by primary key):
+
+- paid: the installments (one UPDATE), their collections in the ledger (2.5% fee;
+  two INSERTs for the batch, one transaction per installment, keyed by the
+  installment id so the database refuses a second), `payment_plan.installment_paid`
+  and `installment.paid` with the same payload;
+- failed: `failed` with the next attempt at 10:00 Lagos on the due date + 1, 3,
+  then 7 days; the 4th failed attempt defaults the installment and its plan;
+  `payment.failed` with the reason; e-mails to the customer (and, on default,
+  the merchant), sent after the commit;
+- the plans: completed when every installment is paid; the merchant's release
+  rule (`goods.release` once per plan);
+- the customers' scores, recomputed.
+
+When the batch cannot be recorded as a whole, each installment is recorded on
+its own, so one bad row costs only itself (it stays in flight, to be verified
+when its lease ends).
+"""
+
+import logging
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from functools import partial
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+from django_q.tasks import async_task
+
+from merchants.models import Merchant
+from payments.models import Customer
+from payments.services.ledger import Collection, collections_post
+from webhooks.services import emit_events
+
+from .. import emails, scores
+from ..models import Installment, PaymentPlan
+from ..services import release_due
+from .charging import FAILED, PAID, Result
+from .claims import reference_expression
+
+logger = logging.getLogger("installments.collection")
+
+Status = Installment.Status
+
+MAX_ATTEMPTS = 4
+# Retry n (after the n-th failed attempt) is due this many days after the due date.
+RETRY_DAYS = (1, 3, 7)
+RETRY_TIME = time(10, 0)  # Lagos
+EMAIL_TASK = "installments.tasks.send_emails"
+PAID_EVENTS = ("payment_plan.installment_paid", "installment.paid")
+
+
+def retry_at(*, due_date: date, failed_attempts: int, pass_date: date) -> datetime:
+    """10:00 Lagos on the due date + 1, 3 or 7 days; never earlier than 10:00 on
+    the day after the pass (an engine that ran late tries at most once a day)."""
+    day = due_date + timedelta(days=RETRY_DAYS[failed_attempts - 1])
+    day = max(day, pass_date + timedelta(days=1))
+    return timezone.make_aware(datetime.combine(day, RETRY_TIME))
+
+
+@dataclass
+class Tally:
+    paid: int = 0
+    failed: int = 0  # failed attempts, including those that defaulted
+    defaulted: int = 0
+    completed: int = 0  # plans
+    released: int = 0  # plans whose goods were released
+    skipped: int = 0  # settled by someone else meanwhile
+    broken: int = 0  # could not be recorded: left in flight
+
+    def add(self, other: "Tally") -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+_ROW_FIELDS = (
+    "id",
+    "public_id",
+    "plan_id",
+    "sequence",
+    "amount",
+    "currency",
+    "due_date",
+    "status",
+    "attempts",
+    "next_attempt_at",
+    "last_failure_reason",
+    "processor_reference",
+    "status_changed_at",
+)
+_PLAN_FIELDS = (
+    "id",
+    "public_id",
+    "merchant_id",
+    "customer_id",
+    "order_reference",
+    "status",
+    "installment_count",
+    "goods_released_at",
+    "status_changed_at",
+)
+
+
+@dataclass
+class _Batch:
+    """What one recording writes, gathered before it is written."""
+
+    now: datetime
+    pass_date: date
+    rows: dict[int, Installment]
+    plans: dict[int, PaymentPlan]
+    merchants: dict[int, Merchant]
+    events: dict[int, list[tuple[str, dict]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+    mail: list[emails.Message] = field(default_factory=list)
+    tally: Tally = field(default_factory=Tally)
+
+
+def _paid_data(result: Result) -> dict:
+    claim = result.claim
+    return {
+        "resourceType": "installment",
+        "resourceId": claim.public_id,
+        "paymentPlanId": claim.plan_public_id,
+        "customerId": claim.customer_public_id,
+        "orderReference": claim.order_reference,
+        "amount": claim.amount,
+        "currency": claim.currency,
+        "processorReference": result.reference,
+    }
+
+
+def _plan_data(plan: PaymentPlan) -> dict:
+    return {
+        "resourceType": "payment_plan",
+        "resourceId": plan.public_id,
+        "orderReference": plan.order_reference,
+    }
+
+
+def _record_paid(batch: _Batch, results: list[Result]) -> None:
+    # One UPDATE per method position (nearly always one: the default paid).
+    groups: dict[int, list[Installment]] = defaultdict(list)
+    for result in results:
+        row = batch.rows[result.claim.pk]
+        row.processor_reference = result.reference
+        row.next_attempt_at = None
+        groups[result.method_number].append(row)
+        data = _paid_data(result)
+        for event_type in PAID_EVENTS:
+            batch.events[result.claim.merchant_pk].append((event_type, data))
+    for method_number, rows in groups.items():
+        Installment.bulk_transition(
+            rows,
+            Status.PAID,
+            at=batch.now,
+            same={
+                "next_attempt_at": None,
+                "processor_reference": reference_expression(method_number),
+            },
+        )
+    collections_post(
+        [
+            Collection(
+                merchant_pk=result.claim.merchant_pk,
+                merchant_public_id=batch.merchants[result.claim.merchant_pk].public_id,
+                customer_pk=result.claim.customer_pk,
+                amount=result.claim.amount,
+                reference=result.claim.public_id,
+                currency=result.claim.currency,
+                description=(
+                    f"Installment {result.claim.sequence} of "
+                    f"{result.claim.installment_count}, order "
+                    f"{result.claim.order_reference}"
+                )[:255],
+            )
+            for result in results
+        ]
+    )
+    batch.tally.paid += len(results)
+
+
+def _record_failed(
+    batch: _Batch, results: list[Result], customers: dict[int, Customer]
+) -> list[Installment]:
+    """The failed attempts; returns the installments that defaulted."""
+    # One UPDATE per (reason, next attempt, method position): a batch's rows
+    # share few of them.
+    groups: dict[tuple, list[Installment]] = defaultdict(list)
+    defaulting = []
+    for result in results:
+        claim = result.claim
+        row = batch.rows[claim.pk]
+        row.last_failure_reason = result.reason
+        row.processor_reference = result.reference
+        if row.attempts >= MAX_ATTEMPTS:
+            row.next_attempt_at = None
+            defaulting.append(row)
+        else:
+            row.next_attempt_at = retry_at(
+                due_date=row.due_date,
+                failed_attempts=row.attempts,
+                pass_date=batch.pass_date,
+            )
+        groups[(result.reason, row.next_attempt_at, result.method_number)].append(row)
+        plan = batch.plans[claim.plan_pk]
+        batch.events[claim.merchant_pk].append(
+            ("payment.failed", {**_plan_data(plan), "reason": result.reason})
+        )
+        batch.mail.extend(
+            emails.failed_attempt(
+                claim=claim,
+                customer=customers[claim.customer_pk],
+                merchant=batch.merchants[claim.merchant_pk],
+                reason=result.reason,
+                next_attempt_at=row.next_attempt_at,
+            )
+        )
+    for (reason, next_attempt_at, method_number), rows in groups.items():
+        Installment.bulk_transition(
+            rows,
+            Status.FAILED,
+            at=batch.now,
+            same={
+                "last_failure_reason": reason,
+                "next_attempt_at": next_attempt_at,
+                "processor_reference": reference_expression(method_number)
+                if method_number
+                else "",
+            },
+        )
+    Installment.bulk_transition(defaulting, Status.DEFAULTED, at=batch.now)
+    batch.tally.failed += len(results)
+    batch.tally.defaulted += len(defaulting)
+    return defaulting
+
+
+def _record_plans(batch: _Batch, defaulted: list[Installment]) -> None:
+    """Completion, default and the release rule of the batch's plans."""
+    plans = batch.plans
+    paid = dict(
+        Installment.objects.filter(plan_id__in=list(plans), status=Status.PAID)
+        .order_by()
+        .values("plan_id")
+        .annotate(count=Count("id"))
+        .values_list("plan_id", "count")
+    )
+    active = PaymentPlan.Status.ACTIVE
+    completing = [
+        plan
+        for plan in plans.values()
+        if plan.status == active and paid.get(plan.pk, 0) >= plan.installment_count
+    ]
+    PaymentPlan.bulk_transition(completing, PaymentPlan.Status.COMPLETED, at=batch.now)
+    defaulting = [
+        plans[pk]
+        for pk in sorted({row.plan_id for row in defaulted})
+        if plans[pk].status == active
+    ]
+    PaymentPlan.bulk_transition(defaulting, PaymentPlan.Status.DEFAULTED, at=batch.now)
+    if defaulting:
+        # A defaulted plan's later installments are no longer collected.
+        Installment.objects.filter(
+            plan__in=defaulting, status__in=(Status.SCHEDULED, Status.FAILED)
+        ).update(next_attempt_at=None, updated_at=batch.now)
+    releasing = []
+    for plan in plans.values():
+        merchant = batch.merchants[plan.merchant_id]
+        if plan.goods_released_at is None and release_due(
+            rule=merchant.release_rule,
+            after_installments=merchant.release_after_installments,
+            status=plan.status,
+            paid=paid.get(plan.pk, 0),
+            count=plan.installment_count,
+        ):
+            plan.goods_released_at = batch.now
+            releasing.append(plan)
+            batch.events[plan.merchant_id].append(("goods.release", _plan_data(plan)))
+    if releasing:
+        PaymentPlan.objects.filter(pk__in=[plan.pk for plan in releasing]).update(
+            goods_released_at=batch.now, updated_at=batch.now
+        )
+    batch.tally.completed += len(completing)
+    batch.tally.released += len(releasing)
+
+
+def apply_outcomes(results: list[Result], *, pass_date: date) -> Tally:
+    """Record decided results inside the caller's transaction (the engine's own,
+    or the one in which payments records a processor's `charge.success`)."""
+    now = timezone.now()
+    with transaction.atomic(savepoint=False):
+        rows = {
+            row.pk: row
+            for row in Installment.objects.select_for_update()
+            .filter(pk__in=sorted(result.claim.pk for result in results))
+            .order_by("pk")
+            .only(*_ROW_FIELDS)
+        }
+        mine = [
+            result
+            for result in results
+            if (row := rows.get(result.claim.pk)) is not None
+            and row.status == Status.PROCESSING
+            and row.attempts == result.claim.attempt
+        ]
+        if not mine:
+            return Tally(skipped=len(results))
+        plans = {
+            plan.pk: plan
+            for plan in PaymentPlan.objects.select_for_update()
+            .filter(pk__in=sorted({result.claim.plan_pk for result in mine}))
+            .order_by("pk")
+            .only(*_PLAN_FIELDS)
+        }
+        merchants = Merchant.objects.only(
+            "id", "public_id", "email", "business_name", "release_rule"
+        ).in_bulk({plan.merchant_id for plan in plans.values()})
+        batch = _Batch(
+            now=now, pass_date=pass_date, rows=rows, plans=plans, merchants=merchants
+        )
+        batch.tally.skipped = len(results) - len(mine)
+        paid = [result for result in mine if result.status == PAID]
+        failed = [result for result in mine if result.status == FAILED]
+        if paid:
+            _record_paid(batch, paid)
+        defaulted: list[Installment] = []
+        if failed:
+            customers = Customer.objects.only("id", "email", "first_name").in_bulk(
+                {result.claim.customer_pk for result in failed}
+            )
+            defaulted = _record_failed(batch, failed, customers)
+        _record_plans(batch, defaulted)
+        for merchant_pk, events in batch.events.items():
+            emit_events(merchant=merchants[merchant_pk], events=events)
+        scores.scores_refresh(
+            customer_pks={result.claim.customer_pk for result in mine}
+        )
+        if batch.mail:
+            transaction.on_commit(
+                partial(
+                    async_task, EMAIL_TASK, batch.mail, task_name="collection-mail"
+                ),
+                robust=True,
+            )
+    return batch.tally
+
+
+def record(results: list[Result], *, pass_date: date) -> Tally:
+    """Record the decided results of a batch (paid or failed); the others stay
+    in flight. Never raises."""
+    decided = [result for result in results if result.status in (PAID, FAILED)]
+    if not decided:
+        return Tally()
+    try:
+        with transaction.atomic(durable=True):
+            return apply_outcomes(decided, pass_date=pass_date)
+    except Exception:
+        if len(decided) == 1:
+            _log_broken(decided[0])
+            return Tally(broken=1)
+        logger.exception(
+            "Recording a batch of %s outcomes failed; recording them one by one",
+            len(decided),
+        )
+    tally = Tally()
+    for result in decided:
+        try:
+            with transaction.atomic(durable=True):
+                tally.add(apply_outcomes([result], pass_date=pass_date))
+        except Exception:
+            _log_broken(result)
+            tally.broken += 1
+    return tally
+
+
+def _log_broken(result: Result) -> None:
+    logger.exception(
+        "Installment %s attempt %s (%s, %s): the outcome could not be recorded; it "
+        "stays in flight and is verified when its lease ends",
+        result.claim.public_id,
+        result.claim.attempt,
+        result.status,
+        result.reference,
+    )

@@ -1,0 +1,158 @@
+"""E-mails about collections: to the customer when an installment could not be
+collected or a plan defaulted, to the merchant when a plan defaulted.
+
+Builders return plain (subject, body, recipient) tuples, so a batch's e-mails
+travel to the task that sends them (after the commit) as data.
+"""
+
+from datetime import datetime
+
+from django.conf import settings
+from django.core.mail import get_connection, send_mass_mail
+from django.utils import timezone
+
+Message = tuple[str, str, str]
+
+REASON_TEXT = {
+    "insufficient_funds": "there were not enough funds",
+    "card_expired": "the card has expired",
+    "do_not_honor": "the bank declined the charge",
+    "authorization_revoked": "the bank or card issuer withdrew the authorization",
+    "no_payment_method": "there is no active payment method on your account",
+    "processor_error": "the payment processor could not take the charge",
+}
+
+
+def naira(kobo: int) -> str:
+    return f"NGN {kobo // 100:,}.{kobo % 100:02d}"
+
+
+def _reason(reason: str) -> str:
+    return REASON_TEXT.get(reason, "the charge was declined")
+
+
+def installment_failed(
+    *,
+    email: str,
+    first_name: str,
+    merchant_name: str,
+    order_reference: str,
+    sequence: int,
+    count: int,
+    amount: int,
+    reason: str,
+    next_attempt_at: datetime,
+) -> Message:
+    when = timezone.localtime(next_attempt_at)
+    return (
+        f"We could not collect your installment for order {order_reference}",
+        f"Hello {first_name},\n\n"
+        f"We tried to collect installment {sequence} of {count} ({naira(amount)}) "
+        f"for your order {order_reference} from {merchant_name}, but "
+        f"{_reason(reason)}.\n\n"
+        f"We will try again on {when:%A %d %B %Y} at {when:%H:%M} (Lagos time). "
+        "Please make sure the payment method has enough funds, or add another one "
+        f"at {settings.BASE_URL}/account/ before then.\n",
+        email,
+    )
+
+
+def plan_defaulted_to_customer(
+    *,
+    email: str,
+    first_name: str,
+    merchant_name: str,
+    order_reference: str,
+    sequence: int,
+    amount: int,
+    reason: str,
+) -> Message:
+    return (
+        f"Your payment plan for order {order_reference} is in default",
+        f"Hello {first_name},\n\n"
+        f"Installment {sequence} ({naira(amount)}) of your order {order_reference} "
+        f"from {merchant_name} could not be collected after 4 attempts: the last "
+        f"time {_reason(reason)}. Your payment plan is now in default and no "
+        f"further installments will be collected automatically.\n\n"
+        f"Please contact {merchant_name} to settle the balance.\n",
+        email,
+    )
+
+
+def plan_defaulted_to_merchant(
+    *,
+    email: str,
+    business_name: str,
+    plan_id: str,
+    order_reference: str,
+    customer_id: str,
+    sequence: int,
+    amount: int,
+    reason: str,
+) -> Message:
+    return (
+        f"Payment plan {plan_id} (order {order_reference}) defaulted",
+        f"Hello {business_name},\n\n"
+        f"Installment {sequence} ({naira(amount)}) of payment plan {plan_id} for "
+        f"order {order_reference} (customer {customer_id}) could not be collected "
+        f"after 4 attempts (last reason: {reason}). The plan is now defaulted: no "
+        "further installments will be collected, and your customer has been told "
+        "to contact you.\n\n"
+        f"The plan: {settings.BASE_URL}/dashboard/plans/{plan_id}/\n",
+        email,
+    )
+
+
+def failed_attempt(
+    *, claim, customer, merchant, reason: str, next_attempt_at: datetime | None
+) -> list[Message]:
+    """The e-mails of a failed collection attempt (`claim`, a collection claim):
+    the retry to the customer, or the default to the customer and the merchant
+    (`next_attempt_at` is None)."""
+    if next_attempt_at is not None:
+        return [
+            installment_failed(
+                email=customer.email,
+                first_name=customer.first_name,
+                merchant_name=merchant.business_name,
+                order_reference=claim.order_reference,
+                sequence=claim.sequence,
+                count=claim.installment_count,
+                amount=claim.amount,
+                reason=reason,
+                next_attempt_at=next_attempt_at,
+            )
+        ]
+    return [
+        plan_defaulted_to_customer(
+            email=customer.email,
+            first_name=customer.first_name,
+            merchant_name=merchant.business_name,
+            order_reference=claim.order_reference,
+            sequence=claim.sequence,
+            amount=claim.amount,
+            reason=reason,
+        ),
+        plan_defaulted_to_merchant(
+            email=merchant.email,
+            business_name=merchant.business_name,
+            plan_id=claim.plan_public_id,
+            order_reference=claim.order_reference,
+            customer_id=claim.customer_public_id,
+            sequence=claim.sequence,
+            amount=claim.amount,
+            reason=reason,
+        ),
+    ]
+
+
+def send(messages: list[Message]) -> int:
+    """Send them over one connection; returns how many went out."""
+    connection = get_connection(fail_silently=False)
+    return send_mass_mail(
+        [
+            (subject, body, settings.DEFAULT_FROM_EMAIL, [recipient])
+            for subject, body, recipient in messages
+        ],
+        connection=connection,
+    )

@@ -1,0 +1,78 @@
+"""Invariants between plans and the ledger, run by `python manage.py check_ledger`
+(registered with payments in InstallmentsConfig.ready()).
+
+A collection's ledger reference is the installment's id (`inst_...`) or the
+deposit attempt's reference (`plan_..._d<n>`); the database allows one
+collection per reference.
+"""
+
+from collections.abc import Iterator
+
+from payments.models import LedgerTransaction
+
+from .models import DepositAttempt, Installment
+
+CHUNK = 2000
+
+
+def _collections() -> dict[str, tuple[int, int | None]]:
+    """reference -> (amount, merchant pk) of every collection."""
+    return {
+        reference: (amount, merchant_id)
+        for reference, amount, merchant_id in LedgerTransaction.objects.filter(
+            kind=LedgerTransaction.Kind.COLLECTION
+        )
+        .values_list("reference", "amount", "merchant_id")
+        .iterator(chunk_size=CHUNK)
+    }
+
+
+def _paid() -> Iterator[tuple[str, str, int, int]]:
+    """(what, reference, amount, merchant pk) of every payment collected:
+    paid installments, then successful deposits."""
+    for public_id, amount, merchant_id in (
+        Installment.objects.filter(status=Installment.Status.PAID)
+        .order_by("id")
+        .values_list("public_id", "amount", "plan__merchant_id")
+        .iterator(chunk_size=CHUNK)
+    ):
+        yield "installment", public_id, amount, merchant_id
+    for reference, amount, merchant_id in (
+        DepositAttempt.objects.filter(status=DepositAttempt.Status.SUCCEEDED)
+        .order_by("id")
+        .values_list("reference", "amount", "plan__merchant_id")
+        .iterator(chunk_size=CHUNK)
+    ):
+        yield "deposit", reference, amount, merchant_id
+
+
+def paid_installments_have_one_collection() -> Iterator[str]:
+    """Each paid installment (and each paid deposit) has exactly one collection,
+    for its amount, in its plan's merchant's wallet."""
+    collections = _collections()
+    for what, reference, amount, merchant_id in _paid():
+        found = collections.get(reference)
+        if found is None:
+            yield f"{what} {reference} is paid but has no collection"
+        elif found != (amount, merchant_id):
+            yield (
+                f"{what} {reference} of {amount} (merchant #{merchant_id}) is "
+                f"collected as {found[0]} (merchant #{found[1]})"
+            )
+
+
+def collections_have_a_payment() -> Iterator[str]:
+    """No collection without a paid installment or a paid deposit behind it."""
+    paid = {reference for _, reference, _, _ in _paid()}
+    strays = sorted(set(_collections()) - paid)
+    statuses = dict(
+        Installment.objects.filter(public_id__in=strays).values_list(
+            "public_id", "status"
+        )
+    )
+    for reference in strays:
+        status = statuses.get(reference)
+        if status is not None:
+            yield f"collection {reference} is for an installment that is {status}"
+        else:
+            yield f"collection {reference} matches no paid installment or deposit"

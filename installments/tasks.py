@@ -1,0 +1,31 @@
+"""django-q2 entry points: thin wrappers over services, safe to run twice."""
+
+import logging
+
+from django_q.tasks import async_task
+
+from . import emails
+from .collection import collect_due
+
+logger = logging.getLogger("installments.collection")
+
+COLLECT_TASK = "installments.tasks.collect_due_installments"
+# A pass stops claiming after this long and enqueues its continuation, well
+# inside the django-q2 task timeout (a task killed mid-batch leaves its claims
+# in flight until their lease ends).
+PASS_BUDGET_SECONDS = 60
+
+
+def collect_due_installments() -> str:
+    """Every 5 minutes: collect what is due now, settle attempts left in flight."""
+    summary = collect_due(budget_seconds=PASS_BUDGET_SECONDS)
+    if summary.more:
+        async_task(COLLECT_TASK, task_name="collect-installments-continued")
+    if summary.claimed:
+        logger.info("collect_due_installments: %s", summary.line())
+    return summary.line()
+
+
+def send_emails(messages: list) -> int:
+    """The e-mails of one recorded batch (enqueued after its commit)."""
+    return emails.send([tuple(message) for message in messages])

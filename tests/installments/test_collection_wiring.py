@@ -1,0 +1,229 @@
+"""How the engine is wired in: the command and the schedule, the claim's index,
+the score on revocation, the ledger checks registered with payments."""
+
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from config.api.schedules import declared
+from installments import tasks
+from installments.collection import claims
+from installments.models import IllegalTransition, Installment
+from payments.hooks import ledger_checks
+from payments.models import Customer, LedgerLine, LedgerTransaction, PaymentMethod
+from payments.services.ledger import Collection, collections_post
+
+from ..payments.conftest import signed_post
+from .conftest import collect, installments_of, make_active_plan
+
+pytestmark = pytest.mark.django_db
+
+
+class Terminal(StringIO):
+    def isatty(self):
+        return True
+
+
+# --- the command and the schedule ---------------------------------------------
+
+
+def test_a_terminal_shows_a_progress_line_and_a_summary(plan_active):
+    first = installments_of(plan_active.plan)[0]
+    screen = Terminal()
+
+    call_command("collect_installments", "--date", str(first.due_date), stdout=screen)
+
+    shown = screen.getvalue()
+    assert "\r  0% 0/1 claiming" in shown
+    assert "\r100% 1/1 1 paid, 0 failed" in shown
+    assert shown.endswith(
+        f"collect_installments (due by end of {first.due_date}): 1 attempt(s) "
+        f"(0 resumed): 1 paid, 0 failed (0 defaulted), 0 left in flight, 0 settled "
+        f"elsewhere; 0 plan(s) completed, 0 released; {shown.split('; ')[-1]}"
+    )
+
+
+def test_a_pipe_gets_only_the_summary_line(plan_active):
+    first = installments_of(plan_active.plan)[0]
+
+    output = collect(first.due_date)
+
+    assert "\r" not in output
+    assert output.count("\n") == 1
+    assert output.startswith(f"collect_installments (due by end of {first.due_date})")
+
+
+@pytest.mark.parametrize("value", ["2026-13-01", "tomorrow", "01/02/2026"])
+def test_a_malformed_date_is_refused(db, value):
+    with pytest.raises(CommandError, match="YYYY-MM-DD"):
+        call_command("collect_installments", "--date", value, stdout=StringIO())
+
+
+def test_the_batch_size_must_be_positive(db):
+    with pytest.raises(CommandError, match="at least 1"):
+        call_command("collect_installments", "--batch-size", "0", stdout=StringIO())
+
+
+def test_small_batches_collect_everything_due(db):
+    plans = [make_active_plan(email=f"s{n}@mail.example.com").plan for n in range(3)]
+    last = max(installments_of(plan)[-1].due_date for plan in plans)
+
+    output = collect(last, batch_size=2)
+
+    assert "9 attempt(s) (0 resumed): 9 paid" in output
+    assert "3 plan(s) completed" in output
+
+
+def test_the_engine_is_a_five_minute_schedule():
+    [spec] = [spec for spec in declared() if spec.name == "installments-collect-due"]
+    assert spec.func == "installments.tasks.collect_due_installments"
+    assert (spec.schedule_type, spec.minutes) == ("I", 5)
+
+
+def test_the_scheduled_task_collects_what_is_due_now(plan_active):
+    first = installments_of(plan_active.plan)[0]
+    Installment.objects.filter(pk=first.pk).update(
+        next_attempt_at=timezone.now() - timedelta(seconds=1)
+    )
+
+    line = tasks.collect_due_installments()
+
+    assert line.startswith("1 attempt(s) (0 resumed): 1 paid")
+    first.refresh_from_db()
+    assert first.status == "paid"
+
+
+def test_a_task_out_of_time_hands_the_rest_to_a_continuation(plan_active, monkeypatch):
+    enqueued = []
+    monkeypatch.setattr(tasks, "PASS_BUDGET_SECONDS", -1)
+    monkeypatch.setattr(tasks, "async_task", lambda *args, **kw: enqueued.append(args))
+
+    tasks.collect_due_installments()
+
+    assert enqueued == [(tasks.COLLECT_TASK,)]
+
+
+# --- the claim's index --------------------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL plans")
+def test_the_claim_reads_its_partial_index_in_order_without_sorting(plan_active):
+    query = (
+        claims.due(timezone.now())
+        .select_for_update(skip_locked=True, of=("self",))
+        .order_by("next_attempt_at", "id")
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        plan = query.explain()
+
+    assert "installment_claimable" in plan
+    assert "Sort" not in plan
+
+
+# --- the score ----------------------------------------------------------------
+
+
+def test_a_processor_revocation_recomputes_the_customers_score(plan_active):
+    method = PaymentMethod.objects.get(customer_id=plan_active.plan.customer_id)
+
+    response = signed_post(
+        APIClient(),
+        "/api/v1/webhooks/payment-gateway",
+        {
+            "event": "authorization.revoked",
+            "data": {"authorization_code": method.authorization_code},
+        },
+    )
+
+    assert response.status_code == 200
+    assert Customer.objects.get(pk=method.customer_id).score == 500 - 30
+
+
+# --- the ledger checks ----------------------------------------------------------
+
+
+def failing_check_ledger() -> str:
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("check_ledger", stdout=out)
+    return out.getvalue()
+
+
+def test_the_installment_checks_are_registered_with_payments():
+    names = [check.name for check in ledger_checks()]
+    assert "each paid installment has exactly one collection" in names
+    assert "no collection without a paid installment or deposit" in names
+
+
+def test_a_paid_installment_without_its_collection_fails_check_ledger(plan_active):
+    first = installments_of(plan_active.plan)[0]
+    Installment.objects.filter(pk=first.pk).update(status="paid")
+
+    output = failing_check_ledger()
+
+    assert f"installment {first.public_id} is paid but has no collection" in output
+
+
+def test_a_collection_without_a_paid_installment_fails_check_ledger(plan_active):
+    first = installments_of(plan_active.plan)[0]
+    collect(first.due_date)
+    Installment.objects.filter(pk=first.pk).update(status="failed")
+
+    output = failing_check_ledger()
+
+    assert (
+        f"collection {first.public_id} is for an installment that is failed" in output
+    )
+
+
+def test_a_collection_for_the_wrong_amount_fails_check_ledger(plan_active):
+    first = installments_of(plan_active.plan)[0]
+    collect(first.due_date)
+    Installment.objects.filter(pk=first.pk).update(amount=first.amount + 1)
+
+    output = failing_check_ledger()
+
+    assert f"installment {first.public_id} of {first.amount + 1}" in output
+
+
+def test_the_database_refuses_a_second_collection_for_an_installment(plan_active):
+    first = installments_of(plan_active.plan)[0]
+    collect(first.due_date)
+    plan = plan_active.plan
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        collections_post(
+            [
+                Collection(
+                    merchant_pk=plan.merchant_id,
+                    merchant_public_id=plan.merchant.public_id,
+                    customer_pk=plan.customer_id,
+                    amount=first.amount,
+                    reference=first.public_id,
+                )
+            ]
+        )
+    assert LedgerTransaction.objects.filter(reference=first.public_id).count() == 1
+    assert (
+        LedgerLine.objects.filter(transaction__reference=first.public_id).count() == 3
+    )
+
+
+# --- the state machine, set-based -------------------------------------------------
+
+
+def test_a_set_based_transition_refuses_any_illegal_move(plan_active):
+    rows = installments_of(plan_active.plan)
+
+    with pytest.raises(IllegalTransition):
+        Installment.bulk_transition(rows, Installment.Status.PAID)
+
+    assert {row.status for row in installments_of(plan_active.plan)} == {"scheduled"}
