@@ -3,6 +3,7 @@ endpoint 24 (charge, transfer and refund events) and endpoint 25 (revocations),
 each only saying how to handle a verified payload."""
 
 import json
+from abc import ABCMeta, abstractmethod
 
 from django_q.tasks import async_task
 from rest_framework.views import APIView
@@ -16,7 +17,7 @@ from ..inbound import SIGNATURE_HEADER, inbound_finish, inbound_store, signature
 from ..models import InboundRequest
 
 
-class InboundProcessorApi(APIView):
+class InboundProcessorApi(APIView, metaclass=ABCMeta):
     """Store the raw request, verify its signature (401), parse it, hand it to
     `handle`, and record the outcome or the error on the stored row."""
 
@@ -25,8 +26,9 @@ class InboundProcessorApi(APIView):
     throttle_classes = []
     endpoint: str = ""
 
+    @abstractmethod
     def handle(self, *, inbound: InboundRequest, payload: dict) -> str:
-        raise NotImplementedError
+        """Act on a verified event; return a short outcome for the stored row."""
 
     def post(self, request):
         raw = request.body
