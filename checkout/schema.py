@@ -4,7 +4,12 @@ Imported by config.api.schema.discover_schema_modules(); see that module for wha
 every operation gets without saying (security, common error statuses).
 """
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
 
 from config.api.schema import (
     DATE,
@@ -79,6 +84,20 @@ extend_schema_view(
         "order already paid (409 `order_already_paid`).",
         parameters=[IDEMPOTENCY_KEY],
         request=SessionCreateInput,
+        examples=[
+            OpenApiExample(
+                "A laptop on installments",
+                request_only=True,
+                value={
+                    "merchant_id": "mer_3vQbXk2m9TzP1aLw",
+                    "amount": 25_000_000,
+                    "currency": "NGN",
+                    "title": "Laptop",
+                    "order_reference": "order-1042",
+                    "customer_email": "ada@mail.example",
+                },
+            )
+        ],
         responses={
             201: ok_envelope(SESSION_CREATED),
             200: ok_envelope(SESSION_CREATED),
@@ -104,6 +123,19 @@ extend_schema_view(
         "named customer's score when the service knows them (else a new "
         "customer's). With a customer JWT: that customer only.",
         request=PreviewInput,
+        examples=[
+            OpenApiExample(
+                "Three monthly installments",
+                request_only=True,
+                value={
+                    "merchant_id": "mer_3vQbXk2m9TzP1aLw",
+                    "customer_id": "cus_8fKq2LmZ0xYt4Rb",
+                    "amount": 25_000_000,
+                    "schedule_type": "monthly",
+                    "installment_count": 3,
+                },
+            )
+        ],
         responses={200: ok_envelope(PLAN_PREVIEW), **errors(404, 422)},
     )
 )(api.PreviewApi)

@@ -44,9 +44,21 @@ if PROCESSOR not in ("sandbox", "paystack"):
 PAYSTACK_SECRET_KEY = env.str("PAYSTACK_SECRET_KEY", default="sk_test_sandbox")
 PAYSTACK_BASE_URL = env.str("PAYSTACK_BASE_URL", default="https://api.paystack.co")
 
+# Rotating SECRET_KEY (docs/operations.md): the previous keys stay valid for
+# sessions and password-reset links while listed here.
+SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])
+
+
+def _derived_field_key(secret: str) -> str:
+    return hashlib.sha256(b"field-encryption:" + secret.encode()).hexdigest()
+
+
+# Comma-separated: the first key encrypts, every key decrypts (config/api/crypto.py).
+# When unset it is derived from SECRET_KEY, and from the fallbacks, so that a
+# SECRET_KEY rotation keeps stored secrets readable until reencrypt_secrets ran.
 FIELD_ENCRYPTION_KEY = env.str(
     "FIELD_ENCRYPTION_KEY",
-    default=hashlib.sha256(b"field-encryption:" + SECRET_KEY.encode()).hexdigest(),
+    default=",".join(map(_derived_field_key, [SECRET_KEY, *SECRET_KEY_FALLBACKS])),
 )
 WEBHOOK_ALLOW_PRIVATE_NETWORKS = env.bool(
     "WEBHOOK_ALLOW_PRIVATE_NETWORKS", default=DEBUG
