@@ -35,7 +35,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     },
     OpenApiParameter.HEADER,
     description="Recommended: a UUID v4. Repeating it within 24 hours returns the "
-    "original session (status 200, header `Idempotent-Replayed: true`) and creates "
+    "original answer (same session, header `Idempotent-Replayed: true`) and creates "
     "nothing; anything but a UUID v4 is a 400 `invalid_idempotency_key`.",
 )
 
@@ -100,7 +100,6 @@ extend_schema_view(
         ],
         responses={
             201: ok_envelope(SESSION_CREATED),
-            200: ok_envelope(SESSION_CREATED),
             **errors(404, 409),
         },
     )
