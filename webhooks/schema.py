@@ -64,6 +64,30 @@ FAILED_ATTEMPT = component(
     ),
 )
 
+# What the service POSTs to the merchant's webhook URL (no operation of this API
+# returns it; OpenAPI 3.0 has no webhooks section). docs/webhooks.md lists the
+# event types and their `data`.
+component(
+    "WebhookEventEnvelope",
+    obj(
+        {
+            "eventId": string("`evt_...`: dedupe on it (at-least-once delivery)."),
+            "eventType": string(
+                "`payment.success`, `payment.failed`, "
+                "`payment_plan.installment_paid`, `installment.paid`, "
+                "`goods.release`, `debit.scheduled`, `transfer.success`, "
+                "`webhook.test`."
+            ),
+            "merchantId": string("`mer_...`"),
+            "createdAt": TIMESTAMP,
+            "data": {"type": "object", "additionalProperties": True},
+        },
+        description="Body of an outbound webhook delivery, signed in "
+        "`X-Service-Signature` (hex HMAC-SHA256 of the raw body with the webhook "
+        "secret).",
+    ),
+)
+
 extend_schema_view(
     post=extend_schema(
         operation_id="webhook_test",

@@ -173,3 +173,14 @@ def test_swagger_ui_start_script_is_served_as_javascript(api):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/javascript")
     assert b"/api/v1/schema/" in response.content
+
+
+def test_the_outbound_event_envelope_is_documented_in_camel_case(schema):
+    envelope = schema["components"]["schemas"]["WebhookEventEnvelope"]
+    assert envelope["required"] == [
+        "eventId",
+        "eventType",
+        "merchantId",
+        "createdAt",
+        "data",
+    ]
