@@ -5,9 +5,9 @@ strict policy: scripts, styles, images and fonts from this origin only, no inlin
 script, forms post only here, and `frame-ancestors 'none'` with
 `X-Frame-Options: DENY` (set by Django's XFrameOptionsMiddleware).
 
-One exception to framing: pages under FRAMEABLE_PREFIXES (the hosted checkout) may
-be shown inside the merchant's widget iframe, and only on that merchant's registered
-site. The view serving such a page names the allowed origins with
+One exception to framing: pages under FRAMEABLE_PREFIXES (the hosted checkout and
+payment links) may be shown inside the merchant's widget iframe, and only on that
+merchant's registered site. The view serving such a page opts in with
 `allow_framing_by(request, [merchant.business_url])`; the middleware then sends
 `frame-ancestors 'self' <origin>` and drops X-Frame-Options (which cannot name an
 origin). Without that call the page is not frameable. The prefixes are fixed here,
@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 CSP_HEADER = "Content-Security-Policy"
-FRAMEABLE_PREFIXES = ("/checkout/",)
+FRAMEABLE_PREFIXES = ("/checkout/", "/l/")
 UNPOLICED_PREFIXES = ("/admin/",)
 _FRAME_ANCESTORS_ATTRIBUTE = "csp_frame_ancestors"
 
@@ -66,8 +66,8 @@ def origin_of(url: str | None) -> str | None:
 
 
 def allow_framing_by(request, urls: Iterable[str | None]) -> None:
-    """Let this response be framed by the origins of `urls` (the hosted checkout
-    calls it with the session's merchant's `business_url`)."""
+    """Let this response be framed by this site and the origins of `urls` (the
+    hosted checkout calls it with the session's merchant's `business_url`)."""
     origins = [origin for origin in map(origin_of, urls) if origin]
     setattr(request, _FRAME_ANCESTORS_ATTRIBUTE, origins)
 
@@ -92,7 +92,7 @@ class SecurityHeadersMiddleware:
         if CSP_HEADER in response:
             return response
         ancestors = getattr(request, _FRAME_ANCESTORS_ATTRIBUTE, None)
-        if ancestors and path.startswith(FRAMEABLE_PREFIXES):
+        if ancestors is not None and path.startswith(FRAMEABLE_PREFIXES):
             response[CSP_HEADER] = policy(frame_ancestors=("'self'", *ancestors))
             if "X-Frame-Options" in response:
                 del response["X-Frame-Options"]

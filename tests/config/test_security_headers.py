@@ -59,6 +59,12 @@ def test_hosted_checkout_may_be_framed_only_by_the_merchants_site():
     assert "X-Frame-Options" not in response
 
 
+def test_a_checkout_page_without_a_merchant_site_is_frameable_by_this_site_only():
+    response = _page("/l/abc", allow=[None, "javascript:alert(1)"])
+    assert "frame-ancestors 'self';" in response[CSP_HEADER] + ";"
+    assert "X-Frame-Options" not in response
+
+
 def test_hosted_checkout_is_not_frameable_unless_its_view_says_so():
     response = _page("/checkout/fcs_abc")
     assert "frame-ancestors 'none'" in response[CSP_HEADER]
