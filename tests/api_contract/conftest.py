@@ -3,8 +3,9 @@ credentials each security scheme of the OpenAPI schema stands for.
 
 `world` is what the schemathesis run and the authorization matrix act as: a merchant
 with an API key and a merchant JWT, a customer with a customer JWT and two saved
-payment methods, an event to replay, and a second merchant and customer with their
-own credentials (the "other party" of the matrix).
+payment methods, an event to replay, a payment link, an active payment plan (its
+deposit paid, so the wallet has a collection), an open checkout session, and a second
+merchant and customer with their own credentials (the "other party" of the matrix).
 """
 
 import base64
@@ -17,7 +18,11 @@ from datetime import timedelta
 import pytest
 from rest_framework_simplejwt.tokens import AccessToken
 
+from checkout import services as checkout_services
+from checkout.models import PaymentLink
 from config.api.auth import ROLE_CUSTOMER, ROLE_MERCHANT
+from config.api.ids import random_token
+from installments.models import PaymentPlan
 from merchants import services as merchant_services
 from merchants.models import Merchant
 from payments.models import Customer, PaymentMethod
@@ -60,6 +65,12 @@ class World:
     event: Event
     other_card: PaymentMethod
     other_event: Event
+    link: PaymentLink
+    plan: PaymentPlan
+
+    def open_session(self) -> str:
+        """A fresh open checkout session of `me`'s merchant: its token."""
+        return open_session(self.me.merchant)
 
 
 def make_party(**merchant_fields) -> Party:
@@ -76,6 +87,27 @@ def make_party(**merchant_fields) -> Party:
 
 def _method(customer, data: dict) -> PaymentMethod:
     return PaymentMethod.objects.get(customer=customer, public_id=data["id"])
+
+
+def open_session(merchant) -> str:
+    return checkout_services.session_create(
+        merchant=merchant,
+        amount=500_000,
+        currency="NGN",
+        title="Contract test order",
+        order_reference=f"contract-{random_token(64)}",
+    ).session.token
+
+
+def active_plan(merchant, card: PaymentMethod) -> PaymentPlan:
+    """A plan made the way customers make one: its session completed on `card`."""
+    return checkout_services.session_complete(
+        token=open_session(merchant),
+        customer=card.customer,
+        schedule_type="monthly",
+        installment_count=3,
+        payment_method_id=card.public_id,
+    )
 
 
 @pytest.fixture
@@ -107,6 +139,10 @@ def world(db, settings, offline_webhooks) -> World:
     other_event = webhook_services.emit_event(
         merchant=other.merchant, event_type="goods.release", data={"n": 2}
     )
+    link = checkout_services.payment_link_create(
+        merchant=me.merchant, title="Contract chair", amount=4_500_000, currency="NGN"
+    )
+    plan = active_plan(me.merchant, card)
     return World(
         me=me,
         other=other,
@@ -115,6 +151,8 @@ def world(db, settings, offline_webhooks) -> World:
         event=event,
         other_card=other_card,
         other_event=other_event,
+        link=link,
+        plan=plan,
     )
 
 

@@ -87,6 +87,15 @@ ROUTES: dict[str, Route] = {
         ("api_key", "merchant_jwt"), params=mine
     ),
     "/api/v1/merchant/{merchant_id}/settings": Route(("merchant_jwt",), params=mine),
+    # Wallet and payout account (payments).
+    "/api/v1/merchant/{merchant_id}/wallet": Route(
+        ("api_key", "merchant_jwt"), params=mine
+    ),
+    "/api/v1/merchant/{merchant_id}/payout-account": Route(
+        ("merchant_jwt",),
+        params=mine,
+        body=lambda w: {"bank_code": "058", "account_number": "0123456789"},
+    ),
     # Checkout.
     "/api/v1/checkout/sessions": Route(
         ("api_key",),
@@ -110,6 +119,37 @@ ROUTES: dict[str, Route] = {
             "schedule_type": "monthly",
             "installment_count": 3,
         },
+    ),
+    "/api/v1/checkout/sessions/{token}/complete": Route(
+        ("customer_jwt",),
+        params=lambda w: {"token": w.open_session()},
+        # Names `me`'s card: another customer may not pay with it.
+        body=lambda w: {
+            "schedule_type": "monthly",
+            "installment_count": 3,
+            "payment_method_id": w.card.public_id,
+        },
+    ),
+    # Payment links.
+    "/api/v1/payment-links": Route(
+        ("api_key",),
+        body=lambda w: {
+            **mine(w),
+            "title": "Matrix chair",
+            "amount": 500_000,
+            "currency": "NGN",
+        },
+    ),
+    "/api/v1/payment-links/merchant/{merchant_id}": Route(("api_key",), params=mine),
+    "/api/v1/payment-links/{link_id}/toggle": Route(
+        ("api_key",),
+        params=lambda w: {"link_id": w.link.public_id},
+        body=lambda w: {"is_active": False},
+    ),
+    # Payment plans.
+    "/api/v1/payment-plans": Route(("api_key",), owned=False),
+    "/api/v1/payment-plans/{plan_id}": Route(
+        ("api_key", "customer_jwt"), params=lambda w: {"plan_id": w.plan.public_id}
     ),
     # Customers and payment methods.
     "/api/v1/customers/me": Route(("customer_jwt",), owned=False),
@@ -157,6 +197,7 @@ ROUTES: dict[str, Route] = {
     ),
     "/api/v1/webhooks/failed-attempts": Route(("merchant_jwt",), owned=False),
     # Processor callbacks.
+    "/api/v1/webhooks/paystack": Route(SIGNATURE),
     "/api/v1/webhooks/payment-gateway": Route(SIGNATURE),
 }
 

@@ -7,7 +7,8 @@ sent), and must pass not_a_server_error, status_code_conformance,
 response_schema_conformance, negative_data_rejection and ignored_auth.
 
 Half the valid cases carry the ids of real objects (the signed-in merchant, the
-customer, their payment methods and event) instead of random ones, so success
+customer, their payment methods, event, payment link, plan and a fresh checkout
+session) instead of random ones, and values the business rules accept, so success
 answers are checked against the schema too, not only 404s.
 
 FUZZ_EXAMPLES sets the examples per operation (15 in `make test`, 100 in .ci/run).
@@ -104,23 +105,48 @@ def _put_real_credential(case, world) -> None:
 
 
 def _put_real_ids(case, world) -> None:
-    """Half the valid cases name real objects, so success answers are checked."""
+    """Half the valid cases name real objects, so success answers are checked.
+
+    The ids in the path, the query and the body become `me`'s own (a session path
+    gets a fresh open session, so each such case can complete it), and the body's
+    business values ones the rules accept (NGN, an amount in bounds, a schedule
+    and count the merchant offers), so the case can get past them to a success.
+    """
     meta = case.meta
-    if meta is None or meta.generation.mode.is_negative or _fingerprint(case) % 4 > 1:
+    fingerprint = _fingerprint(case)
+    if meta is None or meta.generation.mode.is_negative or fingerprint % 4 > 1:
         return
     ids = {
-        "merchant_id": world.me.merchant.public_id,
-        "customer_id": world.me.customer.public_id,
-        "method_id": world.card.public_id,
-        "event_id": world.event.public_id,
+        "merchant_id": lambda: world.me.merchant.public_id,
+        "customer_id": lambda: world.me.customer.public_id,
+        "method_id": lambda: world.card.public_id,
+        "payment_method_id": lambda: world.card.public_id,
+        "event_id": lambda: world.event.public_id,
+        "link_id": lambda: world.link.public_id,
+        "plan_id": lambda: world.plan.public_id,
+        "token": world.open_session,
+        "order_reference": lambda: world.plan.order_reference,
     }
     for name in case.path_parameters or {}:
         if name in ids:
-            case.path_parameters[name] = ids[name]
-    if isinstance(case.body, dict):
-        for name in ("merchant_id", "customer_id"):
-            if isinstance(case.body.get(name), str):
-                case.body[name] = ids[name]
+            case.path_parameters[name] = ids[name]()
+    if isinstance(case.query, dict) and "order_reference" in case.query:
+        case.query["order_reference"] = ids["order_reference"]()
+    body = case.body
+    if not isinstance(body, dict):
+        return
+    for name in ("merchant_id", "customer_id", "payment_method_id"):
+        if isinstance(body.get(name), str):
+            body[name] = ids[name]()
+    acceptable = {
+        "currency": (str, "NGN"),
+        "amount": (int, 10_000 + fingerprint % 1_000_000),
+        "schedule_type": (str, "monthly"),
+        "installment_count": (int, 1 + fingerprint % 3),
+    }
+    for name, (kind, value) in acceptable.items():
+        if isinstance(body.get(name), kind) and not isinstance(body[name], bool):
+            body[name] = value
 
 
 @pytest.fixture

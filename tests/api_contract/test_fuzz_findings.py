@@ -1,6 +1,11 @@
 """Bugs the schemathesis run found, each pinned by a plain test."""
 
+import json
+
 import pytest
+
+from payments.inbound import signature_for
+from payments.models import InboundRequest
 
 from ..conftest import bearer, merchant_jwt
 
@@ -48,3 +53,17 @@ def test_replaying_an_event_id_holding_a_nul_byte_is_a_404(api, merchant_active)
         **bearer(merchant_jwt(merchant_active)),
     )
     assert response.status_code == 404
+
+
+def test_a_signed_processor_event_without_data_is_refused_not_accepted(api, db):
+    # Was: 200 "accepted", then the task failed on it and the retry pass tried
+    # it again every 10 minutes for three days.
+    raw = json.dumps({"event": ""}).encode()
+    response = api.post(
+        "/api/v1/webhooks/paystack",
+        raw,
+        content_type="application/json",
+        HTTP_X_PAYSTACK_SIGNATURE=signature_for(raw),
+    )
+    assert response.status_code == 400
+    assert InboundRequest.objects.get().outcome.startswith("refused: ")
