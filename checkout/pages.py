@@ -7,11 +7,11 @@ login, installments.customer_auth). Paying calls the same service as
 the same rules. Adding a payment method goes through the `/account/` method
 pages, which send the customer back here with the new method selected.
 
-The pages may be framed by the widget's iframe, but only by this site and the
-session's merchant's own site (`Content-Security-Policy: frame-ancestors`).
+The pages run under the site's Content-Security-Policy (no inline script or
+style) and may be framed by the widget's iframe, but only by this site and the
+session's merchant's own site (`frame-ancestors`, set by the security-headers
+middleware when a page calls `allow_framing_by`).
 """
-
-from urllib.parse import urlsplit
 
 from django.http import HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
@@ -20,6 +20,7 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from config.api.errors import DomainError
+from config.api.security_headers import allow_framing_by
 from installments import rules
 from installments import selectors as plan_selectors
 from installments.customer_auth import customer_sign_out, session_customer
@@ -70,21 +71,11 @@ UNAVAILABLE = {
 }
 
 
-def _origin(url: str) -> str | None:
-    parts = urlsplit(url or "")
-    if parts.scheme in ("http", "https") and parts.netloc:
-        return f"{parts.scheme}://{parts.netloc}"
-    return None
-
-
 def _page(request, template, context, *, status=200, merchant=None):
+    """A checkout page under the site's full Content-Security-Policy, frameable
+    by this site and the merchant's own (config/api/security_headers.py)."""
     response = TemplateResponse(request, template, context, status=status)
-    ancestors = ["'self'"]
-    origin = _origin(merchant.business_url) if merchant is not None else None
-    if origin:
-        ancestors.append(origin)
-    response["Content-Security-Policy"] = f"frame-ancestors {' '.join(ancestors)}"
-    response.xframe_options_exempt = True
+    allow_framing_by(request, [merchant.business_url] if merchant else [])
     add_never_cache_headers(response)
     return response
 

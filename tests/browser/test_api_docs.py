@@ -34,6 +34,7 @@ def test_swagger_ui_lists_the_operations(page, live_server, screenshot):
     assert not [line for line in console if "Content Security Policy" in line]
 
 
+@pytest.mark.csp_blocks("cdn.redoc.ly")
 def test_redoc_renders_the_reference(page, live_server, screenshot):
     outside, console = _watch(page, live_server)
     page.goto("/api/redoc/")
