@@ -20,7 +20,7 @@ from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from config.api.errors import DomainError
-from config.api.security_headers import allow_framing_by
+from config.api.security_headers import allow_form_targets, allow_framing_by
 from installments import rules
 from installments import selectors as plan_selectors
 from installments.customer_auth import customer_sign_out, session_customer
@@ -208,6 +208,8 @@ def _pay_page(request, session, customer, *, error="", status=200):
     schedule, count = _choice(request, options)
     terms, preview_error = _preview(session, customer, schedule, count)
     methods = payment_selectors.payment_methods_chargeable(customer)
+    # "Add a card" is answered with a redirect to the processor's card page.
+    allow_form_targets(request, payment_selectors.processor_page_origins())
     wanted = request.POST.get("payment_method_id") or request.GET.get("method")
     selected = next(
         (method.public_id for method in methods if method.public_id == wanted),

@@ -13,6 +13,12 @@ merchant's registered site. The view serving such a page opts in with
 origin). Without that call the page is not frameable. The prefixes are fixed here,
 so a view elsewhere cannot make itself frameable.
 
+Forms post only to this site (`form-action 'self'`), and Chromium applies that to
+every redirect after a submission too. A page whose form is answered with a
+redirect to another site (the processor's card page after "Add a card", a consumer
+app's callback after the sandbox's card form) names that site with
+`allow_form_targets(request, [url])`.
+
 A view that needs another policy (the API reference pages) sets the header itself;
 the middleware leaves it alone. Django's admin keeps its own pages as they are.
 """
@@ -24,6 +30,7 @@ CSP_HEADER = "Content-Security-Policy"
 FRAMEABLE_PREFIXES = ("/checkout/", "/l/")
 UNPOLICED_PREFIXES = ("/admin/",)
 _FRAME_ANCESTORS_ATTRIBUTE = "csp_frame_ancestors"
+_FORM_TARGETS_ATTRIBUTE = "csp_form_targets"
 
 DEFAULT_DIRECTIVES = {
     "default-src": ("'self'",),
@@ -72,6 +79,14 @@ def allow_framing_by(request, urls: Iterable[str | None]) -> None:
     setattr(request, _FRAME_ANCESTORS_ATTRIBUTE, origins)
 
 
+def allow_form_targets(request, urls: Iterable[str | None]) -> None:
+    """Let this response's forms lead (directly or through a redirect) to the
+    origins of `urls` as well as this site."""
+    origins = [origin for origin in map(origin_of, urls) if origin]
+    existing = getattr(request, _FORM_TARGETS_ATTRIBUTE, [])
+    setattr(request, _FORM_TARGETS_ATTRIBUTE, [*existing, *origins])
+
+
 class SecurityHeadersMiddleware:
     """Adds the Content-Security-Policy; decides framing for frameable pages.
 
@@ -91,11 +106,14 @@ class SecurityHeadersMiddleware:
             return response
         if CSP_HEADER in response:
             return response
+        directives = {}
+        targets = getattr(request, _FORM_TARGETS_ATTRIBUTE, None)
+        if targets:
+            directives["form_action"] = ("'self'", *dict.fromkeys(targets))
         ancestors = getattr(request, _FRAME_ANCESTORS_ATTRIBUTE, None)
         if ancestors is not None and path.startswith(FRAMEABLE_PREFIXES):
-            response[CSP_HEADER] = policy(frame_ancestors=("'self'", *ancestors))
+            directives["frame_ancestors"] = ("'self'", *ancestors)
             if "X-Frame-Options" in response:
                 del response["X-Frame-Options"]
-        else:
-            response[CSP_HEADER] = policy()
+        response[CSP_HEADER] = policy(**directives)
         return response

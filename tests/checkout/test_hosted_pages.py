@@ -152,6 +152,22 @@ def test_pages_outside_the_checkout_are_never_frameable(browser, db):
     assert response["X-Frame-Options"] == "DENY"
 
 
+def test_the_pay_page_may_send_the_customer_to_the_processors_card_page(
+    browser, merchant_with_key, settings
+):
+    token = open_session(merchant_with_key)
+    register_on_page(browser, token)
+    settings.PROCESSOR = "paystack"
+
+    response = browser.get(f"/checkout/{token}")
+
+    assert "Add a card" in text(response)
+    assert (
+        "form-action 'self' https://checkout.paystack.com;"
+        in response["Content-Security-Policy"]
+    )
+
+
 def test_registering_on_the_page_signs_the_customer_in(browser, merchant_with_key):
     token = open_session(merchant_with_key)
 

@@ -9,6 +9,7 @@ from django.views.decorators.clickjacking import xframe_options_deny
 from config.api.security_headers import (
     CSP_HEADER,
     SecurityHeadersMiddleware,
+    allow_form_targets,
     allow_framing_by,
     origin_of,
 )
@@ -38,7 +39,12 @@ def test_api_answers_are_json_without_a_page_policy(api, db):
     assert response["X-Content-Type-Options"] == "nosniff"
 
 
-def _page(request_path: str, *, allow: list[str] | None = None):
+def _page(
+    request_path: str,
+    *,
+    allow: list[str] | None = None,
+    form_targets: list[list] | None = None,
+):
     """A page served through Django's XFrameOptionsMiddleware and ours."""
     from django.middleware.clickjacking import XFrameOptionsMiddleware
 
@@ -46,6 +52,8 @@ def _page(request_path: str, *, allow: list[str] | None = None):
     def view(request):
         if allow is not None:
             allow_framing_by(request, allow)
+        for urls in form_targets or []:
+            allow_form_targets(request, urls)
         return HttpResponse("<p>page</p>")
 
     request = RequestFactory().get(request_path)
@@ -75,6 +83,25 @@ def test_pages_outside_the_checkout_cannot_make_themselves_frameable():
     response = _page("/dashboard/", allow=["https://shop.example"])
     assert "frame-ancestors 'none'" in response[CSP_HEADER]
     assert response["X-Frame-Options"] == "DENY"
+
+
+def test_forms_post_only_to_this_site_unless_the_view_names_another():
+    assert "form-action 'self';" in _page("/account/")[CSP_HEADER]
+
+
+def test_a_page_may_let_its_forms_lead_to_the_sites_it_names():
+    response = _page(
+        "/account/",
+        form_targets=[
+            ["https://checkout.paystack.com/abc", "javascript:alert(1)", None],
+            ["http://127.0.0.1:8000/cards/done?x=1", "https://checkout.paystack.com"],
+        ],
+    )
+    assert (
+        "form-action 'self' https://checkout.paystack.com http://127.0.0.1:8000;"
+        in response[CSP_HEADER]
+    )
+    assert "frame-ancestors 'none'" in response[CSP_HEADER]
 
 
 @pytest.mark.parametrize(
