@@ -16,7 +16,11 @@ middleware when a page calls `allow_framing_by`).
 from django.http import HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.utils.cache import (
+    add_never_cache_headers,
+    patch_cache_control,
+    patch_vary_headers,
+)
 from django.views.decorators.http import require_GET, require_POST
 
 from config.api.errors import DomainError
@@ -256,11 +260,30 @@ def _auth_page(request, session, *, sign_in_form=None, register_form=None, statu
 # --- views -------------------------------------------------------------------------
 
 
+def _framed_by_another_site(request) -> bool:
+    """Loaded in an iframe of a page on another site (the widget's iframe mode on
+    the merchant's site): the browser sends no SameSite=Lax cookie there, so
+    signing in could never work in this frame (docs/decisions.md)."""
+    return (
+        request.headers.get("Sec-Fetch-Dest") == "iframe"
+        and request.headers.get("Sec-Fetch-Site") == "cross-site"
+    )
+
+
 @require_GET
 def checkout_page(request, token):
     session, refusal = _open_session(request, token)
     if refusal is not None:
         return refusal
+    if _framed_by_another_site(request):
+        response = _page(
+            request,
+            "checkout/new_window.html",
+            {"session": session, "here": _checkout_url(session)},
+            merchant=session.merchant,
+        )
+        patch_vary_headers(response, ["Sec-Fetch-Dest", "Sec-Fetch-Site"])
+        return response
     customer = session_customer(request)
     if customer is None:
         return _auth_page(request, session)

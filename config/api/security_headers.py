@@ -13,6 +13,15 @@ merchant's registered site. The view serving such a page opts in with
 origin). Without that call the page is not frameable. The prefixes are fixed here,
 so a view elsewhere cannot make itself frameable.
 
+The widget may also open the checkout in a popup from the merchant's page, and it
+keeps its handle on that window (to hear `onSuccess` and notice it closing). Django
+sends `Cross-Origin-Opener-Policy: same-origin`, which cuts that handle the moment
+a page of another site opens ours; so the pages a widget's window shows (the
+checkout, payment links, and the account and sandbox pages of adding a payment
+method on the way) say `unsafe-none` instead, and the widget's demo page, a
+merchant's page that opens that window, says `same-origin-allow-popups`. Every
+other page keeps `same-origin`.
+
 Forms post only to this site (`form-action 'self'`), and Chromium applies that to
 every redirect after a submission too. A page whose form is answered with a
 redirect to another site (the processor's card page after "Add a card", a consumer
@@ -28,6 +37,9 @@ from urllib.parse import urlsplit
 
 CSP_HEADER = "Content-Security-Policy"
 FRAMEABLE_PREFIXES = ("/checkout/", "/l/")
+OPENABLE_PREFIXES = ("/checkout/", "/l/", "/account/", "/sandbox/")
+OPENER_PREFIXES = ("/demo/",)
+COOP_HEADER = "Cross-Origin-Opener-Policy"
 UNPOLICED_PREFIXES = ("/admin/",)
 _FRAME_ANCESTORS_ATTRIBUTE = "csp_frame_ancestors"
 _FORM_TARGETS_ATTRIBUTE = "csp_form_targets"
@@ -104,6 +116,11 @@ class SecurityHeadersMiddleware:
             return response
         if not response.get("Content-Type", "").startswith("text/html"):
             return response
+        # Below SecurityMiddleware, which only adds COOP when it is absent.
+        if path.startswith(OPENABLE_PREFIXES):
+            response[COOP_HEADER] = "unsafe-none"
+        elif path.startswith(OPENER_PREFIXES):
+            response[COOP_HEADER] = "same-origin-allow-popups"
         if CSP_HEADER in response:
             return response
         directives = {}

@@ -168,6 +168,34 @@ def test_the_pay_page_may_send_the_customer_to_the_processors_card_page(
     )
 
 
+def test_in_a_frame_of_another_site_the_checkout_offers_a_window_of_its_own(
+    browser, merchant_with_key
+):
+    # No SameSite=Lax cookie reaches a frame of another site: the sign-in forms
+    # could only fail there (docs/decisions.md).
+    token = open_session(merchant_with_key)
+    framed = {"HTTP_SEC_FETCH_DEST": "iframe"}
+
+    other_site = browser.get(
+        f"/checkout/{token}", HTTP_SEC_FETCH_SITE="cross-site", **framed
+    )
+    same_site = browser.get(
+        f"/checkout/{token}", HTTP_SEC_FETCH_SITE="same-site", **framed
+    )
+
+    assert other_site.status_code == 200
+    page = text(other_site)
+    assert "Continue in a new window" in page
+    assert f'href="/checkout/{token}" target="_blank"' in page
+    assert 'name="password"' not in page
+    assert (
+        "frame-ancestors 'self' https://shop.example.com"
+        in (other_site["Content-Security-Policy"])
+    )
+    assert "Sec-Fetch-Site" in other_site["Vary"]
+    assert "I have an account" in text(same_site)
+
+
 def test_registering_on_the_page_signs_the_customer_in(browser, merchant_with_key):
     token = open_session(merchant_with_key)
 

@@ -105,6 +105,27 @@ def test_a_page_may_let_its_forms_lead_to_the_sites_it_names():
 
 
 @pytest.mark.parametrize(
+    ("path", "coop"),
+    [
+        # Pages the widget's popup shows keep the merchant page's handle on it.
+        ("/checkout/fcs_abc", "unsafe-none"),
+        ("/l/abc", "unsafe-none"),
+        ("/account/login/", "unsafe-none"),
+        ("/sandbox/authorize/card-abc", "unsafe-none"),
+        # The demo merchant page opens that popup.
+        ("/demo/", "same-origin-allow-popups"),
+        ("/dashboard/login/", "same-origin"),
+    ],
+)
+def test_only_the_pages_of_the_widgets_window_may_keep_their_opener(
+    api, db, path, coop
+):
+    response = api.get(path)
+    assert response["Content-Type"].startswith("text/html")
+    assert response["Cross-Origin-Opener-Policy"] == coop
+
+
+@pytest.mark.parametrize(
     ("url", "origin"),
     [
         ("https://shop.example/path?q=1", "https://shop.example"),
