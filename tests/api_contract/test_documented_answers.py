@@ -13,12 +13,15 @@ from rest_framework.test import APIClient
 from config.api.schema import Generator
 from payments.inbound import signature_for
 
-from ..conftest import bearer
-from ..factories import PASSWORD
+from ..conftest import bearer, customer_jwt
+from ..factories import PASSWORD, CustomerFactory
 from ..payments.conftest import (
     CALLBACK_URL,
     CARD_OK,
+    CARD_POOR,
+    add_card,
     reference_from_redirect,
+    sign_in,
     submit_card_form,
 )
 
@@ -347,3 +350,140 @@ def test_webhook_endpoints_and_the_processor_callback(check, world, db):
         "/api/v1/webhooks/payment-gateway",
         200,
     )
+
+
+def test_checkout_completion_plans_and_payment_links(check, world, db):
+    me = world.me
+    mid = me.merchant.public_id
+    shopper = client(me.customer_jwt)
+    choice = {
+        "schedule_type": "monthly",
+        "installment_count": 3,
+        "payment_method_id": world.card.public_id,
+    }
+    token = world.open_session()
+    template = "/api/v1/checkout/sessions/{token}/complete"
+    plan = check(
+        shopper.post(f"/api/v1/checkout/sessions/{token}/complete", choice, "json"),
+        "post",
+        template,
+        201,
+    )["data"]
+    assert plan["status"] == "active" and len(plan["installments"]) == 3
+    again = check(
+        shopper.post(f"/api/v1/checkout/sessions/{token}/complete", choice, "json"),
+        "post",
+        template,
+        409,
+    )
+    assert again["error"]["code"] == "session_completed"
+    declined = _customer_with_declining_card(world)
+    refused = check(
+        client(declined["jwt"]).post(
+            f"/api/v1/checkout/sessions/{world.open_session()}/complete",
+            {**choice, "payment_method_id": declined["method_id"]},
+            "json",
+        ),
+        "post",
+        template,
+        402,
+    )
+    assert refused["error"]["code"] == "payment_failed"
+
+    with_key = client(me.api_key)
+    for token_of in (me.api_key, me.customer_jwt):
+        check(
+            client(token_of).get(f"/api/v1/payment-plans/{plan['id']}"),
+            "get",
+            "/api/v1/payment-plans/{plan_id}",
+            200,
+        )
+    listed = check(
+        with_key.get(
+            f"/api/v1/payment-plans?order_reference={plan['order_reference']}"
+        ),
+        "get",
+        "/api/v1/payment-plans",
+        200,
+    )
+    assert [item["id"] for item in listed["data"]] == [plan["id"]]
+
+    link = check(
+        with_key.post(
+            "/api/v1/payment-links",
+            {
+                "merchant_id": mid,
+                "title": "Office chair",
+                "amount": 4_500_000,
+                "currency": "NGN",
+                "redirect_url": "https://shop.example/thanks",
+            },
+            "json",
+        ),
+        "post",
+        "/api/v1/payment-links",
+        201,
+    )["data"]
+    check(
+        with_key.get(f"/api/v1/payment-links/merchant/{mid}"),
+        "get",
+        "/api/v1/payment-links/merchant/{merchant_id}",
+        200,
+    )
+    toggled = check(
+        with_key.patch(
+            f"/api/v1/payment-links/{link['id']}/toggle", {"is_active": False}, "json"
+        ),
+        "patch",
+        "/api/v1/payment-links/{link_id}/toggle",
+        200,
+    )
+    assert toggled["data"]["isActive"] is False
+
+
+def _customer_with_declining_card(world) -> dict:
+    """Another shopper whose saved card authorizes but whose charges fail."""
+    customer = CustomerFactory()
+    method = add_card(sign_in(customer), CARD_POOR)
+    return {"jwt": customer_jwt(customer), "method_id": method["id"]}
+
+
+def test_wallet_payout_account_and_processor_events(check, world, db):
+    me = world.me
+    mid = me.merchant.public_id
+    for token in (me.api_key, me.merchant_jwt):
+        wallet = check(
+            client(token).get(f"/api/v1/merchant/{mid}/wallet"),
+            "get",
+            "/api/v1/merchant/{merchant_id}/wallet",
+            200,
+        )
+        # The world's plan paid its deposit: one collection, less the fee.
+        assert wallet["total"] == 1
+        assert wallet["data"]["transactions"][0]["type"] == "collection"
+    check(
+        client(me.merchant_jwt).put(
+            f"/api/v1/merchant/{mid}/payout-account",
+            {"bank_code": "058", "account_number": "0123456789"},
+            "json",
+        ),
+        "put",
+        "/api/v1/merchant/{merchant_id}/payout-account",
+        200,
+    )
+    raw = b'{"event": "charge.success", "data": {"reference": "nothing-here"}}'
+    check(
+        client().post(
+            "/api/v1/webhooks/paystack",
+            raw,
+            content_type="application/json",
+            HTTP_X_PAYSTACK_SIGNATURE=signature_for(raw),
+        ),
+        "post",
+        "/api/v1/webhooks/paystack",
+        200,
+    )
+    unsigned = client().post(
+        "/api/v1/webhooks/paystack", raw, content_type="application/json"
+    )
+    check(unsigned, "post", "/api/v1/webhooks/paystack", 401)
