@@ -7,19 +7,24 @@ login, installments.customer_auth). Paying calls the same service as
 the same rules. Adding a payment method goes through the `/account/` method
 pages, which send the customer back here with the new method selected.
 
-The pages may be framed by the widget's iframe, but only by this site and the
-session's merchant's own site (`Content-Security-Policy: frame-ancestors`).
+The pages run under the site's Content-Security-Policy (no inline script or
+style) and may be framed by the widget's iframe, but only by this site and the
+session's merchant's own site (`frame-ancestors`, set by the security-headers
+middleware when a page calls `allow_framing_by`).
 """
-
-from urllib.parse import urlsplit
 
 from django.http import HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.utils.cache import (
+    add_never_cache_headers,
+    patch_cache_control,
+    patch_vary_headers,
+)
 from django.views.decorators.http import require_GET, require_POST
 
 from config.api.errors import DomainError
+from config.api.security_headers import allow_form_targets, allow_framing_by
 from installments import rules
 from installments import selectors as plan_selectors
 from installments.customer_auth import customer_sign_out, session_customer
@@ -70,21 +75,11 @@ UNAVAILABLE = {
 }
 
 
-def _origin(url: str) -> str | None:
-    parts = urlsplit(url or "")
-    if parts.scheme in ("http", "https") and parts.netloc:
-        return f"{parts.scheme}://{parts.netloc}"
-    return None
-
-
 def _page(request, template, context, *, status=200, merchant=None):
+    """A checkout page under the site's full Content-Security-Policy, frameable
+    by this site and the merchant's own (config/api/security_headers.py)."""
     response = TemplateResponse(request, template, context, status=status)
-    ancestors = ["'self'"]
-    origin = _origin(merchant.business_url) if merchant is not None else None
-    if origin:
-        ancestors.append(origin)
-    response["Content-Security-Policy"] = f"frame-ancestors {' '.join(ancestors)}"
-    response.xframe_options_exempt = True
+    allow_framing_by(request, [merchant.business_url] if merchant else [])
     add_never_cache_headers(response)
     return response
 
@@ -217,6 +212,8 @@ def _pay_page(request, session, customer, *, error="", status=200):
     schedule, count = _choice(request, options)
     terms, preview_error = _preview(session, customer, schedule, count)
     methods = payment_selectors.payment_methods_chargeable(customer)
+    # "Add a card" is answered with a redirect to the processor's card page.
+    allow_form_targets(request, payment_selectors.processor_page_origins())
     wanted = request.POST.get("payment_method_id") or request.GET.get("method")
     selected = next(
         (method.public_id for method in methods if method.public_id == wanted),
@@ -263,11 +260,30 @@ def _auth_page(request, session, *, sign_in_form=None, register_form=None, statu
 # --- views -------------------------------------------------------------------------
 
 
+def _framed_by_another_site(request) -> bool:
+    """Loaded in an iframe of a page on another site (the widget's iframe mode on
+    the merchant's site): the browser sends no SameSite=Lax cookie there, so
+    signing in could never work in this frame (docs/decisions.md)."""
+    return (
+        request.headers.get("Sec-Fetch-Dest") == "iframe"
+        and request.headers.get("Sec-Fetch-Site") == "cross-site"
+    )
+
+
 @require_GET
 def checkout_page(request, token):
     session, refusal = _open_session(request, token)
     if refusal is not None:
         return refusal
+    if _framed_by_another_site(request):
+        response = _page(
+            request,
+            "checkout/new_window.html",
+            {"session": session, "here": _checkout_url(session)},
+            merchant=session.merchant,
+        )
+        patch_vary_headers(response, ["Sec-Fetch-Dest", "Sec-Fetch-Site"])
+        return response
     customer = session_customer(request)
     if customer is None:
         return _auth_page(request, session)

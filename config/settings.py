@@ -44,9 +44,21 @@ if PROCESSOR not in ("sandbox", "paystack"):
 PAYSTACK_SECRET_KEY = env.str("PAYSTACK_SECRET_KEY", default="sk_test_sandbox")
 PAYSTACK_BASE_URL = env.str("PAYSTACK_BASE_URL", default="https://api.paystack.co")
 
+# Rotating SECRET_KEY (docs/operations.md): the previous keys stay valid for
+# sessions and password-reset links while listed here.
+SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])
+
+
+def _derived_field_key(secret: str) -> str:
+    return hashlib.sha256(b"field-encryption:" + secret.encode()).hexdigest()
+
+
+# Comma-separated: the first key encrypts, every key decrypts (config/api/crypto.py).
+# When unset it is derived from SECRET_KEY, and from the fallbacks, so that a
+# SECRET_KEY rotation keeps stored secrets readable until reencrypt_secrets ran.
 FIELD_ENCRYPTION_KEY = env.str(
     "FIELD_ENCRYPTION_KEY",
-    default=hashlib.sha256(b"field-encryption:" + SECRET_KEY.encode()).hexdigest(),
+    default=",".join(map(_derived_field_key, [SECRET_KEY, *SECRET_KEY_FALLBACKS])),
 )
 WEBHOOK_ALLOW_PRIVATE_NETWORKS = env.bool(
     "WEBHOOK_ALLOW_PRIVATE_NETWORKS", default=DEBUG
@@ -71,6 +83,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_q",
     "config.api",
     "merchants",
@@ -89,10 +103,34 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Above XFrameOptionsMiddleware: it may drop X-Frame-Options for the hosted
+    # checkout framed on a merchant's own site (config/api/security_headers.py).
+    "config.api.security_headers.SecurityHeadersMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.api.middleware.ApiErrorMiddleware",
     "config.api.throttling.RateLimitHeadersMiddleware",
 ]
+
+# HTTPS posture (docs/operations.md, "Production settings"). The service runs behind
+# a TLS-terminating proxy that sets X-Forwarded-Proto. HTTPS defaults to on when
+# DEBUG is false and BASE_URL is https (as in production) and to off otherwise, so
+# `make run` and the test client keep working over plain http.
+HTTPS = env.bool("HTTPS", default=not DEBUG and BASE_URL.startswith("https://"))
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = not DEBUG
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool(
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True
+    )
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+SESSION_COOKIE_HTTPONLY = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Django's default password hasher (PBKDF2) is kept: PASSWORD_HASHERS is not set.
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -201,8 +239,41 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["config.api.parsers.SafeJSONParser"],
     "EXCEPTION_HANDLER": "config.api.exceptions.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "config.api.schema.AutoSchema",
     "UNAUTHENTICATED_USER": None,
     "DATETIME_FORMAT": "%Y-%m-%dT%H:%M:%S.%fZ",
+}
+
+# The OpenAPI schema at /api/v1/schema/, Swagger UI at /api/docs/, ReDoc at
+# /api/redoc/ (config/api/schema.py; each app's endpoints in <app>/schema.py). The UI
+# assets come from the drf-spectacular-sidecar package, served as our own static
+# files: nothing is fetched from a CDN.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Installment checkout API",
+    "DESCRIPTION": (
+        "Installment checkout for merchants: sessions, plan previews, payment links, "
+        "API keys, customers' payment methods and webhooks. Every path starts with "
+        "/api/v1; amounts are integers in kobo. Guides: docs/quickstart.md, "
+        "docs/api.md (limits), docs/errors.md (error codes), docs/webhooks.md "
+        "(events), docs/sandbox.md (sandbox values)."
+    ),
+    "VERSION": "1.0.0",
+    "OAS_VERSION": "3.0.3",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "DEFAULT_GENERATOR_CLASS": "config.api.schema.Generator",
+    "PREPROCESSING_HOOKS": ["config.api.schema.keep_api_endpoints"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api.schema.add_components",
+    ],
+    "SERVE_AUTHENTICATION": [],
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"persistAuthorization": False, "deepLinking": True},
+    "SERVERS": [{"url": BASE_URL}],
 }
 
 SIMPLE_JWT = {

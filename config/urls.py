@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from config.api.docs import ApiDocsView, ApiRedocView, ApiSchemaView
 from config.api.urls import api_path
 from config.api.views import TokenRefreshApi
 
@@ -17,7 +18,11 @@ api_v1 = [
 ]
 
 urlpatterns = [
+    path("api/v1/schema/", ApiSchemaView.as_view(), name="api-schema"),
+    path("api/v1/schema", ApiSchemaView.as_view()),
     path("api/v1/", include(api_v1)),
+    path("api/docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/redoc/", ApiRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("admin/", admin.site.urls),
     path("", include("payments.page_urls")),
     # Customer-facing pages: the hosted checkout, payment links, widget.js, and

@@ -24,6 +24,7 @@ from rest_framework.exceptions import ValidationError as ApiValidationError
 
 from config.api.errors import DomainError
 from config.api.login_guard import client_ip
+from config.api.security_headers import allow_form_targets
 from payments import selectors as payment_selectors
 from payments import services as payment_services
 from payments.models import BankMandate
@@ -163,6 +164,7 @@ def sign_out(request):
 def overview(request):
     customer = request.customer
     plans = list(selectors.plans_of_customer(customer))
+    allow_form_targets(request, payment_selectors.processor_page_origins())
     return TemplateResponse(
         request,
         "account/overview.html",

@@ -47,9 +47,17 @@ def inbound_finish(
     signature_valid: bool,
     event: str = "",
     error: str = "",
+    refused: bool = False,
 ) -> None:
+    """Write the verification's result on the stored row. `refused`: a signed
+    request that can never be handled (not an event): final, with its error as
+    the outcome, so the retry pass of endpoint 24 leaves it alone."""
     inbound.signature_valid = signature_valid
     inbound.event = event[:100]
     inbound.error = error
-    inbound.processed_at = None if error else timezone.now()
-    inbound.save(update_fields=["signature_valid", "event", "error", "processed_at"])
+    fields = ["signature_valid", "event", "error", "processed_at"]
+    if refused:
+        inbound.outcome = f"refused: {error}"[:255]
+        fields.append("outcome")
+    inbound.processed_at = timezone.now() if refused or not error else None
+    inbound.save(update_fields=fields)

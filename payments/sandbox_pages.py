@@ -10,6 +10,8 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from config.api.security_headers import allow_form_targets
+
 from .models import SandboxTransaction
 from .processors import get_processor
 from .processors.sandbox import SandboxInputError, SandboxProcessor
@@ -53,6 +55,9 @@ def with_reference(url: str, reference: str) -> str:
 def authorize(request, reference):
     processor = _sandbox()
     row = _transaction(reference, SandboxTransaction.Kind.CARD_CHECKOUT)
+    # The form is answered with a redirect to the callback, often another site
+    # (a consumer app): the page's CSP must let the submission go there.
+    allow_form_targets(request, [row.callback_url])
     error = ""
     if request.method == "POST":
         try:

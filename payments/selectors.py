@@ -110,6 +110,12 @@ def banks() -> list[Bank]:
     return [Bank(name=name, code=code) for name, code in cached]
 
 
+def processor_page_origins() -> tuple[str, ...]:
+    """Sites of the processor's own pages that customers are sent to from ours
+    (a page with an "Add a card" form allows them as form targets)."""
+    return get_processor().hosted_page_origins
+
+
 def bank_by_code(code: str) -> Bank | None:
     return next((bank for bank in banks() if bank.code == code), None)
 

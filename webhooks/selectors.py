@@ -1,5 +1,6 @@
 from django.db.models import QuerySet
 
+from config.api.ids import looks_like_public_id
 from merchants.models import Merchant
 
 from .models import DeliveryAttempt, Event
@@ -7,6 +8,8 @@ from .models import DeliveryAttempt, Event
 
 def event_of_merchant(*, merchant: Merchant, public_id: str) -> Event | None:
     """The merchant's own event; another merchant's id reads as unknown."""
+    if not looks_like_public_id(public_id, "evt"):
+        return None
     return Event.objects.filter(merchant=merchant, public_id=public_id).first()
 
 
@@ -16,5 +19,9 @@ def failed_attempts(
     """The merchant's failed delivery attempts, newest first."""
     attempts = DeliveryAttempt.objects.filter(merchant=merchant, delivered=False)
     if event_id:
+        if not looks_like_public_id(event_id, "evt"):
+            # Any text may come in the query string (a NUL byte makes PostgreSQL
+            # refuse the query): an id of the wrong shape matches nothing.
+            return attempts.none()
         attempts = attempts.filter(event__public_id=event_id)
     return attempts.select_related("event").order_by("-attempted_at", "-id")

@@ -1,11 +1,13 @@
 """`?limit=` (default 50, max 100) and `?offset=` on every list; lists carry `total`."""
 
+import re
 from dataclasses import dataclass
 
 from rest_framework.exceptions import ValidationError
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 100
+_INTEGER = re.compile(r"-?[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -16,9 +18,13 @@ class Page:
 
 def _int_param(request, name: str, default: int, low: int, high: int | None) -> int:
     raw = request.query_params.get(name)
-    if raw in (None, ""):
+    if raw is None:
         return default
+    # ASCII digits only: int() would also take " 5", "5_0" and other scripts' digits.
     try:
+        if not _INTEGER.fullmatch(raw):
+            raise ValueError(raw)
+        # int() refuses numbers past 4300 digits with a ValueError too.
         value = int(raw)
     except ValueError:
         raise ValidationError({name: [f"{name} must be a whole number."]}) from None
@@ -33,4 +39,8 @@ def paginate(request, queryset) -> Page:
     limit = _int_param(request, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
     offset = _int_param(request, "offset", 0, 0, None)
     total = len(queryset) if isinstance(queryset, list) else queryset.count()
+    if offset >= total:
+        # Past the end; also keeps an enormous offset out of SQL, where it would
+        # overflow the database's integer.
+        return Page(items=[], total=total)
     return Page(items=list(queryset[offset : offset + limit]), total=total)

@@ -21,6 +21,9 @@ def accepts(*kinds: str) -> type[BasePermission]:
     wanted = " or ".join(_NAMES[kind] for kind in kinds)
 
     class Accepts(BasePermission):
+        # Read by the OpenAPI schema (config/api/schema.py) and the tests.
+        accepted_kinds = kinds
+
         def has_permission(self, request, view):
             kind = credential_kind(request)
             if kind is None:

@@ -56,6 +56,7 @@ class InboundProcessorApi(APIView, metaclass=ABCMeta):
                 signature_valid=True,
                 event=event,
                 error=f"{type(error).__name__}: {error}",
+                refused=isinstance(error, InvalidRequest),
             )
             raise
         inbound_finish(inbound, signature_valid=True, event=event)
@@ -81,6 +82,15 @@ class PaystackWebhookApi(InboundProcessorApi):
     endpoint = InboundRequest.Endpoint.PAYSTACK
 
     def handle(self, *, inbound, payload):
+        # A body that is not an event is refused now (400), not accepted and
+        # then failed by the task and its retries for days.
+        if not isinstance(payload.get("event"), str) or not isinstance(
+            payload.get("data"), dict
+        ):
+            raise InvalidRequest(
+                "The body must be a JSON object with 'event' (a string) and 'data' "
+                "(an object)."
+            )
         self.accepted = inbound
         return "accepted"
 

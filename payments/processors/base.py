@@ -163,6 +163,10 @@ class Processor(ABC):
     """Everything the service asks of a payment processor."""
 
     name: str
+    # Sites of the processor's own pages a customer is sent to after a form of
+    # ours (the card page behind `authorization_url`): our pages' CSP must let
+    # forms lead there.
+    hosted_page_origins: tuple[str, ...] = ()
 
     # Cards: redirect flow, then recurring charges.
     @abstractmethod

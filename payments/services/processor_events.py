@@ -220,6 +220,15 @@ def paystack_inbound_process(*, inbound_id: int) -> str:
         outcome = processor_event_handle(
             payload=payload, source=Source.WEBHOOK, inbound=inbound
         )
+    except InvalidRequest as error:
+        # The event lacks what its kind needs (a reference): asking again can
+        # never help, so the outcome is final and the retry pass skips it.
+        inbound.error = f"{type(error).__name__}: {error}"[:2000]
+        inbound.outcome = f"refused: {error}"[:255]
+        inbound.processed_at = timezone.now()
+        inbound.save(update_fields=["error", "outcome", "processed_at"])
+        logger.warning("Paystack event %s refused: %s", inbound.pk, error)
+        return inbound.outcome
     except Exception as error:
         inbound.error = f"{type(error).__name__}: {error}"[:2000]
         inbound.processed_at = None

@@ -37,6 +37,29 @@
     });
   }
 
+  // Framed by a page on another site, the checkout cannot sign the customer in
+  // (no SameSite=Lax cookie reaches it there): it opens in a window of its own,
+  // and this frame passes that window's messages on to the widget.
+  var opener = document.querySelector("[data-open-window]");
+  if (opener && framed) {
+    opener.addEventListener("click", function (event) {
+      var child = window.open(opener.href, "installments-checkout", "width=520,height=760");
+      if (!child) return;  // blocked: the link opens a tab instead (no messages)
+      event.preventDefault();
+      var watch = window.setInterval(function () {
+        if (!child.closed) return;
+        window.clearInterval(watch);
+        window.parent.postMessage({ source: SOURCE, type: "close", sessionToken: opener.dataset.sessionToken }, "*");
+      }, 400);
+      window.addEventListener("message", function (message) {
+        var data = message.data || {};
+        if (message.source !== child || message.origin !== window.location.origin) return;
+        if (data.source !== SOURCE) return;
+        window.parent.postMessage(data, "*");
+      });
+    });
+  }
+
   // The live preview of the plan.
   var form = document.getElementById("pay-form");
   if (!form) return;

@@ -60,9 +60,11 @@ def browser():
 
 
 @pytest.fixture
-def page(browser, live_server):
+def page(request, browser, live_server):
     """A fresh browser profile (no cookies) on the live server. Fails the test if
-    the page had a JavaScript error or a resource failed to load."""
+    the page had a JavaScript error, a resource failed to load, or the
+    Content-Security-Policy blocked anything (an inline script or style, a
+    form target, a frame)."""
     context = browser.new_context(base_url=live_server.url, viewport=DESKTOP)
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     tab = context.new_page()
@@ -76,6 +78,25 @@ def page(browser, live_server):
             response.status >= 400
             and response.request.resource_type != "document"
             and problems.append(f"{response.status} for {response.url}")
+        ),
+    )
+    # Chromium reports every blocked load, inline script/style or form target on
+    # the console ("Refused to ... because it violates the following Content
+    # Security Policy directive"), in any frame of the page.
+    # A test may name blocks it expects (`@pytest.mark.csp_blocks("cdn.x")`): a
+    # vendor bundle reaching outside, refused on purpose.
+    expected = [
+        text
+        for marker in request.node.iter_markers("csp_blocks")
+        for text in marker.args
+    ]
+    tab.on(
+        "console",
+        lambda message: (
+            message.type == "error"
+            and "Content Security Policy" in message.text
+            and not any(text in message.text for text in expected)
+            and problems.append(f"CSP violation: {message.text}")
         ),
     )
     yield tab

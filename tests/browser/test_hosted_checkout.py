@@ -10,6 +10,8 @@ import hashlib
 import hmac
 import json
 import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import requests
@@ -253,5 +255,116 @@ def test_the_widget_in_a_popup_reports_success_and_close(page, screenshot, servi
     screenshot("widget-popup-paid")
 
     popup.close()
+
+    expect(log).to_contain_text("onClose")
+
+
+class ShopSite:
+    """A merchant's product page on another site (127.0.0.1, while the service is
+    `localhost`): it loads the service's widget.js and opens the checkout in
+    the widget's iframe."""
+
+    def __init__(self, service: str):
+        self.html = b""
+        site = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.end_headers()
+                self.wfile.write(site.html)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.service = service
+
+    def sell(self, token: str, mode: str = "iframe") -> None:
+        self.html = f"""<!doctype html><html lang="en"><head><title>Shop</title>
+<script src="{self.service}/widget.js"></script></head><body>
+<button type="button" id="buy">Buy on installments</button>
+<pre data-testid="event-log" id="log"></pre>
+<script>
+  document.getElementById("buy").addEventListener("click", function () {{
+    var log = document.getElementById("log");
+    InstallmentsCheckout.open({{
+      sessionToken: "{token}",
+      mode: "{mode}",
+      onSuccess: function (result) {{
+        log.textContent += "onSuccess " + result.planId + "\\n";
+      }},
+      onClose: function () {{ log.textContent += "onClose\\n"; }}
+    }});
+  }});
+</script></body></html>""".encode()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def shop_site(service):
+    site = ShopSite(service)
+    yield site
+    site.close()
+
+
+def test_the_widget_iframe_on_another_site_continues_in_a_window_of_its_own(
+    page, screenshot, service, shop_site
+):
+    # The session cookie is SameSite=Lax (docs/decisions.md): inside a frame of
+    # another site it is never sent, and signing in there used to end on a CSRF
+    # failure. The frame now offers a window of its own and relays its messages.
+    owner = make_merchant_with_key(business_url=shop_site.url)
+    returning_customer_with_card()
+    token = open_session(service, owner)
+    shop_site.sell(token)
+    page.goto(f"{shop_site.url}/")
+
+    page.get_by_role("button", name="Buy on installments").click()
+    frame = page.frame_locator("iframe[title='Checkout']")
+    expect(
+        frame.get_by_role("heading", name="Continue in a new window")
+    ).to_be_visible()
+    screenshot("widget-iframe-other-site")
+    with page.expect_popup() as opened:
+        frame.get_by_role("link", name="Open the checkout").click()
+    popup = opened.value
+    sign_in_and_pay(popup)
+    plan = PaymentPlan.objects.get()
+    log = page.get_by_test_id("event-log")
+    expect(log).to_contain_text(f"onSuccess {plan.public_id}")
+
+    popup.get_by_role("link", name="Continue").click()
+
+    expect(log).to_contain_text("onClose")
+    expect(page.locator("iframe[title='Checkout']")).to_have_count(0)
+
+
+def test_the_widget_popup_on_another_site_reports_success_and_close(
+    page, screenshot, service, shop_site
+):
+    owner = make_merchant_with_key(business_url=shop_site.url)
+    returning_customer_with_card()
+    token = open_session(service, owner)
+    shop_site.sell(token, mode="popup")
+    page.goto(f"{shop_site.url}/")
+
+    with page.expect_popup() as opened:
+        page.get_by_role("button", name="Buy on installments").click()
+    popup = opened.value
+    sign_in_and_pay(popup)
+    plan = PaymentPlan.objects.get()
+    log = page.get_by_test_id("event-log")
+    expect(log).to_contain_text(f"onSuccess {plan.public_id}")
+    expect(log).not_to_contain_text("onClose")
+
+    popup.get_by_role("link", name="Continue").click()
 
     expect(log).to_contain_text("onClose")

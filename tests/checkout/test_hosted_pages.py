@@ -11,6 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from checkout.models import CheckoutSession, PaymentLink
+from config.api.security_headers import policy
 from installments.models import PaymentPlan
 from payments.models import Customer
 
@@ -108,10 +109,91 @@ def test_checkout_pages_may_be_framed_only_by_the_merchants_site(
 
     response = browser.get(f"/checkout/{token}")
 
-    assert response["Content-Security-Policy"] == (
-        "frame-ancestors 'self' https://shop.example.com"
+    assert response["Content-Security-Policy"] == policy(
+        frame_ancestors=("'self'", "https://shop.example.com")
     )
+    assert "script-src 'self';" in response["Content-Security-Policy"]
     assert "X-Frame-Options" not in response
+
+
+def test_every_checkout_page_runs_under_the_full_policy(browser, merchant_with_key):
+    token = open_session(merchant_with_key)
+    merchant_site = policy(frame_ancestors=("'self'", "https://shop.example.com"))
+    this_site_only = policy(frame_ancestors=("'self'",))
+    signed_out = browser.get(f"/checkout/{token}")
+    register_on_page(browser, token)
+    signed_in = browser.get(f"/checkout/{token}")
+    unknown = browser.get("/checkout/fcs_doesnotexist")
+    link = PaymentLink.objects.create(
+        merchant=merchant_with_key.merchant,
+        title="Chair",
+        amount=500_000,
+        currency="NGN",
+        is_active=False,
+    )
+    inactive_link = browser.get(f"/l/{link.slug}")
+
+    for response in (signed_out, signed_in):
+        assert response.status_code == 200
+        assert response["Content-Security-Policy"] == merchant_site
+        assert "X-Frame-Options" not in response
+    for response in (unknown, inactive_link):
+        assert response.status_code == 404
+        assert response["Content-Security-Policy"] == this_site_only
+        assert "X-Frame-Options" not in response
+
+
+def test_pages_outside_the_checkout_are_never_frameable(browser, db):
+    response = browser.get("/account/login/")
+
+    assert response.status_code == 200
+
+    assert "frame-ancestors 'none'" in response["Content-Security-Policy"]
+    assert response["X-Frame-Options"] == "DENY"
+
+
+def test_the_pay_page_may_send_the_customer_to_the_processors_card_page(
+    browser, merchant_with_key, settings
+):
+    token = open_session(merchant_with_key)
+    register_on_page(browser, token)
+    settings.PROCESSOR = "paystack"
+
+    response = browser.get(f"/checkout/{token}")
+
+    assert "Add a card" in text(response)
+    assert (
+        "form-action 'self' https://checkout.paystack.com;"
+        in response["Content-Security-Policy"]
+    )
+
+
+def test_in_a_frame_of_another_site_the_checkout_offers_a_window_of_its_own(
+    browser, merchant_with_key
+):
+    # No SameSite=Lax cookie reaches a frame of another site: the sign-in forms
+    # could only fail there (docs/decisions.md).
+    token = open_session(merchant_with_key)
+    framed = {"HTTP_SEC_FETCH_DEST": "iframe"}
+
+    other_site = browser.get(
+        f"/checkout/{token}", HTTP_SEC_FETCH_SITE="cross-site", **framed
+    )
+    same_site = browser.get(
+        f"/checkout/{token}", HTTP_SEC_FETCH_SITE="same-site", **framed
+    )
+
+    assert other_site.status_code == 200
+    page = text(other_site)
+    assert "Continue in a new window" in page
+    assert f'href="/checkout/{token}" target="_blank"' in page
+    assert 'name="password"' not in page
+    assert (
+        "frame-ancestors 'self' https://shop.example.com"
+        in (other_site["Content-Security-Policy"])
+    )
+    assert "Sec-Fetch-Site" in other_site["Vary"]
+    assert "I have an account" in text(same_site)
 
 
 def test_registering_on_the_page_signs_the_customer_in(browser, merchant_with_key):

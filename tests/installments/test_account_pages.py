@@ -280,3 +280,16 @@ def test_signing_out(ada):
 
     assert response.status_code == 303
     assert ada.get("/account/").status_code == 302
+
+
+def test_add_a_card_may_lead_to_the_processors_card_page(settings, db):
+    # "Add a card" is answered with a redirect to Paystack's checkout page, and
+    # Chromium checks form-action on that redirect too.
+    customer = CustomerFactory()
+    client = signed_in(customer.email)
+    sandbox_policy = client.get("/account/")["Content-Security-Policy"]
+    settings.PROCESSOR = "paystack"
+    paystack_policy = client.get("/account/")["Content-Security-Policy"]
+
+    assert "form-action 'self';" in sandbox_policy
+    assert "form-action 'self' https://checkout.paystack.com;" in paystack_policy

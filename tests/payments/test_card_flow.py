@@ -225,3 +225,17 @@ def test_initialize_answers_the_sandbox_page_on_base_url(alice, settings):
     assert started["authorization_url"] == (
         f"https://pay.example.ng/sandbox/authorize/{started['reference']}"
     )
+
+
+def test_the_sandbox_card_page_may_send_the_customer_to_the_callbacks_site(alice):
+    # The form is answered with a redirect to callback_url; Chromium checks the
+    # page's form-action on that redirect, so the callback's site is named.
+    started = initialize_card(alice)
+
+    response = APIClient().get(urlsplit(started["authorization_url"]).path)
+
+    assert response.status_code == 200
+    assert (
+        "form-action 'self' https://shop.example.com;"
+        in response["Content-Security-Policy"]
+    )

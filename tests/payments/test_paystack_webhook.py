@@ -236,24 +236,39 @@ def test_an_event_this_endpoint_does_not_act_on_is_ignored(db):
 
 @pytest.mark.parametrize(
     "body",
-    [b"not json", b"[1, 2]", json.dumps({"event": 5, "data": {}}).encode()],
+    [
+        b"not json",
+        b"[1, 2]",
+        json.dumps({"event": 5, "data": {}}).encode(),
+        json.dumps({"event": "transfer.success"}).encode(),
+        json.dumps({"event": "charge.success", "data": [1]}).encode(),
+    ],
 )
-def test_a_signed_body_that_is_not_an_event_is_kept_with_its_error(db, body):
+def test_a_signed_body_that_is_not_an_event_is_refused_and_kept_with_its_error(
+    db, body
+):
     response = post_event(body)
 
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_request"
     stored = InboundRequest.objects.get()
     assert stored.signature_valid is True
-    if response.status_code == 400:
-        assert stored.error
-    else:
-        assert response.status_code == 200
-        assert "InvalidRequest" in stored.error
+    assert "InvalidRequest" in stored.error
+    assert stored.outcome.startswith("refused: ")
+    with time_machine.travel(timezone.now() + timedelta(minutes=6)):
+        assert paystack_events_retry() == 0
 
 
-def test_transfer_events_need_a_reference(db):
-    post_event({"event": "transfer.success", "data": {"amount": 1}})
+def test_transfer_events_need_a_reference_and_are_not_retried_without_one(db):
+    response = post_event({"event": "transfer.success", "data": {"amount": 1}})
 
-    assert "data.reference" in InboundRequest.objects.get().error
+    assert response.status_code == 200
+    stored = InboundRequest.objects.get()
+    assert "data.reference" in stored.error
+    assert stored.outcome.startswith("refused: ")
+    assert stored.processed_at is not None
+    with time_machine.travel(timezone.now() + timedelta(minutes=6)):
+        assert paystack_events_retry() == 0
 
 
 # charge.success ------------------------------------------------------------------

@@ -43,6 +43,8 @@ _MAX_REVOKED_PAGES = 50
 
 class PaystackProcessor(PaystackTransport, Processor):
     name = "paystack"
+    # `authorization_url` of transaction/initialize is a checkout.paystack.com page.
+    hosted_page_origins = ("https://checkout.paystack.com",)
     # A `pending` charge reply is polled this many times, `poll_interval` apart
     # (Paystack asks for about 10 s between polls), then reported as pending.
     pending_polls = 2

@@ -1,0 +1,262 @@
+"""OpenAPI description of the checkout endpoints (2, 3, 4-6 payment links, the
+public session view and completion).
+
+Imported by config.api.schema.discover_schema_modules(); see that module for what
+every operation gets without saying (security, common error statuses).
+"""
+
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
+
+from config.api.schema import (
+    DATE,
+    KOBO,
+    PAGINATION,
+    TIMESTAMP,
+    component,
+    errors,
+    list_envelope,
+    nullable,
+    obj,
+    ok_envelope,
+    path_id,
+    string,
+)
+from installments.schema import PAYMENT_PLAN
+
+from . import api
+from .serializers import (
+    CompleteInput,
+    PaymentLinkCreateInput,
+    PaymentLinkToggleInput,
+    PreviewInput,
+    SessionCreateInput,
+)
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    {
+        "type": "string",
+        "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]"
+        "{3}-[0-9a-fA-F]{12}$",
+    },
+    OpenApiParameter.HEADER,
+    description="Recommended: a UUID v4. Repeating it within 24 hours returns the "
+    "original answer (same session, header `Idempotent-Replayed: true`) and creates "
+    "nothing; anything but a UUID v4 is a 400 `invalid_idempotency_key`.",
+)
+
+SESSION_CREATED = component(
+    "CheckoutSessionCreated",
+    obj(
+        {
+            "session_token": string("`fcs_...`: pass it to the widget."),
+            "expires_at": TIMESTAMP,
+        }
+    ),
+)
+SESSION_PUBLIC = component(
+    "CheckoutSessionPublic",
+    obj(
+        {
+            "title": string(),
+            "amount": KOBO,
+            "currency": string(example="NGN"),
+            "merchant_name": string(),
+            "status": string(enum=["open", "completed", "expired"]),
+            "expires_at": TIMESTAMP,
+        }
+    ),
+)
+PLAN_PREVIEW = component(
+    "PlanPreview",
+    obj(
+        {
+            "schedule_type": string(),
+            "installment_count": {"type": "integer"},
+            "deposit_amount": KOBO,
+            "installment_amounts": {"type": "array", "items": KOBO},
+            "due_dates": {"type": "array", "items": DATE},
+            "total_amount": KOBO,
+        }
+    ),
+)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="checkout_session_create",
+        summary="Create a checkout session (endpoint 2)",
+        description="A session lives 30 minutes. Order of checks: credential, "
+        "Idempotency-Key, body, merchant (404, then 403), amount and currency, "
+        "order already paid (409 `order_already_paid`).",
+        parameters=[IDEMPOTENCY_KEY],
+        request=SessionCreateInput,
+        examples=[
+            OpenApiExample(
+                "A laptop on installments",
+                request_only=True,
+                value={
+                    "merchant_id": "mer_3vQbXk2m9TzP1aLw",
+                    "amount": 25_000_000,
+                    "currency": "NGN",
+                    "title": "Laptop",
+                    "order_reference": "order-1042",
+                    "customer_email": "ada@mail.example",
+                },
+            )
+        ],
+        responses={
+            201: ok_envelope(SESSION_CREATED),
+            **errors(404, 409),
+        },
+    )
+)(api.SessionCreateApi)
+
+extend_schema_view(
+    get=extend_schema(
+        operation_id="checkout_session_public",
+        summary="What the widget shows for a session token (public)",
+        parameters=[path_id("token", "fcs", "The session token")],
+        responses={200: ok_envelope(SESSION_PUBLIC)},
+    )
+)(api.SessionPublicApi)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="checkout_preview",
+        summary="Preview a plan (endpoint 3)",
+        description="A pure computation. With an API key: the key's merchant, and the "
+        "named customer's score when the service knows them (else a new "
+        "customer's). With a customer JWT: that customer only.",
+        request=PreviewInput,
+        examples=[
+            OpenApiExample(
+                "Three monthly installments",
+                request_only=True,
+                value={
+                    "merchant_id": "mer_3vQbXk2m9TzP1aLw",
+                    "customer_id": "cus_8fKq2LmZ0xYt4Rb",
+                    "amount": 25_000_000,
+                    "schedule_type": "monthly",
+                    "installment_count": 3,
+                },
+            )
+        ],
+        responses={200: ok_envelope(PLAN_PREVIEW), **errors(404, 422)},
+    )
+)(api.PreviewApi)
+
+# --- completion (DESIGN section 11) ---
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="checkout_session_complete",
+        summary="Complete a checkout: charge the deposit, start the plan",
+        description="For consumer apps of your own (the hosted checkout does the "
+        "same). The plan is computed as the preview computes it, with the "
+        "customer's score and the merchant's configuration today; the deposit is "
+        "charged at once on the chosen method. 409 `session_completed`, "
+        "`session_expired`, `order_already_paid` or `payment_in_progress`; 402 "
+        "`payment_failed` (the session stays open for another method); 404 for an "
+        "unknown session or a payment method that is not the customer's own active "
+        "one; 422 when the plan rules refuse the choice.",
+        parameters=[path_id("token", "fcs", "The session token")],
+        request=CompleteInput,
+        examples=[
+            OpenApiExample(
+                "Three monthly installments on a saved card",
+                request_only=True,
+                value={
+                    "schedule_type": "monthly",
+                    "installment_count": 3,
+                    "payment_method_id": "pm_6cWq1Zk8Lm3Rt9Xb",
+                },
+            )
+        ],
+        responses={201: ok_envelope(PAYMENT_PLAN), **errors(402, 409, 422)},
+    )
+)(api.SessionCompleteApi)
+
+# --- payment links (endpoints 4-6; camelCase answers) ---
+
+PAYMENT_LINK = component(
+    "PaymentLink",
+    obj(
+        {
+            "id": string("`pl_...`"),
+            "slug": string("Short public token of the link."),
+            "publicUrl": string(
+                "The consumer address plus `/l/<slug>`: share it.", format="uri"
+            ),
+            "merchantId": string("`mer_...`"),
+            "title": string(),
+            "description": nullable(string("Null when not set.")),
+            "amount": obj(
+                {"amount": KOBO, "currency": string(example="NGN")},
+            ),
+            "redirectUrl": nullable(
+                string(
+                    "Where the customer goes after paying; null: their own "
+                    "account page."
+                )
+            ),
+            "isActive": {"type": "boolean"},
+            "createdAt": TIMESTAMP,
+            "updatedAt": TIMESTAMP,
+        }
+    ),
+)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="payment_link_create",
+        summary="Create a payment link (endpoint 4)",
+        description="Every visit of its `publicUrl` opens a fresh 30-minute "
+        "checkout session for the link's title and amount. Same merchant checks as "
+        "sessions; amount 10,000 to 1,000,000,000 kobo (`amount_out_of_range`), "
+        "`NGN` only (`unsupported_currency`).",
+        request=PaymentLinkCreateInput,
+        examples=[
+            OpenApiExample(
+                "An office chair",
+                request_only=True,
+                value={
+                    "merchant_id": "mer_3vQbXk2m9TzP1aLw",
+                    "title": "Ergonomic office chair",
+                    "amount": 4_500_000,
+                    "currency": "NGN",
+                    "description": "Black, with armrests",
+                    "redirect_url": "https://mystore.example/thanks",
+                },
+            )
+        ],
+        responses={201: ok_envelope(PAYMENT_LINK), **errors(404)},
+    )
+)(api.PaymentLinkCreateApi)
+
+extend_schema_view(
+    get=extend_schema(
+        operation_id="payment_links_list",
+        summary="List a merchant's payment links, newest first (endpoint 5)",
+        parameters=[
+            path_id("merchant_id", "mer", "The merchant's identifier"),
+            *PAGINATION,
+        ],
+        responses={200: list_envelope(PAYMENT_LINK)},
+    )
+)(api.PaymentLinkListApi)
+
+extend_schema_view(
+    patch=extend_schema(
+        operation_id="payment_link_toggle",
+        summary="Switch a payment link on or off (endpoint 6)",
+        description="Another merchant's link id is a 404.",
+        parameters=[path_id("link_id", "pl", "The payment link's identifier")],
+        request=PaymentLinkToggleInput,
+        responses={200: ok_envelope(PAYMENT_LINK)},
+    )
+)(api.PaymentLinkToggleApi)

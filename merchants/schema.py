@@ -1,0 +1,139 @@
+"""OpenAPI description of the merchants endpoints (1, 7, 8, login, settings).
+
+Imported by config.api.schema.discover_schema_modules(); see that module for what
+every operation gets without saying (security, common error statuses).
+"""
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
+
+from config.api.schema import (
+    PAGINATION,
+    TIMESTAMP,
+    component,
+    errors,
+    list_envelope,
+    obj,
+    ok_envelope,
+    path_id,
+    string,
+)
+
+from . import api
+from .models import SCHEDULE_TYPES
+from .serializers import LoginInput, RegisterInput, RotateKeyInput, SettingsInput
+
+MERCHANT_ID = path_id("merchant_id", "mer", "The merchant's identifier")
+
+MERCHANT = component(
+    "Merchant",
+    obj(
+        {
+            "merchantId": string("`mer_...`"),
+            "status": string("`pending` after registration.", enum=["pending"]),
+            "email": string(format="email"),
+        }
+    ),
+)
+MERCHANT_TOKENS = component(
+    "MerchantTokens",
+    obj(
+        {
+            "access": string("Merchant access JWT (15 minutes)."),
+            "refresh": string("Refresh JWT (7 days, single use)."),
+            "merchant_id": string("`mer_...`"),
+        }
+    ),
+)
+REVOKED_KEY = component(
+    "RevokedApiKey",
+    obj(
+        {
+            "name": string("The label given at rotation (may be empty)."),
+            "prefix": string("Masked key, e.g. `service_live_sk_Ab12...`."),
+            "created_at": TIMESTAMP,
+            "revoked_at": TIMESTAMP,
+        }
+    ),
+)
+MERCHANT_SETTINGS = component(
+    "MerchantSettings",
+    obj(
+        {
+            "merchant_id": string("`mer_...`"),
+            "webhook_url": string("Empty when not set."),
+            "webhook_secret_set": {"type": "boolean"},
+            "payout_bank_code": string(),
+            "payout_account_number": string(),
+            "payout_account_name": string("Resolved by the processor; read-only."),
+            "allowed_schedule_types": {
+                "type": "array",
+                "items": string(enum=list(SCHEDULE_TYPES)),
+            },
+            "min_installments": {"type": "integer"},
+            "max_installments": {"type": "integer"},
+            "min_deposit_percent": {"type": "integer"},
+            "release_rule": string(
+                "`on_deposit`, `on_completion` or `after_installments:N`."
+            ),
+        }
+    ),
+)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="merchant_register",
+        summary="Register a merchant (endpoint 1)",
+        description="Creates a `pending` merchant; staff approve it (within 24 "
+        "hours) and enable API access separately.",
+        request=RegisterInput,
+        responses={201: ok_envelope(MERCHANT), **errors(409)},
+    )
+)(api.MerchantRegisterApi)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="merchant_login",
+        summary="Sign in as a merchant: a merchant JWT pair",
+        request=LoginInput,
+        responses={200: ok_envelope(MERCHANT_TOKENS), **errors(401, 429)},
+    )
+)(api.MerchantLoginApi)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="merchant_api_key_rotate",
+        summary="Generate or rotate the API key (endpoint 7)",
+        description="The plaintext key appears only in this answer; the previous "
+        "key stops working at once. Needs API access enabled.",
+        parameters=[MERCHANT_ID],
+        request=RotateKeyInput,
+        responses={201: ok_envelope(obj({"apiKey": string("`service_live_sk_...`")}))},
+    )
+)(api.ApiKeyRotateApi)
+
+extend_schema_view(
+    get=extend_schema(
+        operation_id="merchant_api_key_history",
+        summary="Revoked API keys (endpoint 8)",
+        parameters=[MERCHANT_ID, *PAGINATION],
+        responses={200: list_envelope(REVOKED_KEY)},
+    )
+)(api.ApiKeyHistoryApi)
+
+extend_schema_view(
+    get=extend_schema(
+        operation_id="merchant_settings_get",
+        summary="Read the merchant's settings",
+        parameters=[MERCHANT_ID],
+        responses={200: ok_envelope(MERCHANT_SETTINGS)},
+    ),
+    patch=extend_schema(
+        operation_id="merchant_settings_update",
+        summary="Change the merchant's settings (every field optional)",
+        description="`webhook_secret` is write-only: reads show "
+        "`webhook_secret_set` instead.",
+        parameters=[MERCHANT_ID],
+        request=SettingsInput,
+        responses={200: ok_envelope(MERCHANT_SETTINGS)},
+    ),
+)(api.MerchantSettingsApi)

@@ -1,0 +1,420 @@
+"""OpenAPI description of the payments endpoints: customer accounts, payment
+methods (10-20), the merchant's wallet (9) and payout account, and the inbound
+processor endpoints (24, 25).
+
+Imported by config.api.schema.discover_schema_modules(); see that module for what
+every operation gets without saying (security, common error statuses).
+"""
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
+
+from config.api.schema import (
+    KOBO,
+    PAGINATION,
+    PROCESSOR_SIGNATURE,
+    TIMESTAMP,
+    TRUE,
+    component,
+    errors,
+    list_envelope,
+    obj,
+    ok_envelope,
+    path_id,
+    string,
+)
+
+from .api import customers, inbound, methods, wallet
+from .serializers import (
+    CustomerLoginInput,
+    CustomerRegisterInput,
+    InitializeCardInput,
+    InitiateMandateInput,
+    PayoutAccountInput,
+    SubmitBirthdayInput,
+    SubmitOtpInput,
+    SubmitPhoneInput,
+    VerifyCardInput,
+    VerifyMandateInput,
+)
+
+CUSTOMER_ID = path_id("customer_id", "cus", "The customer's identifier")
+METHOD_ID = path_id("method_id", "pm", "The payment method's identifier")
+
+CUSTOMER_TOKENS = component(
+    "CustomerTokens",
+    obj(
+        {
+            "access": string("Customer access JWT (15 minutes)."),
+            "refresh": string("Refresh JWT (7 days, single use)."),
+            "customer_id": string("`cus_...`"),
+        }
+    ),
+)
+CUSTOMER = component(
+    "Customer",
+    obj(
+        {
+            "customer_id": string("`cus_...`"),
+            "email": string(format="email"),
+            "first_name": string(),
+            "last_name": string(),
+            "phone": string(),
+            "created_at": TIMESTAMP,
+        }
+    ),
+)
+PAYMENT_METHOD = component(
+    "PaymentMethod",
+    obj(
+        {
+            "id": string("`pm_...`"),
+            "customer_id": string("`cus_...`"),
+            "type": string(enum=["card", "bank"]),
+            "label": string(
+                "Card: a brand label; bank: bank name with masked account digits."
+            ),
+            "last4": string("Last four card or account digits."),
+            "is_default": {"type": "boolean"},
+            "is_active": {
+                "type": "boolean",
+                "description": "False once the processor revoked it (kept as "
+                "history, never charged).",
+            },
+            "created_at": TIMESTAMP,
+            "brand": string("Cards only."),
+            "exp_month": string("Cards only, `MM`."),
+            "exp_year": string("Cards only, `YYYY`."),
+            "bank_code": string("Bank methods only."),
+            "bank_name": string("Bank methods only."),
+        },
+        optional=("brand", "exp_month", "exp_year", "bank_code", "bank_name"),
+    ),
+)
+BANK = component("Bank", obj({"name": string(), "code": string("CBN bank code.")}))
+NEXT_ACTIONS = ["submit_otp", "submit_birthday", "submit_phone", "open_url", "success"]
+MANDATE_STEP = component(
+    "MandateStep",
+    obj(
+        {
+            "ok": TRUE,
+            "next_action": string(enum=NEXT_ACTIONS),
+            "reference": string("The mandate's reference: send it with every step."),
+            "display_text": string("Text to show the customer."),
+            "url": string("Only when `next_action` is `open_url`: open it in a popup."),
+            "data": PAYMENT_METHOD,
+        },
+        optional=("url", "data"),
+        description="`data` (the saved bank payment method) comes with "
+        "`next_action: success`.",
+    ),
+)
+MESSAGE = ok_envelope(message=string())
+MANDATE_ERRORS = errors(402, 404, 409, 422, 502, 504)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="customer_register",
+        summary="Register a customer (shopper): a customer JWT pair",
+        request=CustomerRegisterInput,
+        responses={201: ok_envelope(CUSTOMER_TOKENS), **errors(409)},
+    )
+)(customers.CustomerRegisterApi)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="customer_login",
+        summary="Sign in as a customer: a customer JWT pair",
+        request=CustomerLoginInput,
+        responses={200: ok_envelope(CUSTOMER_TOKENS), **errors(401, 429)},
+    )
+)(customers.CustomerLoginApi)
+
+extend_schema_view(
+    get=extend_schema(
+        operation_id="customer_me",
+        summary="The signed-in customer's profile",
+        responses={200: ok_envelope(CUSTOMER)},
+    )
+)(customers.CustomerMeApi)
+
+extend_schema_view(
+    get=extend_schema(
+        operation_id="payment_methods_list",
+        summary="List a customer's payment methods (endpoint 10)",
+        parameters=[CUSTOMER_ID, *PAGINATION],
+        responses={200: list_envelope(PAYMENT_METHOD)},
+    )
+)(methods.PaymentMethodListApi)
+
+extend_schema_view(
+    get=extend_schema(
+        operation_id="banks_list",
+        summary="Banks supported for direct debit mandates (endpoint 11)",
+        responses={200: ok_envelope({"type": "array", "items": BANK})},
+    )
+)(methods.BankListApi)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="card_initialize",
+        summary="Start saving a card: the redirect flow (endpoint 12)",
+        description="A verification charge of 5000 kobo, refunded after "
+        "verification. Redirect the customer to `authorization_url`.",
+        request=InitializeCardInput,
+        responses={
+            200: ok_envelope(
+                authorization_url=string(format="uri"),
+                reference=string("Send it to verify-card (endpoint 13)."),
+            ),
+            **errors(404, 422, 502, 504),
+        },
+    )
+)(methods.CardInitializeApi)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="card_verify",
+        summary="Verify the card and save it (endpoint 13)",
+        request=VerifyCardInput,
+        responses={200: ok_envelope(PAYMENT_METHOD), **MANDATE_ERRORS},
+    )
+)(methods.CardVerifyApi)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="bank_mandate_initiate",
+        summary="Start a bank direct debit mandate (endpoint 14)",
+        parameters=[CUSTOMER_ID],
+        request=InitiateMandateInput,
+        responses={200: MANDATE_STEP, **MANDATE_ERRORS},
+    )
+)(methods.MandateInitiateApi)
+
+for view, operation_id, summary, serializer in (
+    (
+        methods.MandateSubmitOtpApi,
+        "bank_mandate_submit_otp",
+        "Submit the OTP (endpoint 15)",
+        SubmitOtpInput,
+    ),
+    (
+        methods.MandateSubmitBirthdayApi,
+        "bank_mandate_submit_birthday",
+        "Submit the account holder's birthday (endpoint 16)",
+        SubmitBirthdayInput,
+    ),
+    (
+        methods.MandateSubmitPhoneApi,
+        "bank_mandate_submit_phone",
+        "Submit the account holder's phone (endpoint 17)",
+        SubmitPhoneInput,
+    ),
+    (
+        methods.MandateVerifyApi,
+        "bank_mandate_verify",
+        "Verify an open-URL mandate after the popup (endpoint 18)",
+        VerifyMandateInput,
+    ),
+):
+    extend_schema_view(
+        post=extend_schema(
+            operation_id=operation_id,
+            summary=summary,
+            request=serializer,
+            responses={200: MANDATE_STEP, **MANDATE_ERRORS},
+        )
+    )(view)
+
+extend_schema_view(
+    put=extend_schema(
+        operation_id="payment_method_set_default",
+        summary="Make a payment method the default (endpoint 19)",
+        parameters=[METHOD_ID],
+        request=None,
+        responses={200: MESSAGE, **errors(409)},
+    )
+)(methods.PaymentMethodDefaultApi)
+
+extend_schema_view(
+    delete=extend_schema(
+        operation_id="payment_method_delete",
+        summary="Delete a payment method (endpoint 20)",
+        parameters=[METHOD_ID],
+        responses={200: MESSAGE},
+    )
+)(methods.PaymentMethodDeleteApi)
+
+REVOCATION_EVENT = component(
+    "ProcessorRevocationEvent",
+    obj(
+        {
+            "event": string(
+                "`authorization.revoked`, `mandate.cancelled` or "
+                "`direct_debit.authorization.deactivated`; other events are "
+                "acknowledged and ignored."
+            ),
+            "data": {
+                "type": "object",
+                "description": "Names the `authorization_code` (or "
+                "`authorization.authorization_code`) and, when known, the "
+                "customer's e-mail.",
+                "additionalProperties": True,
+            },
+        }
+    ),
+)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="processor_revocation_event",
+        summary="Processor revocation events (endpoint 25, internal)",
+        description="Called by the payment processor, never by merchants. The body "
+        "is stored, then the signature is verified (401 `invalid_signature`), then "
+        "the event is handled once.",
+        auth=PROCESSOR_SIGNATURE,
+        request={"application/json": REVOCATION_EVENT},
+        responses={
+            200: ok_envelope(
+                message=string(enum=["handled", "duplicate", "ignored"]),
+            ),
+        },
+    )
+)(inbound.PaymentGatewayWebhookApi)
+
+# --- the merchant's wallet (endpoint 9) and payout account (DESIGN section 8) ---
+
+MERCHANT_ID = path_id("merchant_id", "mer", "The merchant's identifier")
+WALLET_TYPES = ["collection", "payout", "payout_returned"]
+WALLET_TRANSACTION = component(
+    "WalletTransaction",
+    obj(
+        {
+            "id": string("`txn_...`"),
+            "type": string(
+                "`collection` (a deposit or installment collected), `payout` (left "
+                "for your bank), `payout_returned` (a payout came back).",
+                enum=WALLET_TYPES,
+            ),
+            "amount": {
+                "type": "integer",
+                "description": "Gross movement in kobo, signed from the merchant's "
+                "point of view (positive in, negative out).",
+            },
+            "fee": {**KOBO, "minimum": 0, "description": "Platform fee (2.5%)."},
+            "net": {
+                "type": "integer",
+                "description": "amount - fee: the change to the available balance.",
+            },
+            "reference": string("What moved: `inst_..._a1`, `po_...`, ..."),
+            "description": string(),
+            "created_at": TIMESTAMP,
+        }
+    ),
+)
+WALLET = component(
+    "Wallet",
+    obj(
+        {
+            "merchant_id": string("`mer_...`"),
+            "currency": string(example="NGN"),
+            "available_balance": {
+                **KOBO,
+                "minimum": 0,
+                "description": "Owed now; paid in the next payout.",
+            },
+            "pending_payout": {
+                **KOBO,
+                "minimum": 0,
+                "description": "Payouts on their way to the bank.",
+            },
+            "total_paid_out": {
+                **KOBO,
+                "minimum": 0,
+                "description": "Paid to the bank so far, less payouts sent back.",
+            },
+            "transactions": {
+                "type": "array",
+                "items": WALLET_TRANSACTION,
+                "description": "A page of the wallet's transactions, newest first.",
+            },
+        }
+    ),
+)
+PAYOUT_ACCOUNT = component(
+    "PayoutAccount",
+    obj(
+        {
+            "payout_bank_code": string("CBN bank code."),
+            "payout_account_number": string("10-digit NUBAN."),
+            "payout_account_name": string("Resolved by the processor; read-only."),
+        }
+    ),
+)
+
+extend_schema_view(
+    get=extend_schema(
+        operation_id="merchant_wallet",
+        summary="The merchant's wallet: balances and transactions (endpoint 9)",
+        description="Balances are derived from the ledger at the moment of asking; "
+        "`total` counts the wallet's transactions (paged with `limit`/`offset`).",
+        parameters=[MERCHANT_ID, *PAGINATION],
+        responses={
+            200: ok_envelope(
+                WALLET,
+                total={
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "The wallet's transactions in all pages.",
+                },
+            )
+        },
+    )
+)(wallet.WalletApi)
+
+extend_schema_view(
+    put=extend_schema(
+        operation_id="merchant_payout_account_set",
+        summary="Set the bank account payouts go to",
+        description="The bank must be one of the bank list's; the account holder's "
+        "name is resolved by the processor (422 `account_not_resolved` when the "
+        "bank cannot find the account; 502/504 when the processor fails).",
+        parameters=[MERCHANT_ID],
+        request=PayoutAccountInput,
+        responses={200: ok_envelope(PAYOUT_ACCOUNT), **errors(422, 502, 504)},
+    )
+)(wallet.PayoutAccountApi)
+
+# --- inbound processor events (endpoint 24) ---
+
+PAYSTACK_EVENT = component(
+    "ProcessorPaystackEvent",
+    obj(
+        {
+            "event": string(
+                "`charge.success`, `transfer.success`, `transfer.failed`, "
+                "`transfer.reversed` or `refund.processed`; other events are "
+                "stored and ignored."
+            ),
+            "data": {
+                "type": "object",
+                "description": "The processor's payload; its `reference` is "
+                "re-verified with the processor before any money moves.",
+                "additionalProperties": True,
+            },
+        }
+    ),
+)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="processor_paystack_event",
+        summary="Processor charge, transfer and refund events (endpoint 24, internal)",
+        description="Called by the payment processor, never by merchants. The body "
+        "is stored, then the signature is verified (401 `invalid_signature`); a "
+        "good one is answered 200 at once and the event is handled after the "
+        "reply, once per event and reference.",
+        auth=PROCESSOR_SIGNATURE,
+        request={"application/json": PAYSTACK_EVENT},
+        responses={200: ok_envelope(message=string(enum=["accepted"]))},
+    )
+)(inbound.PaystackWebhookApi)

@@ -1,0 +1,367 @@
+"""The authorization matrix: every /api/v1 route of the URL conf x every way a
+request can be unauthorized -> the documented denial, never a 200 or a 500.
+
+| scenario                              | expected                      |
+|---------------------------------------|-------------------------------|
+| no credential                         | 401                           |
+| malformed credential                  | 401                           |
+| revoked API key                       | 401                           |
+| expired JWT (either role)             | 401                           |
+| JWT signed with `alg: none`           | 401                           |
+| valid credential of a kind not taken  | 403                           |
+| another merchant's or customer's      | 403 or 404                    |
+| credential, naming my resources       |                               |
+| processor endpoint, bad/no signature  | 401                           |
+
+ROUTES is the explicit table: for each route, the credentials it takes (or PUBLIC,
+or SIGNATURE for processor callbacks), how to fill its path parameters with the
+resources of the merchant/customer `me`, and a body that names them. A route in
+the URL conf without an entry fails `test_every_api_route_has_an_entry`: add one
+when you add an endpoint (docs/operations.md, "Adding an endpoint").
+"""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.test import APIClient
+
+from config.api.schema import accepted_kinds
+from payments.inbound import SIGNATURE_HEADER
+
+from .conftest import (
+    ROLE_OF_KIND,
+    World,
+    alg_none_jwt,
+    expired_jwt,
+    revoked_api_key,
+)
+
+PUBLIC = "public"
+SIGNATURE = "processor_signature"
+KINDS = ("api_key", "merchant_jwt", "customer_jwt")
+METHODS = ("get", "post", "put", "patch", "delete")
+NOT_MINE = (403, 404)
+
+
+@dataclass(frozen=True)
+class Route:
+    auth: tuple[str, ...] | str
+    # Path parameters naming `me`'s resources.
+    params: Callable[[World], dict] = lambda w: {}
+    # A body naming `me`'s resources (sent with POST, PUT and PATCH).
+    body: Callable[[World], dict] = lambda w: {}
+    # Whether the request names a resource of `me`, so that another party's
+    # valid credential must be refused (False: the route only acts on the caller).
+    owned: bool = True
+    methods: tuple[str, ...] = field(default=())
+
+
+def mine(w: World) -> dict:
+    return {"merchant_id": w.me.merchant.public_id}
+
+
+def my_customer(w: World) -> dict:
+    return {"customer_id": w.me.customer.public_id}
+
+
+def mandate_body(w: World, **step) -> dict:
+    return {**my_customer(w), "reference": "mdt_matrix_reference", **step}
+
+
+ROUTES: dict[str, Route] = {
+    # Accounts and tokens: public, each authenticates by what its body carries.
+    "/api/v1/auth/merchant/register": Route(PUBLIC),
+    "/api/v1/auth/merchant/login": Route(PUBLIC),
+    "/api/v1/auth/customer/register": Route(PUBLIC),
+    "/api/v1/auth/customer/login": Route(PUBLIC),
+    "/api/v1/auth/token/refresh": Route(PUBLIC),
+    "/api/v1/schema": Route(PUBLIC),
+    # Merchants.
+    "/api/v1/merchant/{merchant_id}/rotate-api-key": Route(
+        ("api_key", "merchant_jwt"), params=mine
+    ),
+    "/api/v1/merchant/{merchant_id}/api-key/history": Route(
+        ("api_key", "merchant_jwt"), params=mine
+    ),
+    "/api/v1/merchant/{merchant_id}/settings": Route(("merchant_jwt",), params=mine),
+    # Wallet and payout account (payments).
+    "/api/v1/merchant/{merchant_id}/wallet": Route(
+        ("api_key", "merchant_jwt"), params=mine
+    ),
+    "/api/v1/merchant/{merchant_id}/payout-account": Route(
+        ("merchant_jwt",),
+        params=mine,
+        body=lambda w: {"bank_code": "058", "account_number": "0123456789"},
+    ),
+    # Checkout.
+    "/api/v1/checkout/sessions": Route(
+        ("api_key",),
+        body=lambda w: {
+            **mine(w),
+            "amount": 500_000,
+            "currency": "NGN",
+            "title": "Matrix",
+            "order_reference": "matrix-1",
+        },
+    ),
+    "/api/v1/checkout/sessions/{token}": Route(
+        PUBLIC, params=lambda w: {"token": "fcs_unknown"}
+    ),
+    "/api/v1/checkout/preview": Route(
+        ("api_key", "customer_jwt"),
+        body=lambda w: {
+            **mine(w),
+            **my_customer(w),
+            "amount": 500_000,
+            "schedule_type": "monthly",
+            "installment_count": 3,
+        },
+    ),
+    "/api/v1/checkout/sessions/{token}/complete": Route(
+        ("customer_jwt",),
+        params=lambda w: {"token": w.open_session()},
+        # Names `me`'s card: another customer may not pay with it.
+        body=lambda w: {
+            "schedule_type": "monthly",
+            "installment_count": 3,
+            "payment_method_id": w.card.public_id,
+        },
+    ),
+    # Payment links.
+    "/api/v1/payment-links": Route(
+        ("api_key",),
+        body=lambda w: {
+            **mine(w),
+            "title": "Matrix chair",
+            "amount": 500_000,
+            "currency": "NGN",
+        },
+    ),
+    "/api/v1/payment-links/merchant/{merchant_id}": Route(("api_key",), params=mine),
+    "/api/v1/payment-links/{link_id}/toggle": Route(
+        ("api_key",),
+        params=lambda w: {"link_id": w.link.public_id},
+        body=lambda w: {"is_active": False},
+    ),
+    # Payment plans.
+    "/api/v1/payment-plans": Route(("api_key",), owned=False),
+    "/api/v1/payment-plans/{plan_id}": Route(
+        ("api_key", "customer_jwt"), params=lambda w: {"plan_id": w.plan.public_id}
+    ),
+    # Customers and payment methods.
+    "/api/v1/customers/me": Route(("customer_jwt",), owned=False),
+    "/api/v1/payment-methods/customers/{customer_id}": Route(
+        ("customer_jwt",), params=my_customer
+    ),
+    "/api/v1/payment-methods/banks": Route(("customer_jwt",), owned=False),
+    "/api/v1/payment-methods/initialize-card": Route(
+        ("customer_jwt",),
+        body=lambda w: {
+            **my_customer(w),
+            "callback_url": "https://shop.example/done",
+        },
+    ),
+    "/api/v1/payment-methods/verify-card": Route(
+        ("customer_jwt",), body=lambda w: {**my_customer(w), "reference": "card_x"}
+    ),
+    "/api/v1/payment-methods/customers/{customer_id}/initiate-bank-mandate": Route(
+        ("customer_jwt",),
+        params=my_customer,
+        body=lambda w: {"bank_code": "044", "account_number": "0123456780"},
+    ),
+    "/api/v1/payment-methods/bank-mandate/submit-otp": Route(
+        ("customer_jwt",), body=lambda w: mandate_body(w, otp="123456")
+    ),
+    "/api/v1/payment-methods/bank-mandate/submit-birthday": Route(
+        ("customer_jwt",), body=lambda w: mandate_body(w, birthday="1990-01-31")
+    ),
+    "/api/v1/payment-methods/bank-mandate/submit-phone": Route(
+        ("customer_jwt",), body=lambda w: mandate_body(w, phone="+2348012345678")
+    ),
+    "/api/v1/payment-methods/bank-mandate/verify": Route(
+        ("customer_jwt",), body=mandate_body
+    ),
+    "/api/v1/payment-methods/{method_id}/default": Route(
+        ("customer_jwt",), params=lambda w: {"method_id": w.card.public_id}
+    ),
+    "/api/v1/payment-methods/{method_id}": Route(
+        ("customer_jwt",), params=lambda w: {"method_id": w.card.public_id}
+    ),
+    # Outbound webhooks (merchant JWT).
+    "/api/v1/webhooks/test": Route(("merchant_jwt",), owned=False),
+    "/api/v1/webhooks/events/{event_id}/replay": Route(
+        ("merchant_jwt",), params=lambda w: {"event_id": w.event.public_id}
+    ),
+    "/api/v1/webhooks/failed-attempts": Route(("merchant_jwt",), owned=False),
+    # Processor callbacks.
+    "/api/v1/webhooks/paystack": Route(SIGNATURE),
+    "/api/v1/webhooks/payment-gateway": Route(SIGNATURE),
+}
+
+
+def url_conf_api_routes() -> dict[str, type]:
+    """`{path template: view class}` of every /api/v1 route, trailing-slash twins
+    folded into one."""
+    found = {}
+
+    def walk(patterns, prefix):
+        for pattern in patterns:
+            route = prefix + str(pattern.pattern)
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, route)
+            elif isinstance(pattern, URLPattern):
+                path = "/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route)
+                if path.startswith("/api/v1/"):
+                    view = getattr(pattern.callback, "view_class", pattern.callback)
+                    found[path.rstrip("/")] = view
+
+    walk(get_resolver().url_patterns, "")
+    return found
+
+
+API_ROUTES = url_conf_api_routes()
+
+
+def operations():
+    for path, view in sorted(API_ROUTES.items()):
+        route = ROUTES.get(path)
+        if route is None:
+            continue
+        for method in METHODS:
+            if hasattr(view, method):
+                yield pytest.param(path, method, id=f"{method.upper()} {path}")
+
+
+def unlisted_routes() -> list[str]:
+    return sorted(set(url_conf_api_routes()) - set(ROUTES))
+
+
+def test_every_api_route_has_an_entry():
+    missing = unlisted_routes()
+    assert not missing, (
+        "Routes without an entry in the authorization matrix (ROUTES in "
+        f"{__name__}): {missing}"
+    )
+    stale = sorted(set(ROUTES) - set(API_ROUTES))
+    assert not stale, f"Matrix entries for routes that no longer exist: {stale}"
+
+
+def test_a_route_added_without_an_entry_is_reported(settings):
+    settings.ROOT_URLCONF = "tests.api_contract.urls_with_new_route"
+    assert unlisted_routes() == ["/api/v1/brand-new-thing"]
+
+
+def test_matrix_agrees_with_what_each_view_accepts():
+    for path, route in ROUTES.items():
+        kinds = accepted_kinds(API_ROUTES[path])
+        if isinstance(route.auth, tuple):
+            assert kinds == route.auth, path
+        else:
+            assert kinds is None, path
+
+
+class Caller:
+    def __init__(self, world: World, path: str, method: str):
+        self.world = world
+        self.route = ROUTES[path]
+        self.method = method
+        self.path = path
+
+    def send(self, *, party=None, headers=None, authorization=None):
+        world = self.world
+        params = self.route.params(world)
+        body = (
+            self.route.body(world) if self.method in ("post", "put", "patch") else None
+        )
+        extra = dict(headers or {})
+        if authorization is not None:
+            extra["HTTP_AUTHORIZATION"] = authorization
+        client = APIClient()
+        return getattr(client, self.method)(
+            self.path.format(**params), body, format="json", **extra
+        )
+
+
+def bearer(token: str) -> str:
+    return f"Bearer {token}"
+
+
+def assert_denied(response, expected, scenario):
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    assert response.status_code in expected, (
+        scenario,
+        response.status_code,
+        response.content[:300],
+    )
+
+
+@pytest.mark.parametrize(("path", "method"), list(operations()))
+def test_each_operation_denies_every_unauthorized_request(world, path, method):
+    route = ROUTES[path]
+    caller = Caller(world, path, method)
+    me, other = world.me, world.other
+
+    if route.auth == PUBLIC:
+        # Listed as public on purpose: no credential is asked for. Whatever the
+        # request lacks, the answer is not an authentication failure or a 500.
+        response = caller.send()
+        assert response.status_code < 500
+        assert response.status_code not in (401, 403), response.content
+        return
+
+    if route.auth == SIGNATURE:
+        assert_denied(caller.send(), 401, "no signature")
+        for bad in ("", "0" * 128, "not-hex"):
+            response = caller.send(headers={_meta(SIGNATURE_HEADER): bad})
+            assert_denied(response, 401, f"bad signature {bad!r}")
+        for kind in KINDS:
+            response = caller.send(authorization=bearer(me.token(kind)))
+            assert_denied(response, 401, f"{kind} instead of a signature")
+        return
+
+    accepted = route.auth
+    assert_denied(caller.send(), 401, "no credential")
+    for malformed in (
+        "Bearer",
+        "Bearer ",
+        "Bearer garbage",
+        "Bearer a.b.c",
+        "Bearer service_live_sk_not-a-real-key",
+        f"Token {me.api_key}",
+        f"Bearer {me.merchant_jwt}x",
+    ):
+        response = caller.send(authorization=malformed)
+        if malformed.startswith("Token "):
+            # Not a bearer credential at all: the same as none.
+            assert_denied(response, 401, "credential with another scheme")
+        else:
+            assert_denied(response, 401, f"malformed credential {malformed!r}")
+
+    revoked = revoked_api_key(me)
+    assert_denied(caller.send(authorization=bearer(revoked)), 401, "revoked API key")
+
+    for kind, role in ROLE_OF_KIND.items():
+        public_id = (
+            me.merchant.public_id if kind == "merchant_jwt" else me.customer.public_id
+        )
+        response = caller.send(authorization=bearer(expired_jwt(role, public_id)))
+        assert_denied(response, 401, f"expired {kind}")
+        response = caller.send(authorization=bearer(alg_none_jwt(role, public_id)))
+        assert_denied(response, 401, f"{kind} with alg none")
+
+    for kind in KINDS:
+        if kind not in accepted:
+            response = caller.send(authorization=bearer(me.token(kind)))
+            assert_denied(response, 403, f"{kind}, a kind this route does not take")
+
+    if route.owned:
+        for kind in accepted:
+            response = caller.send(authorization=bearer(other.token(kind)))
+            assert_denied(response, NOT_MINE, f"another party's {kind}")
+
+
+def _meta(header: str) -> str:
+    return "HTTP_" + header.upper().replace("-", "_")

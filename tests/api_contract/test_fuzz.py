@@ -1,0 +1,174 @@
+"""Schemathesis against the live WSGI app, generated from GET /api/v1/schema/.
+
+Every operation of the schema is called with generated valid and invalid input,
+carrying a real credential of the kind its security scheme names (API key,
+merchant JWT, customer JWT, or a correct processor signature over the exact body
+sent), and must pass not_a_server_error, status_code_conformance,
+response_schema_conformance, negative_data_rejection and ignored_auth.
+
+Half the valid cases carry the ids of real objects (the signed-in merchant, the
+customer, their payment methods, event, payment link, plan and a fresh checkout
+session) instead of random ones, and values the business rules accept, so success
+answers are checked against the schema too, not only 404s.
+
+FUZZ_EXAMPLES sets the examples per operation (15 in `make test`, 100 in .ci/run).
+"""
+
+import hashlib
+import json
+
+import pytest
+import schemathesis
+from django.core import signals
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.core import NotSet
+from schemathesis.specs.openapi.checks import (
+    ignored_auth,
+    negative_data_rejection,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from payments.inbound import SIGNATURE_HEADER, signature_for
+
+from .conftest import FUZZ_EXAMPLES
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+    ignored_auth,
+]
+KIND_OF_SCHEME = {
+    "ApiKey": "api_key",
+    "MerchantJWT": "merchant_jwt",
+    "CustomerJWT": "customer_jwt",
+}
+
+schema = schemathesis.openapi.from_wsgi("/api/v1/schema/", get_wsgi_application())
+
+# Cases are generated before any test runs (and before the database exists), so
+# generation marks where a real credential goes; the test puts it there.
+PLACEHOLDER = "fuzz-credential"
+
+
+def _schemes(case) -> list[str]:
+    security = case.operation.definition.raw.get("security", [])
+    return [name for requirement in security for name in requirement]
+
+
+@schema.auth(refresh_interval=None, retry_on=[])
+class RealCredentials:
+    def get(self, case, ctx):
+        schemes = _schemes(case)
+        if not schemes:
+            return None
+        if schemes == ["ProcessorSignature"]:
+            return {SIGNATURE_HEADER: PLACEHOLDER}
+        return {"Authorization": f"Bearer {PLACEHOLDER}"}
+
+    def set(self, case, data, ctx):
+        case.headers = {**(case.headers or {}), **data}
+
+
+def _fingerprint(case) -> int:
+    """Stable per generated input, so a replayed example behaves the same."""
+    text = json.dumps(
+        [case.path_parameters, case.query, case.body], sort_keys=True, default=repr
+    )
+    return int(hashlib.sha256(text.encode()).hexdigest(), 16)
+
+
+def _put_real_credential(case, world) -> None:
+    """The placeholder becomes a real credential: for operations taking several
+    kinds, the input's fingerprint picks one, so every kind gets exercised."""
+    headers = dict(case.headers or {})
+    if headers.get(SIGNATURE_HEADER) == PLACEHOLDER:
+        # The WSGI transport sends json.dumps(body) for a JSON body.
+        body = case.body
+        if isinstance(body, NotSet):
+            raw = b""
+        elif isinstance(body, bytes):
+            raw = body
+        else:
+            raw = json.dumps(body).encode()
+        headers[SIGNATURE_HEADER] = signature_for(raw)
+    if headers.get("Authorization") == f"Bearer {PLACEHOLDER}":
+        schemes = [name for name in _schemes(case) if name in KIND_OF_SCHEME]
+        scheme = schemes[_fingerprint(case) % len(schemes)]
+        headers["Authorization"] = f"Bearer {world.me.token(KIND_OF_SCHEME[scheme])}"
+    case.headers = headers
+
+
+def _put_real_ids(case, world) -> None:
+    """Half the valid cases name real objects, so success answers are checked.
+
+    The ids in the path, the query and the body become `me`'s own (a session path
+    gets a fresh open session, so each such case can complete it), and the body's
+    business values ones the rules accept (NGN, an amount in bounds, a schedule
+    and count the merchant offers), so the case can get past them to a success.
+    """
+    meta = case.meta
+    fingerprint = _fingerprint(case)
+    if meta is None or meta.generation.mode.is_negative or fingerprint % 4 > 1:
+        return
+    ids = {
+        "merchant_id": lambda: world.me.merchant.public_id,
+        "customer_id": lambda: world.me.customer.public_id,
+        "method_id": lambda: world.card.public_id,
+        "payment_method_id": lambda: world.card.public_id,
+        "event_id": lambda: world.event.public_id,
+        "link_id": lambda: world.link.public_id,
+        "plan_id": lambda: world.plan.public_id,
+        "token": world.open_session,
+        "order_reference": lambda: world.plan.order_reference,
+    }
+    for name in case.path_parameters or {}:
+        if name in ids:
+            case.path_parameters[name] = ids[name]()
+    if isinstance(case.query, dict) and "order_reference" in case.query:
+        case.query["order_reference"] = ids["order_reference"]()
+    body = case.body
+    if not isinstance(body, dict):
+        return
+    for name in ("merchant_id", "customer_id", "payment_method_id"):
+        if isinstance(body.get(name), str):
+            body[name] = ids[name]()
+    acceptable = {
+        "currency": (str, "NGN"),
+        "amount": (int, 10_000 + fingerprint % 1_000_000),
+        "schedule_type": (str, "monthly"),
+        "installment_count": (int, 1 + fingerprint % 3),
+    }
+    for name, (kind, value) in acceptable.items():
+        if isinstance(body.get(name), kind) and not isinstance(body[name], bool):
+            body[name] = value
+
+
+@pytest.fixture
+def wsgi_in_test_transaction():
+    """The real WSGI handler closes the database connection after each request
+    (request_finished); inside a test's transaction it must not, as Django's own
+    test client arranges."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@schema.parametrize()
+@settings(
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+def test_operation_conforms_to_the_schema(case, world, wsgi_in_test_transaction):
+    _put_real_ids(case, world)
+    _put_real_credential(case, world)
+    case.call_and_validate(checks=CHECKS)

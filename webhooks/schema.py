@@ -1,0 +1,124 @@
+"""OpenAPI description of the webhook endpoints (21 test, 22 replay, 23 failed
+attempts).
+
+Imported by config.api.schema.discover_schema_modules(); see that module for what
+every operation gets without saying (security, common error statuses).
+"""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+
+from config.api.schema import (
+    PAGINATION,
+    TIMESTAMP,
+    TRUE,
+    component,
+    list_envelope,
+    nullable,
+    obj,
+    path_id,
+    string,
+)
+
+from . import api
+from .serializers import WebhookTestInput
+
+OUTCOME_FIELDS = {
+    "delivered": {"type": "boolean"},
+    "status_code": nullable(
+        {"type": "integer", "description": "Null when no HTTP answer came."}
+    ),
+    "latency_ms": {"type": "integer", "minimum": 0},
+    "error": string(
+        "Only when `delivered` is false: why (`HTTP 500`, `timeout after 10 s`, "
+        "`connection refused`)."
+    ),
+}
+DELIVERY_OUTCOME = component(
+    "WebhookDeliveryOutcome",
+    obj({"ok": TRUE, **OUTCOME_FIELDS}, optional=("error",)),
+)
+REPLAY_OUTCOME = component(
+    "WebhookReplayOutcome",
+    obj(
+        {"ok": TRUE, **OUTCOME_FIELDS, "event_id": string("`evt_...`")},
+        optional=("error",),
+    ),
+)
+FAILED_ATTEMPT = component(
+    "WebhookFailedAttempt",
+    obj(
+        {
+            "id": string("`dlv_...`"),
+            "event_id": string("`evt_...`"),
+            "event_type": string(),
+            "url": string(),
+            "attempt": {"type": "integer", "minimum": 1},
+            "status_code": nullable({"type": "integer"}),
+            "error": string(),
+            "latency_ms": {"type": "integer", "minimum": 0},
+            "attempted_at": TIMESTAMP,
+            "next_attempt_at": nullable(
+                {**TIMESTAMP, "description": "Null when no retry is scheduled."}
+            ),
+        }
+    ),
+)
+
+# What the service POSTs to the merchant's webhook URL (no operation of this API
+# returns it; OpenAPI 3.0 has no webhooks section). docs/webhooks.md lists the
+# event types and their `data`.
+component(
+    "WebhookEventEnvelope",
+    obj(
+        {
+            "eventId": string("`evt_...`: dedupe on it (at-least-once delivery)."),
+            "eventType": string(
+                "`payment.success`, `payment.failed`, "
+                "`payment_plan.installment_paid`, `installment.paid`, "
+                "`goods.release`, `debit.scheduled`, `transfer.success`, "
+                "`webhook.test`."
+            ),
+            "merchantId": string("`mer_...`"),
+            "createdAt": TIMESTAMP,
+            "data": {"type": "object", "additionalProperties": True},
+        },
+        description="Body of an outbound webhook delivery, signed in "
+        "`X-Service-Signature` (hex HMAC-SHA256 of the raw body with the webhook "
+        "secret).",
+    ),
+)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="webhook_test",
+        summary="Send a signed test event (endpoint 21)",
+        description="Either field defaults to the merchant's settings. A failed "
+        "delivery is still a 200 with `delivered: false` and `error`.",
+        request=WebhookTestInput,
+        responses={200: DELIVERY_OUTCOME},
+    )
+)(api.WebhookTestApi)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="webhook_event_replay",
+        summary="Re-deliver a stored event now (endpoint 22)",
+        parameters=[path_id("event_id", "evt", "The event's identifier")],
+        request=None,
+        responses={200: REPLAY_OUTCOME},
+    )
+)(api.EventReplayApi)
+
+extend_schema_view(
+    get=extend_schema(
+        operation_id="webhook_failed_attempts",
+        summary="Failed delivery attempts, newest first (endpoint 23)",
+        parameters=[
+            OpenApiParameter(
+                "event_id", str, description="Only this event's attempts (`evt_...`)."
+            ),
+            *PAGINATION,
+        ],
+        responses={200: list_envelope(FAILED_ATTEMPT)},
+    )
+)(api.FailedAttemptsApi)
