@@ -13,6 +13,7 @@ from config.api.schema import (
     PAGINATION,
     TIMESTAMP,
     component,
+    errors,
     list_envelope,
     nullable,
     obj,
@@ -103,3 +104,18 @@ extend_schema_view(
         responses={200: ok_envelope(PAYMENT_PLAN)},
     )
 )(api.PlanDetailApi)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="sandbox_plan_collect_next",
+        summary="Sandbox time travel: collect the plan's next installment now",
+        description="Only when the service runs the sandbox processor (404 "
+        "otherwise). With the API key of the plan's merchant: makes the next unpaid "
+        "installment due now and collects it, so the merchant sees installment.paid, "
+        "payment.failed, goods.release and completion without waiting. A plan with "
+        "nothing left to collect is a 409 plan_not_collectable.",
+        request=None,
+        parameters=[path_id("plan_id", "plan", "The plan's identifier")],
+        responses={200: ok_envelope(PAYMENT_PLAN), **errors(409)},
+    )
+)(api.SandboxCollectNextApi)

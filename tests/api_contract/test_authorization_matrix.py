@@ -151,6 +151,9 @@ ROUTES: dict[str, Route] = {
     "/api/v1/payment-plans/{plan_id}": Route(
         ("api_key", "customer_jwt"), params=lambda w: {"plan_id": w.plan.public_id}
     ),
+    "/api/v1/sandbox/payment-plans/{plan_id}/collect-next": Route(
+        ("api_key",), params=lambda w: {"plan_id": w.plan.public_id}
+    ),
     # Customers and payment methods.
     "/api/v1/customers/me": Route(("customer_jwt",), owned=False),
     "/api/v1/payment-methods/customers/{customer_id}": Route(
