@@ -2,9 +2,10 @@
      <script src="https://<service>/widget.js"></script>
    then call InstallmentsCheckout.open({sessionToken, mode, onSuccess, onClose}).
 
-   It opens the hosted checkout (/checkout/<token>) in a popup (default) or an
-   iframe over the page and reports, through postMessage from the checkout's
-   own origin only:
+   It opens the hosted checkout (/checkout/<token>) in a popup (default, the
+   supported mode) or an iframe over the page (on a page of another site than the
+   service's, the iframe asks the customer to continue in a window of its own)
+   and reports, through postMessage from the checkout's own origin only:
      onSuccess({sessionToken, planId})  the deposit was paid
      onClose()                          the customer closed the checkout
    Display only: fulfil orders on the signed webhooks (goods.release or

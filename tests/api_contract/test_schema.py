@@ -184,3 +184,77 @@ def test_the_outbound_event_envelope_is_documented_in_camel_case(schema):
         "createdAt",
         "data",
     ]
+
+
+def test_payment_links_are_documented_in_camel_case(schema):
+    link = schema["components"]["schemas"]["PaymentLink"]
+    assert link["required"] == [
+        "id",
+        "slug",
+        "publicUrl",
+        "merchantId",
+        "title",
+        "description",
+        "amount",
+        "redirectUrl",
+        "isActive",
+        "createdAt",
+        "updatedAt",
+    ]
+    assert link["properties"]["amount"]["required"] == ["amount", "currency"]
+
+
+def test_plan_and_wallet_are_documented_as_the_design_names_them(schema):
+    components = schema["components"]["schemas"]
+    assert components["PaymentPlan"]["required"] == [
+        "id",
+        "status",
+        "merchant_id",
+        "customer_id",
+        "order_reference",
+        "currency",
+        "total_amount",
+        "deposit_amount",
+        "amount_paid",
+        "amount_remaining",
+        "schedule_type",
+        "installment_count",
+        "installments",
+        "created_at",
+    ]
+    assert components["Installment"]["required"] == [
+        "id",
+        "sequence",
+        "amount",
+        "due_date",
+        "status",
+        "attempts",
+        "paid_at",
+    ]
+    assert components["Wallet"]["required"] == [
+        "merchant_id",
+        "currency",
+        "available_balance",
+        "pending_payout",
+        "total_paid_out",
+        "transactions",
+    ]
+    assert components["WalletTransaction"]["required"] == [
+        "id",
+        "type",
+        "amount",
+        "fee",
+        "net",
+        "reference",
+        "description",
+        "created_at",
+    ]
+    wallet = schema["paths"]["/api/v1/merchant/{merchant_id}/wallet"]["get"]
+    answer = wallet["responses"]["200"]["content"]["application/json"]["schema"]
+    assert answer["required"] == ["ok", "data", "total"]
+
+
+def test_completion_documents_its_soft_errors(schema):
+    completion = schema["paths"]["/api/v1/checkout/sessions/{token}/complete"]["post"]
+    assert {"201", "402", "404", "409", "422"} <= set(completion["responses"])
+    assert completion["security"] == [{"CustomerJWT": []}]
