@@ -14,7 +14,9 @@ from .common import PG, PY, ROOT, Env, log, psql
 
 BASELINE_SQL = """
 CREATE TABLE IF NOT EXISTS bench_ledger_line (
-    id bigserial primary key, reference text, account text, amount bigint)
+    id bigserial primary key, reference text, account text, amount bigint);
+CREATE TABLE IF NOT EXISTS bench_charge (
+    id bigserial primary key, reference text unique, amount bigint)
 """
 
 
@@ -116,9 +118,21 @@ def baseline(db: str, *, commits_per_installment: int, batch: int = 500) -> floa
                 [[row[0] for row in rows]],
             )
             conn.commit()
+            if not commits_per_installment:
+                _batch_written(conn, rows)
+                done += len(rows)
+                continue
             for pk, public_id, amount, merchant, customer in rows:
                 fee = amount // 100
                 ref = f"{public_id}_a1"
+                # Each commit beyond the recording one writes a charge row, as
+                # the processor's record of the attempt does in the engine.
+                for n in range(commits_per_installment - 1):
+                    conn.execute(
+                        "INSERT INTO bench_charge (reference, amount) VALUES (%s, %s)",
+                        [f"{ref}_{n}", amount],
+                    )
+                    conn.commit()
                 lines = [
                     (ref, f"customer:{customer}", amount),
                     (ref, f"merchant:{merchant}", -(amount - fee)),
@@ -135,11 +149,34 @@ def baseline(db: str, *, commits_per_installment: int, batch: int = 500) -> floa
                         "paid_at = now(), processor_reference = %s WHERE id = %s",
                         [ref, pk],
                     )
-                for _ in range(commits_per_installment):
+                if commits_per_installment:
                     conn.commit()
             conn.commit()
             done += len(rows)
         return done / (time.monotonic() - started)
+
+
+def _batch_written(conn, rows) -> None:
+    """The physical bound: the same rows, set-based, one commit per batch."""
+    refs, accounts, amounts = [], [], []
+    for _, public_id, amount, merchant, customer in rows:
+        fee = amount // 100
+        ref = f"{public_id}_a1"
+        refs += [ref] * 3
+        accounts += [f"customer:{customer}", f"merchant:{merchant}", "platform:fees"]
+        amounts += [amount, -(amount - fee), -fee]
+    conn.execute(
+        "INSERT INTO bench_ledger_line (reference, account, amount) "
+        "SELECT * FROM unnest(%s::text[], %s::text[], %s::bigint[])",
+        [refs, accounts, amounts],
+    )
+    conn.execute(
+        "UPDATE installments_installment i SET status = 'paid', paid_at = now(), "
+        "processor_reference = u.ref FROM unnest(%s::bigint[], %s::text[]) "
+        "AS u(id, ref) WHERE i.id = u.id",
+        [[row[0] for row in rows], refs[::3]],
+    )
+    conn.commit()
 
 
 def engine_section(env: Env, *, installments: int, merchants: int, customers: int):

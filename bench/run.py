@@ -164,7 +164,7 @@ def main() -> None:
     parser.add_argument(
         "--installments",
         type=int,
-        default=30_000,
+        default=20_000,
         help="due installments for the engine (full run; --quick uses 10,000)",
     )
     parser.add_argument(
@@ -219,6 +219,11 @@ def main() -> None:
             "",
             *(f"- note: {note}" for note in notes),
             "",
+            # The reading of these figures (profile, recommendation), written by
+            # hand and read at the end of the run.
+            (BENCH / "analysis.md").read_text()
+            if (BENCH / "analysis.md").exists()
+            else "",
         ]
     )
     (BENCH / "RESULTS.md").write_text(report)
