@@ -204,6 +204,10 @@ def engine_section(env: Env, *, installments: int, merchants: int, customers: in
             check=True,
             capture_output=True,
         )
+        # Fresh rows have no planner statistics: without them the claim's join
+        # takes seconds per batch (autovacuum would analyze them in production).
+        with psycopg.connect(f"{PG}/{seed}", autocommit=True) as conn:
+            conn.execute("ANALYZE")
         # 1 worker process
         one = copies.append(_copy(env, seed, f"{seed}_1")) or copies[-1]
         before = _commits(one)
