@@ -10,318 +10,15 @@ import argparse
 import json
 import os
 import platform
-import re
 import shutil
-import socket
-import subprocess
 import sys
-import tempfile
 import time
-from contextlib import contextmanager
 from datetime import UTC, datetime
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT / "bench"
-PY = sys.executable
-PG = "postgres://postgres@127.0.0.1:5432"
-
-# gunicorn configuration measured here and recommended for production (RESULTS.md).
-GUNICORN_WORKERS = 3
-GUNICORN_THREADS = 4
-
-
-def log(message: str) -> None:
-    print(f"[bench {datetime.now():%H:%M:%S}] {message}", flush=True)
-
-
-def psql(sql: str) -> None:
-    subprocess.run(
-        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-q", "-c", sql],
-        check=True,
-        capture_output=True,
-    )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Env:
-    """The environment every bench process shares: one fresh database."""
-
-    def __init__(self) -> None:
-        self.db = f"bench_{int(time.time())}_{os.getpid()}"
-        self.vars = {
-            **os.environ,
-            "DATABASE_URL": f"{PG}/{self.db}",
-            "SECRET_KEY": "bench-secret-key-not-for-production-0123456789",
-            "DEBUG": "false",
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            # The limiter still runs on every request; the budget is just out of reach.
-            "RATE_LIMIT_SANDBOX": "100000000",
-            "RATE_LIMIT_PRODUCTION": "100000000",
-            "LOG_LEVEL": "WARNING",
-            "EMAIL_URL": "dummymail://",
-            "PYTHONPATH": str(ROOT),
-        }
-
-    def manage(self, *args: str, settings: str = "config.settings") -> str:
-        result = subprocess.run(
-            [PY, "manage.py", *args],
-            cwd=ROOT,
-            env={**self.vars, "DJANGO_SETTINGS_MODULE": settings},
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        return result.stdout
-
-    def python(self, code: str) -> str:
-        setup = "import django; django.setup()\n"
-        result = subprocess.run(
-            [PY, "-c", setup + code],
-            cwd=ROOT,
-            env={**self.vars, "DJANGO_SETTINGS_MODULE": "config.settings"},
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        return result.stdout.strip()
-
-
-@contextmanager
-def fresh_database():
-    env = Env()
-    psql(f"CREATE DATABASE {env.db}")
-    try:
-        log(f"database {env.db}: migrating")
-        env.manage("migrate", "--noinput")
-        env.manage("createcachetable")
-        psql_db(
-            env,
-            "CREATE TABLE bench_baseline_row "
-            "(id bigserial primary key, token text, body text)",
-        )
-        yield env
-    finally:
-        psql(f"DROP DATABASE IF EXISTS {env.db} WITH (FORCE)")
-
-
-def psql_db(env: Env, sql: str) -> None:
-    subprocess.run(
-        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-q", "-d", env.db, "-c", sql],
-        check=True,
-        capture_output=True,
-    )
-
-
-@contextmanager
-def gunicorn(env: Env, settings: str):
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            str(Path(PY).with_name("gunicorn")),
-            "config.wsgi",
-            "-b",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(GUNICORN_WORKERS),
-            "--worker-class",
-            "gthread",
-            "--threads",
-            str(GUNICORN_THREADS),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env={**env.vars, "DJANGO_SETTINGS_MODULE": settings},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        if proc.poll() is not None:
-            raise RuntimeError(proc.stderr.read().decode()[-2000:])
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    try:
-        yield proc, url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
-
-
-def peak_rss_mb(pid: int) -> float:
-    """Highest VmHWM (peak resident set) among a process and its children."""
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(p) for p in children.read_text().split()]
-    peak = 0
-    for each in pids:
-        status = Path(f"/proc/{each}/status")
-        if status.exists():
-            match = re.search(r"VmHWM:\s+(\d+) kB", status.read_text())
-            if match:
-                peak = max(peak, int(match.group(1)))
-    return round(peak / 1024, 1)
-
-
-_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
-
-
-def _ms(text: str) -> float:
-    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", text).groups()
-    return round(float(number) * _UNITS[unit], 2)
-
-
-def wrk(url: str, script: Path, seconds: int, env: dict) -> dict:
-    result = subprocess.run(
-        ["wrk", "-t2", "-c16", f"-d{seconds}s", "--latency", "-s", str(script), url],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
-    out = result.stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    p50 = _ms(re.search(r"\s50%\s+(\S+)", out).group(1))
-    p99 = _ms(re.search(r"\s99%\s+(\S+)", out).group(1))
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {
-        "rps": round(rps, 1),
-        "p50_ms": p50,
-        "p99_ms": p99,
-        "non_2xx": int(errors.group(1)) if errors else 0,
-    }
-
-
-WRK_SCRIPT = """
-local counter = 0
-local seed = tonumber(os.getenv("WRK_SEED") or "1")
-function setup(thread)
-  counter = counter + 1
-  thread:set("tid", counter)
-end
-function init(args)
-  math.randomseed(seed * 1000 + (tid or 0) * 7919 + os.time())
-end
-local function uuid4()
-  return (string.gsub("xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx", "[xy]", function(c)
-    local v = (c == "x") and math.random(0, 15) or math.random(8, 11)
-    return string.format("%x", v)
-  end))
-end
-local fixed_key = os.getenv("WRK_FIXED_KEY")
-request = function()
-  local headers = {
-    ["Authorization"] = "Bearer " .. os.getenv("WRK_API_KEY"),
-    ["Content-Type"] = "application/json",
-    ["Idempotency-Key"] = fixed_key or uuid4(),
-  }
-  local body = os.getenv("WRK_BODY"):gsub("ORDER", uuid4())
-  return wrk.format("POST", os.getenv("WRK_PATH"), headers, body)
-end
-"""
-
-
-def api_section(env: Env, seconds: int) -> dict:
-    merchant = json.loads(
-        env.python(
-            "import json\n"
-            "from merchants import services\n"
-            "m = services.merchant_register(email='bench@shop.ng', "
-            "password='Bench-Passw0rd-42', business_name='Bench', "
-            "business_url='https://bench.ng')\n"
-            "m = services.merchant_approve(merchant=m)\n"
-            "m = services.merchant_set_api_access(merchant=m, enabled=True)\n"
-            "m = services.merchant_set_rate_plan(merchant=m, rate_plan='production')\n"
-            "_, key = services.api_key_rotate(merchant=m)\n"
-            "print(json.dumps({'id': m.public_id, 'key': key}))"
-        )
-    )
-    body = json.dumps(
-        {
-            "merchant_id": merchant["id"],
-            "amount": 150_000,
-            "currency": "NGN",
-            "title": "Bench order",
-            "order_reference": "ORDER",
-            "customer_email": "shopper@mail.ng",
-        }
-    )
-    preview_body = json.dumps(
-        {
-            "merchant_id": merchant["id"],
-            "amount": 150_000,
-            "schedule_type": "monthly",
-            "installment_count": 3,
-        }
-    )
-    script = Path(tempfile.mkstemp(suffix=".lua")[1])
-    script.write_text(WRK_SCRIPT)
-    base_env = {**os.environ, "WRK_API_KEY": merchant["key"], "WRK_BODY": body}
-    results: dict = {}
-    warm = min(3, seconds)
-
-    def measure(url: str, path: str, extra: dict | None = None, run_body=None) -> dict:
-        run_env = {**base_env, "WRK_PATH": path, **(extra or {})}
-        if run_body is not None:
-            run_env["WRK_BODY"] = run_body
-        wrk(url, script, warm, run_env)
-        return wrk(url, script, seconds, run_env)
-
-    with gunicorn(env, "bench.baseline.settings") as (proc, url):
-        log("API baseline: minimal DRF view (hash lookup, serializer, one insert)")
-        baseline = measure(url, "/baseline/sessions")
-        results["api.baseline_rss_mb"] = peak_rss_mb(proc.pid)
-    with gunicorn(env, "config.settings") as (proc, url):
-        probe = subprocess.run(
-            [
-                "curl",
-                "-s",
-                "-o",
-                "/dev/null",
-                "-w",
-                "%{http_code}",
-                "-X",
-                "POST",
-                f"{url}/api/v1/checkout/sessions",
-            ],
-            capture_output=True,
-            text=True,
-        ).stdout
-        if probe == "404":
-            log("POST /api/v1/checkout/sessions is not built yet: skipped")
-            results["api.note"] = "checkout sessions not built yet"
-        else:
-            log("API: POST /api/v1/checkout/sessions, fresh Idempotency-Key each")
-            create = measure(url, "/api/v1/checkout/sessions")
-            log("API: idempotent replay (same key)")
-            replay = measure(
-                url,
-                "/api/v1/checkout/sessions",
-                {"WRK_FIXED_KEY": "3f0c7a52-4b7e-4d2c-9a51-0c1e2d3f4a5b"},
-            )
-            log("API: POST /api/v1/checkout/preview")
-            preview = measure(url, "/api/v1/checkout/preview", run_body=preview_body)
-            results.update(
-                {
-                    "api.session_create": create,
-                    "api.session_replay": replay,
-                    "api.preview": preview,
-                }
-            )
-        results["api.web_worker_rss_mb"] = peak_rss_mb(proc.pid)
-    results["api.baseline"] = baseline
-    script.unlink()
-    return results
+from .api import api_section
+from .common import BENCH, GUNICORN_THREADS, GUNICORN_WORKERS, fresh_database
+from .engine import engine_section
+from .webhooks import webhooks_section
 
 
 def figures(raw: dict) -> dict:
@@ -377,7 +74,75 @@ def figures(raw: dict) -> dict:
             if raw.get("api.baseline_rss_mb")
             else None,
         }
+    out.update(engine_figures(raw))
+    out.update(webhook_figures(raw))
     return out
+
+
+def _fig(value, unit, baseline=None, ratio=None) -> dict:
+    value = round(value, 1) if isinstance(value, float) else value
+    baseline = round(baseline, 1) if isinstance(baseline, float) else baseline
+    return {"value": value, "unit": unit, "baseline": baseline, "ratio": ratio}
+
+
+def engine_figures(raw: dict) -> dict:
+    if "engine.1_worker" not in raw:
+        return {}
+    one, two = raw["engine.1_worker"], raw["engine.2_workers"]
+    fair, bound = raw["engine.baseline_fair"], raw["engine.baseline_bound"]
+    return {
+        "engine.1_worker": _fig(one, "installments/s", fair, round(one / fair, 3)),
+        "engine.1_worker_vs_bound": _fig(
+            one, "installments/s", bound, round(one / bound, 3)
+        ),
+        "engine.2_workers": _fig(two, "installments/s", one, round(two / one, 3)),
+        "engine.2_workers_vs_fair": _fig(
+            two, "installments/s", fair, round(two / fair, 3)
+        ),
+        "engine.baseline_fair": _fig(
+            fair, f"installments/s ({raw['engine.baseline_fair_commits']} commits each)"
+        ),
+        "engine.baseline_bound": _fig(bound, "installments/s (1 commit per batch)"),
+        "engine.commits_per_installment": _fig(
+            raw["engine.commits_per_installment"], "commits"
+        ),
+        "engine.latency_200ms_per_worker": _fig(
+            raw["engine.latency_200ms"],
+            f"installments/s ({raw['engine.latency_threads']} threads)",
+            100,
+            round(raw["engine.latency_200ms"] / 100, 3),
+        ),
+        "engine.check_ledger_exit": _fig(
+            max(raw["engine.check_ledger_exit"], raw["engine.check_ledger_exit_2"]),
+            "exit code (0 = clean)",
+        ),
+    }
+
+
+def webhook_figures(raw: dict) -> dict:
+    if "webhooks.cluster" not in raw:
+        return {}
+    run, base = raw["webhooks.cluster"], raw["webhooks.baseline_rate"]
+    failing = raw["webhooks.failing"]
+    return {
+        "webhooks.deliveries": _fig(
+            run["rate"], "deliveries/s", base, round(run["rate"] / base, 3)
+        ),
+        "webhooks.baseline": _fig(base, "deliveries/s"),
+        "webhooks.commit_to_delivery.p50": _fig(round(run["p50"] * 1000), "ms"),
+        "webhooks.commit_to_delivery.p99": _fig(round(run["p99"] * 1000), "ms"),
+        "webhooks.delivered": _fig(run["delivered"], "events", run["events"]),
+        "webhooks.500s.delivered": _fig(
+            failing["delivered"], "events", failing["events"]
+        ),
+        "webhooks.500s.listed_in_failed_attempts": _fig(
+            failing["failed_listed"], "events", failing["events"]
+        ),
+        "webhooks.500s.lost": _fig(failing["lost"], "events"),
+        "memory.qcluster_peak_rss": _fig(
+            max(run["qcluster_rss_mb"], failing["qcluster_rss_mb"]), "MB"
+        ),
+    }
 
 
 def table(results: dict) -> str:
@@ -396,14 +161,39 @@ def table(results: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a ~2-minute run")
+    parser.add_argument(
+        "--installments",
+        type=int,
+        default=20_000,
+        help="due installments for the engine (full run; --quick uses 10,000)",
+    )
+    parser.add_argument(
+        "--only", default="api,engine,webhooks", help="sections to run (comma list)"
+    )
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is missing: `make bench` installs it (apt-get install -y wrk)")
     seconds = 5 if args.quick else 20
     started = time.monotonic()
     notes = []
+    scale = (
+        {"installments": 10_000, "merchants": 100, "customers": 2_000}
+        if args.quick
+        else {
+            "installments": args.installments,
+            "merchants": 1_000,
+            "customers": max(1, args.installments // 5),
+        }
+    )
+    events = 2_000 if args.quick else 10_000
     with fresh_database() as env:
-        raw = api_section(env, seconds)
+        raw = {}
+        if "webhooks" in args.only:
+            raw.update(webhooks_section(env, events=events))
+        if "engine" in args.only:
+            raw.update(engine_section(env, **scale))
+        if "api" in args.only:
+            raw.update(api_section(env, seconds))
     if "api.note" in raw:
         notes.append(raw["api.note"])
     results = figures(raw)
@@ -421,11 +211,19 @@ def main() -> None:
             f"- web: gunicorn, {GUNICORN_WORKERS} workers x {GUNICORN_THREADS} threads "
             "(gthread); load: wrk -t2 -c16, "
             f"{seconds} s after a {min(3, seconds)} s warm-up",
+            f"- engine: {scale['installments']} installments, {scale['merchants']} "
+            f"merchants, {scale['customers']} customers; webhooks: {events} events",
+            f"- load average at the end: {os.getloadavg()}",
             "",
             table(results),
             "",
             *(f"- note: {note}" for note in notes),
             "",
+            # The reading of these figures (profile, recommendation), written by
+            # hand and read at the end of the run.
+            (BENCH / "analysis.md").read_text()
+            if (BENCH / "analysis.md").exists()
+            else "",
         ]
     )
     (BENCH / "RESULTS.md").write_text(report)
