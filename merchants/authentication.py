@@ -46,7 +46,14 @@ def resolve_merchant(
     `require_api_access` says so (issuing a key).
     """
     principal = request.user
-    if merchant_id is not None:
+    if (
+        merchant_id is not None
+        and isinstance(principal, Merchant)
+        and principal.public_id == merchant_id
+    ):
+        # The credential already loaded this merchant: no second lookup.
+        merchant = principal
+    elif merchant_id is not None:
         merchant = selectors.merchant_by_public_id(merchant_id)
         if merchant is None:
             raise MerchantNotFound()
