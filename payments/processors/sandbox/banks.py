@@ -1,0 +1,162 @@
+"""The sandbox's bank-account charges (the Charge API's next_action steps,
+DESIGN section 9), a mixin of SandboxProcessor."""
+
+from datetime import date
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+
+from config.api.ids import random_token
+
+from ...errors import InvalidOtp, ProcessorRefused
+from ...models import SandboxAuthorization, SandboxTransaction
+from ..base import (
+    ChargeStatus,
+    ChargeStep,
+)
+from .values import (
+    CORRECT_OTP,
+    DISPLAY_TEXT,
+    MANDATE_FIRST_STEP,
+    NEXT_AFTER,
+)
+
+
+def _page_url(name: str, reference: str) -> str:
+    return settings.BASE_URL + reverse(name, args=[reference])
+
+
+def _duplicate_reference() -> ProcessorRefused:
+    return ProcessorRefused(
+        "The payment processor refused the request: Duplicate Transaction Reference",
+        processor_message="Duplicate Transaction Reference",
+        processor_status=400,
+    )
+
+
+class SandboxBankCharges:
+    def charge_bank(
+        self, *, email, amount, reference, bank_code, account_number, currency="NGN"
+    ):
+        first = MANDATE_FIRST_STEP.get(account_number[-1:])
+        fields = {
+            "reference": reference,
+            "kind": SandboxTransaction.Kind.BANK_CHARGE,
+            "email": email,
+            "amount": amount,
+            "currency": currency,
+            "bank_code": bank_code,
+            "account_number": account_number,
+        }
+        if first is None:
+            fields.update(
+                status="failed",
+                step=ChargeStatus.FAILED,
+                gateway_response="Sandbox mandate accounts end in 0, 1, 2 or 3; "
+                "this account cannot be debited.",
+            )
+        else:
+            fields.update(step=first)
+        try:
+            with transaction.atomic():
+                row = SandboxTransaction.objects.create(**fields)
+        except IntegrityError:
+            raise _duplicate_reference() from None
+        return self._step(row)
+
+    def _advance(self, *, reference: str, expected: str) -> SandboxTransaction:
+        row = SandboxTransaction.objects.select_for_update().get(
+            reference=reference, kind=SandboxTransaction.Kind.BANK_CHARGE
+        )
+        if row.step != expected:
+            raise ProcessorRefused(
+                f"The payment processor refused the request: this charge is not "
+                f"awaiting {expected} (it is at {row.step or 'no step'}).",
+                processor_message="Charge is not awaiting this step",
+                processor_status=400,
+            )
+        row.step = NEXT_AFTER[expected]
+        if row.step == ChargeStatus.SUCCESS:
+            row.status = "success"
+            row.gateway_response = "Approved"
+            row.authorization = SandboxAuthorization.objects.create(
+                authorization_code=f"AUTH_{random_token(64).lower()}",
+                channel="bank",
+                email=row.email,
+                last4=row.account_number[-4:],
+                bank_code=row.bank_code,
+                account_number=row.account_number,
+            )
+        row.save()
+        return row
+
+    def _existing(self, reference: str) -> None:
+        if not SandboxTransaction.objects.filter(
+            reference=reference, kind=SandboxTransaction.Kind.BANK_CHARGE
+        ).exists():
+            raise ProcessorRefused(
+                "The payment processor refused the request: Charge not found",
+                processor_message="Charge not found",
+                processor_status=404,
+            )
+
+    def submit_otp(self, *, reference, otp):
+        self._existing(reference)
+        with transaction.atomic():
+            if otp != CORRECT_OTP:
+                row = SandboxTransaction.objects.get(reference=reference)
+                if row.step == ChargeStatus.SEND_OTP:
+                    raise InvalidOtp()
+            row = self._advance(reference=reference, expected=ChargeStatus.SEND_OTP)
+        return self._step(row)
+
+    def submit_birthday(self, *, reference, birthday: date):
+        self._existing(reference)
+        with transaction.atomic():
+            row = self._advance(
+                reference=reference, expected=ChargeStatus.SEND_BIRTHDAY
+            )
+        return self._step(row)
+
+    def submit_phone(self, *, reference, phone):
+        self._existing(reference)
+        with transaction.atomic():
+            row = self._advance(reference=reference, expected=ChargeStatus.SEND_PHONE)
+        return self._step(row)
+
+    def authorize_mandate(self, *, reference: str) -> SandboxTransaction:
+        """The form of /sandbox/mandate/<reference> was submitted."""
+        with transaction.atomic():
+            row = SandboxTransaction.objects.select_for_update().get(
+                reference=reference, kind=SandboxTransaction.Kind.BANK_CHARGE
+            )
+            if row.step == ChargeStatus.OPEN_URL:
+                row = self._advance(reference=reference, expected=ChargeStatus.OPEN_URL)
+        return row
+
+    def check_charge(self, *, reference):
+        self._existing(reference)
+        return self._step(
+            SandboxTransaction.objects.select_related("authorization").get(
+                reference=reference
+            )
+        )
+
+    def _step(self, row: SandboxTransaction) -> ChargeStep:
+        return ChargeStep(
+            reference=row.reference,
+            status=row.step,
+            display_text=row.gateway_response
+            if row.step == ChargeStatus.FAILED
+            else DISPLAY_TEXT[row.step],
+            url=_page_url("sandbox-mandate", row.reference)
+            if row.step == ChargeStatus.OPEN_URL
+            else "",
+            amount=row.amount,
+            gateway_response=row.gateway_response,
+            processor_id=str(row.pk),
+            authorization=self._authorization(row.authorization)
+            if row.authorization
+            else None,
+        )
