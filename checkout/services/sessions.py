@@ -1,10 +1,12 @@
 """Checkout sessions and the idempotency of their creation (endpoint 2)."""
 
 import uuid
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import cache
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from config.api.errors import UnsupportedCurrency
@@ -35,6 +37,10 @@ def _replay(record: IdempotencyRecord) -> SessionAnswer:
     )
 
 
+def _live(record: IdempotencyRecord | None, now) -> IdempotencyRecord | None:
+    return record if record is not None and record.expires_at > now else None
+
+
 def session_create(
     *,
     merchant,
@@ -49,65 +55,163 @@ def session_create(
     """Open a 30-minute checkout session, or replay the one `idempotency_key`
     created for this merchant in the last 24 hours (whatever this body says).
 
-    The key's record is inserted in the session's transaction under a unique
+    The key's record is inserted atomically with the session under a unique
     (merchant, key) constraint: of N simultaneous requests one commits, the other
     inserts fail (on PostgreSQL they wait for the winner's commit first) and those
     requests answer with the winner's session. A failed request stores nothing, so
     the key stays free for a corrected retry.
     """
+    now = timezone.now()
+    expired = None
     if idempotency_key is not None:
-        record = selectors.live_idempotency_record(
-            merchant=merchant, key=idempotency_key
-        )
-        if record is not None:
+        record = selectors.idempotency_record(merchant=merchant, key=idempotency_key)
+        if _live(record, now) is not None:
             return _replay(record)
+        expired = record
 
     rules.check_amount(amount)
     if currency not in SUPPORTED_CURRENCIES:
         raise UnsupportedCurrency()
 
+    session = CheckoutSession(
+        merchant=merchant,
+        amount=amount,
+        currency=currency,
+        title=title,
+        order_reference=order_reference,
+        customer_email=customer_email,
+        payment_link=payment_link,
+        created_at=now,
+        expires_at=now + SESSION_LIFETIME,
+    )
+    record = (
+        IdempotencyRecord(
+            merchant=merchant,
+            key=idempotency_key,
+            response_status=CREATED,
+            created_at=now,
+            expires_at=now + IDEMPOTENCY_RETENTION,
+        )
+        if idempotency_key is not None
+        else None
+    )
     try:
-        with transaction.atomic(durable=True):
-            now = timezone.now()
-            if idempotency_key is not None:
-                # A record past its 24 hours frees the key for a new session.
-                IdempotencyRecord.objects.filter(
-                    merchant=merchant, key=idempotency_key, expires_at__lte=now
-                ).delete()
-            if selectors.order_is_paid(
-                merchant=merchant, order_reference=order_reference
-            ):
-                raise OrderAlreadyPaid()
-            session = CheckoutSession.objects.create(
-                merchant=merchant,
-                amount=amount,
-                currency=currency,
-                title=title,
-                order_reference=order_reference,
-                customer_email=customer_email,
-                payment_link=payment_link,
-                created_at=now,
-                expires_at=now + SESSION_LIFETIME,
-            )
-            if idempotency_key is not None:
-                IdempotencyRecord.objects.create(
-                    merchant=merchant,
-                    key=idempotency_key,
-                    session=session,
-                    response_status=CREATED,
-                    created_at=now,
-                    expires_at=now + IDEMPOTENCY_RETENTION,
-                )
+        if expired is not None:
+            # A record past its 24 hours frees the key for a new session.
+            IdempotencyRecord.objects.filter(
+                pk=expired.pk, expires_at__lte=now
+            ).delete()
+        if connection.vendor == "postgresql":
+            created = _insert_in_one_statement(session, record)
+        else:
+            created = _insert_in_one_transaction(session, record)
     except IntegrityError:
-        record = (
-            selectors.live_idempotency_record(merchant=merchant, key=idempotency_key)
+        winner = (
+            selectors.idempotency_record(merchant=merchant, key=idempotency_key)
             if idempotency_key is not None
             else None
         )
-        if record is None:
+        if _live(winner, timezone.now()) is None:
             raise
-        return _replay(record)
+        return _replay(winner)
+    if not created:
+        raise OrderAlreadyPaid()
     return SessionAnswer(session=session, status_code=CREATED, replayed=False)
+
+
+def _insert_in_one_transaction(
+    session: CheckoutSession, record: IdempotencyRecord | None
+) -> bool:
+    """The portable path: check the order, insert both rows, in one transaction.
+    False (nothing written) when the order is already paid."""
+    with transaction.atomic():
+        if selectors.order_is_paid(
+            merchant=session.merchant, order_reference=session.order_reference
+        ):
+            return False
+        session.save(force_insert=True)
+        if record is not None:
+            record.session = session
+            record.save(force_insert=True)
+    return True
+
+
+def _insert_in_one_statement(
+    session: CheckoutSession, record: IdempotencyRecord | None
+) -> bool:
+    """PostgreSQL: the same check and inserts as one statement, so one round trip
+    and one commit (this is the hot path of endpoint 2, bench/RESULTS.md).
+
+    The session row is inserted only if no completed session holds the order; the
+    record's row references it and its unique (merchant, key) constraint fails the
+    whole statement for a concurrent loser. Outside a transaction the statement is
+    atomic on its own; inside one (a caller's, or a test's) it runs in a savepoint
+    so that a failure leaves the caller's transaction usable.
+    """
+    sql = _one_statement_sql(with_record=record is not None)
+    params = _insert_values(session) + [
+        session.merchant_id,
+        session.order_reference,
+        session.Status.COMPLETED,
+    ]
+    if record is not None:
+        params += _insert_values(record, skip="session_id")
+    with (
+        transaction.atomic() if connection.in_atomic_block else nullcontext(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    session.pk = row[0]
+    session._state.adding = False
+    session._state.db = connection.alias
+    if record is not None:
+        record.session = session
+    return True
+
+
+def _inserted_fields(model) -> list:
+    return [f for f in model._meta.local_concrete_fields if not f.primary_key]
+
+
+def _insert_values(instance, skip: str = "") -> list:
+    """The parameters Django's own insert of `instance` would send."""
+    return [
+        field.get_db_prep_save(field.pre_save(instance, True), connection)
+        for field in _inserted_fields(type(instance))
+        if field.column != skip
+    ]
+
+
+def _typed_select(model, instead: dict[str, str]) -> tuple[str, str]:
+    """The column list and a SELECT list of typed placeholders (`%s::bigint`)
+    for inserting a `model` row; `instead` maps a column to an SQL expression."""
+    quote = connection.ops.quote_name
+    fields = _inserted_fields(model)
+    columns = ", ".join(quote(f.column) for f in fields)
+    selected = ", ".join(
+        instead.get(f.column, f"%s::{f.cast_db_type(connection)}") for f in fields
+    )
+    return columns, selected
+
+
+@cache
+def _one_statement_sql(*, with_record: bool) -> str:
+    """Written once per process: see `_insert_in_one_statement`."""
+    sessions = connection.ops.quote_name(CheckoutSession._meta.db_table)
+    columns, selected = _typed_select(CheckoutSession, {})
+    sql = (
+        f"WITH s AS (INSERT INTO {sessions} ({columns}) SELECT {selected} "  # noqa: S608
+        f"WHERE NOT EXISTS (SELECT 1 FROM {sessions} WHERE merchant_id = %s "
+        "AND order_reference = %s AND status = %s) RETURNING id)"
+    )
+    if with_record:
+        records = connection.ops.quote_name(IdempotencyRecord._meta.db_table)
+        columns, selected = _typed_select(IdempotencyRecord, {"session_id": "s.id"})
+        sql += f", r AS (INSERT INTO {records} ({columns}) SELECT {selected} FROM s)"  # noqa: S608
+    return sql + " SELECT id FROM s"  # noqa: S608
 
 
 def idempotency_records_purge() -> int:

@@ -370,14 +370,14 @@ def test_a_key_lost_to_a_concurrent_insert_answers_with_the_winners_session(
     then hits the unique constraint, and the stored session is returned."""
     key = new_key()
     first = create_session(merchant_with_key, key=key)
-    real_lookup = selectors.live_idempotency_record
+    real_lookup = selectors.idempotency_record
     calls = []
 
     def miss_first_time(**kwargs):
         calls.append(kwargs)
         return None if len(calls) == 1 else real_lookup(**kwargs)
 
-    monkeypatch.setattr(selectors, "live_idempotency_record", miss_first_time)
+    monkeypatch.setattr(selectors, "idempotency_record", miss_first_time)
 
     second = create_session(merchant_with_key, key=key, order_reference="ORD-2")
 
