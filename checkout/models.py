@@ -71,9 +71,15 @@ class CheckoutSession(models.Model):
         COMPLETED = "completed"
         EXPIRED = "expired"
 
-    token = models.CharField(max_length=40, unique=True, default=new_session_token)
+    # Unique by the constraint below, not `unique=True`: on PostgreSQL that would
+    # add a second (LIKE) index that no query uses and every insert pays for.
+    token = models.CharField(max_length=40, default=new_session_token)
+    # Indexed by `checkout_session_order_idx` (merchant first): no index of its own.
     merchant = models.ForeignKey(
-        "merchants.Merchant", on_delete=models.PROTECT, related_name="checkout_sessions"
+        "merchants.Merchant",
+        on_delete=models.PROTECT,
+        related_name="checkout_sessions",
+        db_index=False,
     )
     amount = models.BigIntegerField()
     currency = models.CharField(max_length=3)
@@ -106,6 +112,7 @@ class CheckoutSession(models.Model):
 
     class Meta:
         constraints = [
+            models.UniqueConstraint(fields=["token"], name="checkout_session_token"),
             # An order is paid at most once, whatever races the checks above lose.
             models.UniqueConstraint(
                 fields=["merchant", "order_reference"],
@@ -144,8 +151,9 @@ class IdempotencyRecord(models.Model):
     Only successful creations are recorded.
     """
 
+    # Indexed by the unique (merchant, key) constraint: no index of its own.
     merchant = models.ForeignKey(
-        "merchants.Merchant", on_delete=models.CASCADE, related_name="+"
+        "merchants.Merchant", on_delete=models.CASCADE, related_name="+", db_index=False
     )
     key = models.UUIDField()
     session = models.ForeignKey(
