@@ -41,6 +41,10 @@ def signature_matches(body: bytes, signature: str | None) -> bool:
     )
 
 
+def _printable(text: str) -> str:
+    return text.replace("\x00", "")
+
+
 def inbound_finish(
     inbound: InboundRequest,
     *,
@@ -52,6 +56,9 @@ def inbound_finish(
     """Write the verification's result on the stored row. `refused`: a signed
     request that can never be handled (not an event): final, with its error as
     the outcome, so the retry pass of endpoint 24 leaves it alone."""
+    # The event name comes from the sender's JSON, where "\u0000" is valid; a
+    # PostgreSQL text column is not, so NULs are dropped from what is stored.
+    event, error = _printable(event), _printable(error)
     inbound.signature_valid = signature_valid
     inbound.event = event[:100]
     inbound.error = error

@@ -93,6 +93,8 @@ def processor_event_handle(
 def _reference(data: dict, *names: str) -> str:
     for name in names:
         value = data.get(name)
+        if isinstance(value, str) and "\x00" in value:
+            raise InvalidRequest(f"data.{name} must not contain a NUL character.")
         if isinstance(value, str) and value.strip():
             return value.strip()
     raise InvalidRequest(f"data.{names[0]} (a string) is required for this event.")

@@ -137,7 +137,7 @@ def revocation_event_handle(*, inbound: InboundRequest, payload: dict) -> str:
     if event not in REVOCATION_EVENTS:
         return "ignored"
     code = _authorization_code(data)
-    if not code:
+    if not code or "\x00" in code:
         raise InvalidRequest(
             "data.authorization_code (a string) is required for revocation events."
         )

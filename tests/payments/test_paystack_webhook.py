@@ -271,6 +271,27 @@ def test_transfer_events_need_a_reference_and_are_not_retried_without_one(db):
         assert paystack_events_retry() == 0
 
 
+def test_nul_characters_in_an_event_are_answered_and_stored_without_them(db):
+    """JSON may carry "\\u0000"; PostgreSQL text may not (a 500 found by the fuzzer)."""
+    response = post_event({"event": "transfer.\x00success", "data": []})
+
+    assert response.status_code == 400
+    assert InboundRequest.objects.get().event == "transfer.success"
+
+
+def test_a_reference_with_a_nul_character_is_refused_not_retried(db):
+    response = post_event(
+        {"event": "transfer.success", "data": {"reference": "po_\x00nothing"}}
+    )
+
+    assert response.status_code == 200
+    stored = InboundRequest.objects.get()
+    assert "NUL" in stored.error
+    assert stored.outcome.startswith("refused: ")
+    with time_machine.travel(timezone.now() + timedelta(minutes=6)):
+        assert paystack_events_retry() == 0
+
+
 # charge.success ------------------------------------------------------------------
 
 

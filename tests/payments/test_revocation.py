@@ -181,8 +181,13 @@ def test_an_unknown_authorization_code_changes_nothing(alice):
 
 @pytest.mark.parametrize(
     "body",
-    [b"not json", b"[1, 2]", b'{"event": "mandate.cancelled", "data": {}}'],
-    ids=["not-json", "not-an-object", "no-authorization-code"],
+    [
+        b"not json",
+        b"[1, 2]",
+        b'{"event": "mandate.cancelled", "data": {}}',
+        b'{"event": "mandate.cancelled", "data": {"authorization_code": "AU\\u0000"}}',
+    ],
+    ids=["not-json", "not-an-object", "no-authorization-code", "nul-in-the-code"],
 )
 def test_a_signed_but_malformed_body_is_400_and_recorded(body):
     response = signed_post(APIClient(), URL, body)
