@@ -4,7 +4,7 @@ from datetime import date
 
 from django.utils import timezone
 
-from config.api.rows import RowWithParent
+from config.api.rows import OneRow
 from installments import rules
 
 from .models import (
@@ -21,7 +21,7 @@ LINK_SLUG_SHAPE = re.compile(r"[0-9A-Za-z]{1,16}")
 
 
 # Looked up by every session creation: the SQL is written once (config/api/rows.py).
-_RECORD = RowWithParent(IdempotencyRecord, "session", equals=("merchant", "key"))
+_RECORD = OneRow(IdempotencyRecord, equals=("merchant", "key"), parent="session")
 
 
 def idempotency_record(*, merchant, key: uuid.UUID) -> IdempotencyRecord | None:

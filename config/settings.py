@@ -164,6 +164,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", 60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # Parameters travel apart from the SQL instead of being quoted into it by
+    # psycopg in Python: on the auto-debit engine's batch inserts that quoting
+    # was a quarter of the CPU (bench/RESULTS.md). No prepared statements (Django's
+    # default), so it also works behind a transaction-pooling PgBouncer.
+    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = env.bool(
+        "DB_SERVER_SIDE_BINDING", default=True
+    )
 IS_POSTGRES = DATABASES["default"]["ENGINE"].startswith("django.db.backends.postgresql")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,5 +1,5 @@
 from config.api.ids import looks_like_public_id
-from config.api.rows import RowWithParent
+from config.api.rows import OneRow
 
 from .models import ApiKey, Merchant, hash_api_key
 
@@ -15,8 +15,8 @@ def merchant_by_email(email: str) -> Merchant | None:
 
 
 # Every API request looks its key up: the SQL is written once (config/api/rows.py).
-_LIVE_KEY = RowWithParent(
-    ApiKey, "merchant", equals=("key_hash",), also="t.revoked_at IS NULL"
+_LIVE_KEY = OneRow(
+    ApiKey, equals=("key_hash",), also="t.revoked_at IS NULL", parent="merchant"
 )
 
 

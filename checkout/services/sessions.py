@@ -10,6 +10,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from config.api.errors import UnsupportedCurrency
+from config.api.rows import insert_values, typed_select
 from installments import rules
 
 from .. import selectors
@@ -149,13 +150,13 @@ def _insert_in_one_statement(
     so that a failure leaves the caller's transaction usable.
     """
     sql = _one_statement_sql(with_record=record is not None)
-    params = _insert_values(session) + [
+    params = insert_values(session) + [
         session.merchant_id,
         session.order_reference,
         session.Status.COMPLETED,
     ]
     if record is not None:
-        params += _insert_values(record, skip="session_id")
+        params += insert_values(record, skip="session_id")
     with (
         transaction.atomic() if connection.in_atomic_block else nullcontext(),
         connection.cursor() as cursor,
@@ -172,36 +173,11 @@ def _insert_in_one_statement(
     return True
 
 
-def _inserted_fields(model) -> list:
-    return [f for f in model._meta.local_concrete_fields if not f.primary_key]
-
-
-def _insert_values(instance, skip: str = "") -> list:
-    """The parameters Django's own insert of `instance` would send."""
-    return [
-        field.get_db_prep_save(field.pre_save(instance, True), connection)
-        for field in _inserted_fields(type(instance))
-        if field.column != skip
-    ]
-
-
-def _typed_select(model, instead: dict[str, str]) -> tuple[str, str]:
-    """The column list and a SELECT list of typed placeholders (`%s::bigint`)
-    for inserting a `model` row; `instead` maps a column to an SQL expression."""
-    quote = connection.ops.quote_name
-    fields = _inserted_fields(model)
-    columns = ", ".join(quote(f.column) for f in fields)
-    selected = ", ".join(
-        instead.get(f.column, f"%s::{f.cast_db_type(connection)}") for f in fields
-    )
-    return columns, selected
-
-
 @cache
 def _one_statement_sql(*, with_record: bool) -> str:
     """Written once per process: see `_insert_in_one_statement`."""
     sessions = connection.ops.quote_name(CheckoutSession._meta.db_table)
-    columns, selected = _typed_select(CheckoutSession, {})
+    columns, selected = typed_select(CheckoutSession, {})
     sql = (
         f"WITH s AS (INSERT INTO {sessions} ({columns}) SELECT {selected} "  # noqa: S608
         f"WHERE NOT EXISTS (SELECT 1 FROM {sessions} WHERE merchant_id = %s "
@@ -209,7 +185,7 @@ def _one_statement_sql(*, with_record: bool) -> str:
     )
     if with_record:
         records = connection.ops.quote_name(IdempotencyRecord._meta.db_table)
-        columns, selected = _typed_select(IdempotencyRecord, {"session_id": "s.id"})
+        columns, selected = typed_select(IdempotencyRecord, {"session_id": "s.id"})
         sql += f", r AS (INSERT INTO {records} ({columns}) SELECT {selected} FROM s)"  # noqa: S608
     return sql + " SELECT id FROM s"  # noqa: S608
 

@@ -3,30 +3,38 @@
 `Model.objects.select_related(fk).filter(...).first()` costs more CPU in the ORM
 (building and compiling the query) than PostgreSQL spends running it; on the
 lookups every API request makes (its API key, its idempotency record) that was
-half of a request's Python time (bench/RESULTS.md, profile). `RowWithParent` runs
+half of a request's Python time (bench/RESULTS.md, profile). `OneRow` runs
 the same single-row join from SQL built once, and builds the instances the way
 the ORM does (`Model.from_db`, the fields' and the backend's value converters), so
 callers get the same objects, with the parent already cached on the child.
+`insert_row` is `instance.save(force_insert=True)` the same way, for rows written
+once per charge or per request.
 """
 
-from django.db import connection
+from contextlib import nullcontext
+from functools import cache
+
+from django.db import connection, transaction
 
 
-class RowWithParent:
+class OneRow:
     """The row of `model` whose `equals` fields have the given values (and which
-    meets `also`, SQL on `t.<column>`), with its `parent` foreign key loaded.
-    Meant for lookups a unique constraint makes single-row."""
+    meets `also`, SQL on `t.<column>`), with its `parent` foreign key loaded
+    when one is named. Meant for lookups a unique constraint makes
+    single-row."""
 
-    def __init__(self, model, parent: str, equals: tuple[str, ...], also: str = ""):
+    def __init__(
+        self, model, *, equals: tuple[str, ...], also: str = "", parent: str = ""
+    ):
         self.model = model
-        self.fk = model._meta.get_field(parent)
-        self.parent = self.fk.related_model
+        self.fk = model._meta.get_field(parent) if parent else None
+        self.parent = self.fk.related_model if parent else None
         self.equals = [model._meta.get_field(name) for name in equals]
         self.also = also
         self._compiled = {}
 
     def _fields(self, model):
-        return list(model._meta.concrete_fields)
+        return list(model._meta.concrete_fields) if model is not None else []
 
     def _converters(self, fields, alias: str):
         converters = []
@@ -49,12 +57,16 @@ class RowWithParent:
             columns = [f"t.{quote(f.column)}" for f in child] + [
                 f"p.{quote(f.column)}" for f in parent
             ]
-            sql = (
-                f"SELECT {', '.join(columns)} "  # noqa: S608
-                f"FROM {quote(self.model._meta.db_table)} t "
+            join = (
                 f"JOIN {quote(self.parent._meta.db_table)} p "
                 f"ON p.{quote(self.parent._meta.pk.column)} = "
                 f"t.{quote(self.fk.column)} "
+                if self.parent is not None
+                else ""
+            )
+            sql = (
+                f"SELECT {', '.join(columns)} "  # noqa: S608
+                f"FROM {quote(self.model._meta.db_table)} t {join}"
                 f"WHERE {' AND '.join(where)} LIMIT 1"
             )
             self._compiled[vendor] = (
@@ -90,8 +102,66 @@ class RowWithParent:
         obj = self.model.from_db(
             connection.alias, child_names, self._convert(row[:split], child_conv)
         )
+        if self.parent is None:
+            return obj
         owner = self.parent.from_db(
             connection.alias, parent_names, self._convert(row[split:], parent_conv)
         )
         self.fk.set_cached_value(obj, owner)
         return obj
+
+
+def inserted_fields(model) -> list:
+    """The fields an insert writes: every concrete field but the primary key."""
+    return [f for f in model._meta.local_concrete_fields if not f.primary_key]
+
+
+def insert_values(instance, skip: str = "") -> list:
+    """The parameters Django's own insert of `instance` would send (`pre_save`
+    runs, so `auto_now_add` and defaults are filled in on the instance)."""
+    return [
+        field.get_db_prep_save(field.pre_save(instance, True), connection)
+        for field in inserted_fields(type(instance))
+        if field.column != skip
+    ]
+
+
+def typed_select(model, instead: dict[str, str]) -> tuple[str, str]:
+    """The column list and a SELECT list of typed placeholders (`%s::bigint`)
+    for inserting a `model` row with `INSERT ... SELECT`; `instead` maps a column
+    to an SQL expression."""
+    quote = connection.ops.quote_name
+    fields = inserted_fields(model)
+    columns = ", ".join(quote(f.column) for f in fields)
+    selected = ", ".join(
+        instead.get(f.column, f"%s::{f.cast_db_type(connection)}") for f in fields
+    )
+    return columns, selected
+
+
+@cache
+def _insert_sql(model, vendor: str) -> str:
+    quote = connection.ops.quote_name
+    fields = inserted_fields(model)
+    return (
+        f"INSERT INTO {quote(model._meta.db_table)} "  # noqa: S608
+        f"({', '.join(quote(f.column) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) "
+        f"RETURNING {quote(model._meta.pk.column)}"
+    )
+
+
+def insert_row(instance) -> None:
+    """Insert `instance` (no signals are sent) and set its primary key. Atomic
+    on its own outside a transaction; inside one it runs in a savepoint, so an
+    IntegrityError leaves the caller's transaction usable."""
+    sql = _insert_sql(type(instance), connection.vendor)
+    params = insert_values(instance)
+    with (
+        transaction.atomic() if connection.in_atomic_block else nullcontext(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(sql, params)
+        instance.pk = cursor.fetchone()[0]
+    instance._state.adding = False
+    instance._state.db = connection.alias

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.api.ids import random_token
+from config.api.rows import OneRow, insert_row
 
 from ...errors import ProcessorRefused
 from ...models import SandboxAuthorization, SandboxRefund, SandboxTransaction
@@ -37,6 +38,9 @@ from .values import (
 )
 
 __all__ = ["SandboxInputError", "SandboxProcessor"]
+
+# The authorization every saved-method charge looks up, with SQL written once.
+_AUTHORIZATION = OneRow(SandboxAuthorization, equals=("authorization_code",))
 
 
 def _network_latency() -> None:
@@ -179,9 +183,7 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
         metadata=None,
     ):
         _network_latency()
-        auth = SandboxAuthorization.objects.filter(
-            authorization_code=authorization_code
-        ).first()
+        auth = _AUTHORIZATION.first(authorization_code=authorization_code)
         if auth is None:
             status, reason, text = (
                 "failed",
@@ -202,20 +204,22 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
             )
         else:
             status, reason, text = "success", "", "Approved"
+        row = SandboxTransaction(
+            reference=reference,
+            kind=SandboxTransaction.Kind.AUTHORIZATION_CHARGE,
+            email=email,
+            amount=amount,
+            currency=currency,
+            status=status,
+            gateway_response=text,
+            authorization=auth,
+            card_last4=auth.last4 if auth else "",
+            metadata={**(metadata or {}), "failure_reason": reason},
+        )
         try:
-            with transaction.atomic():
-                row = SandboxTransaction.objects.create(
-                    reference=reference,
-                    kind=SandboxTransaction.Kind.AUTHORIZATION_CHARGE,
-                    email=email,
-                    amount=amount,
-                    currency=currency,
-                    status=status,
-                    gateway_response=text,
-                    authorization=auth,
-                    card_last4=auth.last4 if auth else "",
-                    metadata={**(metadata or {}), "failure_reason": reason},
-                )
+            # Every auto-debit charge comes here: an insert with its SQL written
+            # once (config/api/rows.py), atomic on its own.
+            insert_row(row)
         except IntegrityError:
             raise _duplicate_reference() from None
         return TransactionResult(
