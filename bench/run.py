@@ -123,14 +123,25 @@ def webhook_figures(raw: dict) -> dict:
     if "webhooks.cluster" not in raw:
         return {}
     run, base = raw["webhooks.cluster"], raw["webhooks.baseline_rate"]
-    failing = raw["webhooks.failing"]
+    failing, paced = raw["webhooks.failing"], raw["webhooks.paced"]
     return {
         "webhooks.deliveries": _fig(
             run["rate"], "deliveries/s", base, round(run["rate"] / base, 3)
         ),
         "webhooks.baseline": _fig(base, "deliveries/s"),
-        "webhooks.commit_to_delivery.p50": _fig(round(run["p50"] * 1000), "ms"),
-        "webhooks.commit_to_delivery.p99": _fig(round(run["p99"] * 1000), "ms"),
+        "webhooks.commit_to_delivery.p50": _fig(
+            round(paced["p50"] * 1000), f"ms (at {raw['webhooks.paced_rate']} events/s)"
+        ),
+        "webhooks.commit_to_delivery.p99": _fig(
+            round(paced["p99"] * 1000), f"ms (at {raw['webhooks.paced_rate']} events/s)"
+        ),
+        "webhooks.paced.delivered": _fig(paced["delivered"], "events", paced["events"]),
+        "webhooks.burst_commit_to_delivery.p50": _fig(
+            round(run["p50"] * 1000), "ms (all events at once: queueing)"
+        ),
+        "webhooks.burst_commit_to_delivery.p99": _fig(
+            round(run["p99"] * 1000), "ms (all events at once: queueing)"
+        ),
         "webhooks.delivered": _fig(run["delivered"], "events", run["events"]),
         "webhooks.500s.delivered": _fig(
             failing["delivered"], "events", failing["events"]
@@ -140,7 +151,12 @@ def webhook_figures(raw: dict) -> dict:
         ),
         "webhooks.500s.lost": _fig(failing["lost"], "events"),
         "memory.qcluster_peak_rss": _fig(
-            max(run["qcluster_rss_mb"], failing["qcluster_rss_mb"]), "MB"
+            max(
+                run["qcluster_rss_mb"],
+                failing["qcluster_rss_mb"],
+                paced["qcluster_rss_mb"],
+            ),
+            "MB",
         ),
     }
 
@@ -189,7 +205,11 @@ def main() -> None:
     with fresh_database() as env:
         raw = {}
         if "webhooks" in args.only:
-            raw.update(webhooks_section(env, events=events))
+            raw.update(
+                webhooks_section(
+                    env, events=events, paced_seconds=5 if args.quick else 20
+                )
+            )
         if "engine" in args.only:
             raw.update(engine_section(env, **scale))
         if "api" in args.only:

@@ -89,14 +89,17 @@ def _vars(env: Env, **extra) -> dict:
 
 
 EMIT = """
-import django, json, sys
+import django, json, sys, time
 django.setup()
 from django.db import transaction
 from merchants.models import Merchant
 from webhooks.services import emit_events
 merchant = Merchant.objects.get(pk=int(sys.argv[1]))
-count, per = int(sys.argv[2]), 100
+count, per, rate = int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+began = time.monotonic()
 for start in range(0, count, per):
+    if rate:  # paced: commit number k at began + k * per / rate
+        time.sleep(max(0.0, began + start / rate - time.monotonic()))
     with transaction.atomic():
         emit_events(merchant=merchant, events=[
             ("payment.success", {"installment_id": f"i{start + i}", "amount": 1})
@@ -129,7 +132,21 @@ def _clear(env: Env) -> None:
         )
 
 
-def _run_cluster(env: Env, events: int, fail: float, wait: float) -> dict:
+def _unsettled(env: Env) -> int:
+    with psycopg.connect(env.vars["DATABASE_URL"]) as conn:
+        return conn.execute(
+            "SELECT count(*) FROM webhooks_delivery d WHERE d.status <> 'delivered' "
+            "AND NOT EXISTS (SELECT 1 FROM webhooks_deliveryattempt a "
+            "WHERE a.event_id = d.event_id AND NOT a.delivered)"
+        ).fetchone()[0]
+
+
+def _run_cluster(
+    env: Env, events: int, fail: float, wait: float, per: int = 100, rate: float = 0
+) -> dict:
+    """Emit `events` (`per` to a transaction; at `rate` events/s when given, else
+    as fast as possible) to a qcluster delivering to a receiver that answers 500
+    to a fraction `fail`; what arrived, how fast and how long after its commit."""
     receiver = Receiver(fail)
     merchant = json.loads(
         subprocess.run(
@@ -162,7 +179,7 @@ def _run_cluster(env: Env, events: int, fail: float, wait: float) -> dict:
     time.sleep(3)  # the cluster's workers start
     started = time.time()
     subprocess.run(
-        [PY, "-c", EMIT, str(merchant), str(events)],
+        [PY, "-c", EMIT, str(merchant), str(events), str(per), str(rate)],
         cwd=ROOT,
         env=_vars(env),
         check=True,
@@ -171,25 +188,15 @@ def _run_cluster(env: Env, events: int, fail: float, wait: float) -> dict:
     rss = 0.0
     while time.time() < deadline:
         rss = max(rss, peak_rss_mb(cluster.pid, deep=True))
-        if receiver.log.stat().st_size and fail == 0:
-            with psycopg.connect(env.vars["DATABASE_URL"]) as conn:
-                left = conn.execute(
-                    "SELECT count(*) FROM webhooks_delivery WHERE status = 'pending'"
-                ).fetchone()[0]
-            if left == 0:
-                break
-        elif fail:
-            with psycopg.connect(env.vars["DATABASE_URL"]) as conn:
-                untried = conn.execute(
-                    "SELECT count(*) FROM webhooks_delivery WHERE attempts = 0"
-                ).fetchone()[0]
-            if untried == 0:
-                break
+        # Done when every event is delivered or has a failed attempt on record
+        # (an attempt in flight is neither: wait for its outcome).
+        if _unsettled(env) == 0:
+            break
         time.sleep(0.2)
     rss = max(rss, peak_rss_mb(cluster.pid, deep=True))
     os.killpg(cluster.pid, signal.SIGTERM)
     try:
-        cluster.wait(timeout=20)
+        cluster.wait(timeout=3)  # its state is not needed: no long drain
     except subprocess.TimeoutExpired:
         os.killpg(cluster.pid, signal.SIGKILL)
     arrivals = receiver.stop()
@@ -235,12 +242,26 @@ print(len(events) / (time.monotonic() - started))
 """
 
 
-def webhooks_section(env: Env, *, events: int) -> dict:
+PACED_RATE = 100  # events/s, one event per transaction: well below capacity
+
+
+def webhooks_section(env: Env, *, events: int, paced_seconds: int = 20) -> dict:
     raw: dict = {}
     log(f"webhooks: {events} events through qcluster (ORM broker) + sweeper")
     run = _run_cluster(env, events, 0.0, wait=120)
     raw["webhooks.cluster"] = run
     log(f"webhooks: {run}")
+    _clear(env)
+    paced = PACED_RATE * paced_seconds
+    log(
+        f"webhooks: commit-to-delivery, {paced} events at {PACED_RATE}/s, "
+        "one per transaction"
+    )
+    raw["webhooks.paced"] = _run_cluster(
+        env, paced, 0.0, wait=60, per=1, rate=PACED_RATE
+    )
+    raw["webhooks.paced_rate"] = PACED_RATE
+    log(f"webhooks: {raw['webhooks.paced']}")
     log("webhooks: baseline, one process, requests.Session, thread pool")
     receiver = Receiver()
     threads = int(os.environ.get("WEBHOOK_DELIVERY_THREADS", "32"))
