@@ -180,8 +180,8 @@ def main() -> None:
     parser.add_argument(
         "--installments",
         type=int,
-        default=20_000,
-        help="due installments for the engine (full run; --quick uses 10,000)",
+        default=100_000,
+        help="due installments for the engine (full run; --quick uses 5,000)",
     )
     parser.add_argument(
         "--only", default="api,engine,webhooks", help="sections to run (comma list)"
@@ -193,12 +193,18 @@ def main() -> None:
     started = time.monotonic()
     notes = []
     scale = (
-        {"installments": 10_000, "merchants": 100, "customers": 2_000}
+        {
+            "installments": 5_000,
+            "merchants": 100,
+            "customers": 1_000,
+            "latency_budget": 10,
+        }
         if args.quick
         else {
             "installments": args.installments,
             "merchants": 1_000,
             "customers": max(1, args.installments // 5),
+            "latency_budget": 20,
         }
     )
     events = 2_000 if args.quick else 10_000
