@@ -67,22 +67,24 @@ end
 """
 
 
-def api_section(env: Env, seconds: int) -> dict:
-    merchant = json.loads(
-        env.python(
-            "import json\n"
-            "from merchants import services\n"
-            "m = services.merchant_register(email='bench@shop.ng', "
-            "password='Bench-Passw0rd-42', business_name='Bench', "
-            "business_url='https://bench.ng')\n"
-            "m = services.merchant_approve(merchant=m)\n"
-            "m = services.merchant_set_api_access(merchant=m, enabled=True)\n"
-            "m = services.merchant_set_rate_plan(merchant=m, rate_plan='production')\n"
-            "_, key = services.api_key_rotate(merchant=m)\n"
-            "print(json.dumps({'id': m.public_id, 'key': key}))"
-        )
-    )
-    body = json.dumps(
+# An approved merchant with API access and a key (printed as JSON).
+MERCHANT = (
+    "import json\n"
+    "from merchants import services\n"
+    "m = services.merchant_register(email='bench@shop.ng', "
+    "password='Bench-Passw0rd-42', business_name='Bench', "
+    "business_url='https://bench.ng')\n"
+    "m = services.merchant_approve(merchant=m)\n"
+    "m = services.merchant_set_api_access(merchant=m, enabled=True)\n"
+    "m = services.merchant_set_rate_plan(merchant=m, rate_plan='production')\n"
+    "_, key = services.api_key_rotate(merchant=m)\n"
+    "print(json.dumps({'id': m.public_id, 'key': key}))"
+)
+
+
+def body(merchant: dict) -> str:
+    """A session body; wrk puts a fresh order reference in place of ORDER."""
+    return json.dumps(
         {
             "merchant_id": merchant["id"],
             "amount": 150_000,
@@ -92,7 +94,10 @@ def api_section(env: Env, seconds: int) -> dict:
             "customer_email": "shopper@mail.ng",
         }
     )
-    preview_body = json.dumps(
+
+
+def preview_body(merchant: dict) -> str:
+    return json.dumps(
         {
             "merchant_id": merchant["id"],
             "amount": 150_000,
@@ -100,9 +105,14 @@ def api_section(env: Env, seconds: int) -> dict:
             "installment_count": 3,
         }
     )
+
+
+def api_section(env: Env, seconds: int) -> dict:
+    merchant = json.loads(env.python(MERCHANT))
+    session_body, preview_json = body(merchant), preview_body(merchant)
     script = Path(tempfile.mkstemp(suffix=".lua")[1])
     script.write_text(WRK_SCRIPT)
-    base_env = {**os.environ, "WRK_API_KEY": merchant["key"], "WRK_BODY": body}
+    base_env = {**os.environ, "WRK_API_KEY": merchant["key"], "WRK_BODY": session_body}
     results: dict = {}
     warm = min(3, seconds)
 
@@ -146,7 +156,7 @@ def api_section(env: Env, seconds: int) -> dict:
                 {"WRK_FIXED_KEY": "3f0c7a52-4b7e-4d2c-9a51-0c1e2d3f4a5b"},
             )
             log("API: POST /api/v1/checkout/preview")
-            preview = measure(url, "/api/v1/checkout/preview", run_body=preview_body)
+            preview = measure(url, "/api/v1/checkout/preview", run_body=preview_json)
             results.update(
                 {
                     "api.session_create": create,

@@ -22,6 +22,7 @@ CREATE TABLE IF NOT EXISTS bench_charge (
 
 def _copy(env: Env, template: str, name: str) -> str:
     psql(f"CREATE DATABASE {name} TEMPLATE {template}")
+    psql("CHECKPOINT")  # the copy's writes are not flushed during the next run
     return name
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -119,8 +120,29 @@ def _enqueue_pass_on_commit() -> None:
     transaction.on_commit(enqueue_pass, robust=True)
 
 
+# Set while a delivery pass is queued and has not started: commits in the meantime
+# need no pass of their own, since that pass opens this gate before it claims and
+# so sees their deliveries. Without it every committing request queued a task, and
+# at ~100 commits/s the queue itself became the delay (bench/RESULTS.md). The
+# lifetime bounds the harm of a queued task that is lost: after it the next commit
+# queues a pass again (and the sweeper runs every minute regardless).
+PASS_QUEUED_KEY = "webhooks:delivery-pass-queued"
+PASS_QUEUED_SECONDS = 30
+
+
 def enqueue_pass() -> None:
-    async_task(DELIVER_TASK, task_name="deliver-webhooks")
+    """Queue a delivery pass unless one is queued and has not started yet."""
+    if cache.add(PASS_QUEUED_KEY, True, PASS_QUEUED_SECONDS):
+        try:
+            async_task(DELIVER_TASK, task_name="deliver-webhooks")
+        except Exception:
+            cache.delete(PASS_QUEUED_KEY)  # nothing is queued: do not hold the gate
+            raise
+
+
+def pass_started() -> None:
+    """A pass starts: commits from now on queue the next one."""
+    cache.delete(PASS_QUEUED_KEY)
 
 
 # Delivery pass --------------------------------------------------------------

@@ -7,9 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.core.cache import cache
 from django.db import transaction
 
-from webhooks import services
+from webhooks import services, tasks
 from webhooks.models import MAX_ATTEMPTS, Delivery, DeliveryAttempt, Event
 
 from ..conftest import bearer, merchant_jwt
@@ -118,6 +119,54 @@ def test_events_of_one_transaction_go_out_in_one_pass(
 
     assert passes == [1]
     assert Delivery.objects.filter(status=Delivery.Status.PENDING).count() == 7
+
+
+@pytest.fixture
+def open_gate():
+    """The queued-pass gate lives in the cache, which a transactional test does
+    not roll back: open before and after, whatever the test left."""
+    cache.delete(services.PASS_QUEUED_KEY)
+    yield
+    cache.delete(services.PASS_QUEUED_KEY)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_commits_while_a_pass_is_queued_ride_on_it(
+    subscriber, receiver, monkeypatch, open_gate
+):
+    """One queued pass at a time (real commits): the pass opens the gate before it
+    claims, so it sends what was committed while it waited; the next commit
+    queues the next pass."""
+    queued = []
+    monkeypatch.setattr(services, "async_task", lambda *a, **k: queued.append(a[0]))
+
+    for number in range(3):
+        with transaction.atomic():
+            emit(subscriber, "debit.scheduled", {"resourceId": f"inst_{number}"})
+    assert queued == [services.DELIVER_TASK]
+
+    tasks.deliver_due_webhooks()
+    assert len(receiver.received) == 3
+
+    with transaction.atomic():
+        emit(subscriber)
+    assert queued == [services.DELIVER_TASK] * 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_broker_that_refuses_the_task_does_not_hold_the_gate(subscriber, monkeypatch):
+    calls = []
+
+    def refuse(*args, **kwargs):
+        calls.append(args[0])
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(services, "async_task", refuse)
+    for _ in range(2):
+        with transaction.atomic():
+            emit(subscriber)
+
+    assert len(calls) == 2  # each commit tried: the failed one left no gate shut
 
 
 def test_500_then_200_makes_two_attempts_and_the_second_delivers(subscriber, receiver):

@@ -1,0 +1,161 @@
+"""Where the time goes: the profiles quoted in bench/analysis.md, reproducible.
+
+    python -m bench.profile api [PATH]     # default /api/v1/checkout/sessions
+    python -m bench.profile engine [N]     # default 10,000 due installments
+
+`api` serves the product (or, for /baseline/sessions, the baseline app) with the
+bench's gunicorn, loads it with wrk and meanwhile samples every worker with
+py-spy; it also prints the CPU time per request of gunicorn and of PostgreSQL.
+`engine` runs `collect_installments` on a fresh seed under py-spy. Both sample
+only the thread holding the GIL (`--gil`), so the shares are of Python CPU time,
+inclusive (a function and everything it calls). Not part of `make bench`.
+"""
+
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psycopg
+
+from . import api
+from .common import PG, PY, ROOT, fresh_database, gunicorn, psql
+from .engine import _copy, _drop, _paid, _vars
+
+SPY = str(Path(PY).with_name("py-spy"))
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def top(raw: Path, keep: str, limit: int = 40) -> str:
+    """Inclusive shares of the frames whose name matches `keep`."""
+    inclusive: collections.Counter = collections.Counter()
+    total = 0
+    for line in raw.read_text().splitlines():
+        if not line.strip():
+            continue
+        stack, count = line.rsplit(" ", 1)
+        total += int(count)
+        seen = set()
+        for frame in stack.split(";"):
+            name = re.sub(r":\d+\)", ")", frame)
+            if name not in seen:
+                seen.add(name)
+                inclusive[name] += int(count)
+    rows = [
+        f"| {100 * n / total:.1f}% | `{name}` |"
+        for name, n in inclusive.most_common()
+        if re.search(keep, name)
+    ][:limit]
+    return "\n".join([f"{total} samples", "| share | frame |", "|---:|---|", *rows])
+
+
+def _cpu() -> dict[str, float]:
+    out = {"gunicorn": 0.0, "postgres": 0.0}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            stat = (proc / "stat").read_text()
+            cmd = (proc / "cmdline").read_bytes()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        seconds = (int(fields[11]) + int(fields[12])) / TICK
+        if b"gunicorn" in cmd:
+            out["gunicorn"] += seconds
+        elif "(postgres)" in stat.split(" ", 2)[1] or cmd.startswith(b"postgres"):
+            out["postgres"] += seconds
+    return out
+
+
+def _record(pid: int, seconds: int, out: Path, subprocesses: bool) -> subprocess.Popen:
+    args = [SPY, "record", "--pid", str(pid), "-r", "200", "-f", "raw", "--gil"]
+    args += ["-o", str(out), "--nonblocking"]
+    args += ["--subprocesses"] if subprocesses else []
+    args += ["-d", str(seconds)] if seconds else []
+    return subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def profile_api(path: str) -> None:
+    with fresh_database() as env:
+        merchant = json.loads(env.python(api.MERCHANT))
+        body = api.preview_body(merchant) if "preview" in path else api.body(merchant)
+        script = Path(tempfile.mkstemp(suffix=".lua")[1])
+        script.write_text(api.WRK_SCRIPT)
+        load = {
+            **os.environ,
+            "WRK_API_KEY": merchant["key"],
+            "WRK_BODY": body,
+            "WRK_PATH": path,
+        }
+        settings = (
+            "bench.baseline.settings" if "baseline" in path else "config.settings"
+        )
+        raw = Path(tempfile.mkstemp(suffix=".txt")[1])
+        with gunicorn(env, settings) as (proc, url):
+            api.wrk(url, script, 3, load)
+            before, started = _cpu(), time.monotonic()
+            spy = _record(proc.pid, 10, raw, subprocesses=True)
+            result = api.wrk(url, script, 10, load)
+            spy.wait()
+            after, seconds = _cpu(), time.monotonic() - started
+        requests = result["rps"] * seconds
+        per = {k: round((after[k] - before[k]) / requests * 1e6) for k in after}
+        print(f"{path}: {result}; CPU per request (us): {per}")
+        print(
+            top(raw, r"\((?!<frozen)(config|checkout|merchants|django|rest_fr|psyco)")
+        )
+        script.unlink()
+        raw.unlink()
+
+
+def profile_engine(count: int) -> None:
+    with fresh_database() as env:
+        seed = f"{env.db}_engine"
+        psql(f"CREATE DATABASE {seed} TEMPLATE {env.db}")
+        try:
+            subprocess.run(
+                [PY, "-m", "bench.seed", "engine", str(count), "100", str(count // 5)],
+                cwd=ROOT,
+                env=_vars(env, seed),
+                check=True,
+                capture_output=True,
+            )
+            with psycopg.connect(f"{PG}/{seed}", autocommit=True) as conn:
+                conn.execute("ANALYZE")
+            copy = _copy(env, seed, f"{seed}_p")
+            raw = Path(tempfile.mkstemp(suffix=".txt")[1])
+            started = time.monotonic()
+            proc = subprocess.Popen(
+                [PY, "manage.py", "collect_installments"],
+                cwd=ROOT,
+                env=_vars(env, copy),
+                stdout=subprocess.DEVNULL,
+            )
+            spy = _record(proc.pid, 0, raw, subprocesses=False)
+            proc.wait()
+            seconds = time.monotonic() - started
+            spy.wait()
+            print(f"{_paid(copy)} paid in {seconds:.1f} s")
+            print(top(raw, r"\((installments|payments|webhooks|config|django|psyco)"))
+            raw.unlink()
+            _drop(copy)
+        finally:
+            _drop(seed)
+
+
+def main() -> None:
+    what = sys.argv[1] if len(sys.argv) > 1 else "api"
+    if what == "engine":
+        profile_engine(int(sys.argv[2]) if len(sys.argv) > 2 else 10_000)
+    else:
+        profile_api(sys.argv[2] if len(sys.argv) > 2 else "/api/v1/checkout/sessions")
+
+
+if __name__ == "__main__":
+    main()
