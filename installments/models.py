@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.api.ids import new_public_id
+from config.api.rows import bulk_insert
 
 
 def new_plan_id() -> str:
@@ -109,8 +110,7 @@ class StateMachine(models.Model):
         if any(field.name == "updated_at" for field in cls._meta.fields):
             same["updated_at"] = at
         cls.objects.filter(pk__in=[row.pk for row in rows]).update(**same)
-        if history:
-            type(history[0]).objects.bulk_create(history)
+        bulk_insert(history)
 
 
 class PaymentPlan(StateMachine):

@@ -29,6 +29,7 @@ from django_q.tasks import async_task
 
 from config.api.formats import iso_utc
 from config.api.ids import new_public_id
+from config.api.rows import bulk_insert
 from merchants.models import Merchant
 
 from . import transport
@@ -95,10 +96,8 @@ def emit_events(
         for kind, data in events
     ]
     with transaction.atomic(savepoint=False):
-        Event.objects.bulk_create(rows)
-        Delivery.objects.bulk_create(
-            [Delivery(event=event, next_attempt_at=now) for event in rows]
-        )
+        bulk_insert(rows)
+        bulk_insert([Delivery(event=event, next_attempt_at=now) for event in rows])
     _enqueue_pass_on_commit()
     return rows
 
@@ -274,7 +273,7 @@ def _record(results: list[tuple[_Job, transport.Outcome]]) -> int:
     now = timezone.now()
     pending = Delivery.objects.filter(status=Delivery.Status.PENDING)
     with transaction.atomic():
-        DeliveryAttempt.objects.bulk_create(attempts)
+        bulk_insert(attempts)
         if delivered_ids:
             # A success counts even from a worker whose lease ran out.
             pending.filter(id__in=delivered_ids).update(

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from config.api.rows import bulk_insert
+
 from ..fees import platform_fee
 from ..models import LedgerLine, LedgerTransaction
 from ..models.ledger import (
@@ -104,7 +106,7 @@ class Collection:
 
 
 def collections_post(collections: Sequence[Collection]) -> list[LedgerTransaction]:
-    """`collection_post` for many payments at once, in two INSERT statements:
+    """`collection_post` for many payments at once, in two bulk inserts:
     the same transactions, lines and fee rule, and the same one-per-reference
     database rule (a duplicate fails the whole statement)."""
     transactions = []
@@ -134,10 +136,12 @@ def collections_post(collections: Sequence[Collection]) -> list[LedgerTransactio
     if not transactions:
         return []
     with transaction.atomic(savepoint=False):
-        LedgerTransaction.objects.bulk_create(transactions)
-        LedgerLine.objects.bulk_create(
-            LedgerLine(transaction=txn, account=account, amount=value)
-            for txn, account, value in lines
+        bulk_insert(transactions)
+        bulk_insert(
+            [
+                LedgerLine(transaction=txn, account=account, amount=value)
+                for txn, account, value in lines
+            ]
         )
     return transactions
 

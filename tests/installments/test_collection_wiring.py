@@ -217,6 +217,28 @@ def test_the_database_refuses_a_second_collection_for_an_installment(plan_active
     )
 
 
+def test_a_batch_holding_one_collection_already_posted_is_refused_whole(plan_active):
+    """The batch path (several rows: COPY on PostgreSQL) refuses like the single
+    insert: an IntegrityError, and none of the batch is written."""
+    first, second = installments_of(plan_active.plan)[:2]
+    collect(first.due_date)
+    plan = plan_active.plan
+
+    def collection(installment):
+        return Collection(
+            merchant_pk=plan.merchant_id,
+            merchant_public_id=plan.merchant.public_id,
+            customer_pk=plan.customer_id,
+            amount=installment.amount,
+            reference=installment.public_id,
+        )
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        collections_post([collection(second), collection(first)])
+    assert not LedgerTransaction.objects.filter(reference=second.public_id).exists()
+    assert LedgerTransaction.objects.filter(reference=first.public_id).count() == 1
+
+
 # --- the state machine, set-based -------------------------------------------------
 
 
