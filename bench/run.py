@@ -100,7 +100,8 @@ def engine_figures(raw: dict) -> dict:
             two, "installments/s", fair, round(two / fair, 3)
         ),
         "engine.baseline_fair": _fig(
-            fair, f"installments/s ({raw['engine.baseline_fair_commits']} commits each)"
+            fair,
+            f"installments/s ({raw['engine.baseline_fair_commits']} commit(s) each)",
         ),
         "engine.baseline_bound": _fig(bound, "installments/s (1 commit per batch)"),
         "engine.commits_per_installment": _fig(
