@@ -182,6 +182,24 @@ def _batch_written(conn, rows) -> None:
     conn.commit()
 
 
+def seed_engine(
+    env: Env, db: str, installments: int, merchants: int, customers: int
+) -> None:
+    """Due installments in `db`, analyzed: fresh rows have no planner statistics,
+    and without them the claim's join takes seconds per batch (autovacuum would
+    analyze them in production)."""
+    subprocess.run(
+        [PY, "-m", "bench.seed", "engine"]
+        + [str(installments), str(merchants), str(customers)],
+        cwd=ROOT,
+        env=_vars(env, db),
+        check=True,
+        capture_output=True,
+    )
+    with psycopg.connect(f"{PG}/{db}", autocommit=True) as conn:
+        conn.execute("ANALYZE")
+
+
 def engine_section(
     env: Env,
     *,
@@ -199,25 +217,7 @@ def engine_section(
             f"engine: seeding {installments} due installments, {merchants} merchants, "
             f"{customers} customers"
         )
-        subprocess.run(
-            [
-                PY,
-                "-m",
-                "bench.seed",
-                "engine",
-                str(installments),
-                str(merchants),
-                str(customers),
-            ],
-            cwd=ROOT,
-            env=_vars(env, seed),
-            check=True,
-            capture_output=True,
-        )
-        # Fresh rows have no planner statistics: without them the claim's join
-        # takes seconds per batch (autovacuum would analyze them in production).
-        with psycopg.connect(f"{PG}/{seed}", autocommit=True) as conn:
-            conn.execute("ANALYZE")
+        seed_engine(env, seed, installments, merchants, customers)
         # 1 worker process
         one = copies.append(_copy(env, seed, f"{seed}_1")) or copies[-1]
         before = _commits(one)

@@ -21,11 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import psycopg
-
 from . import api
-from .common import PG, PY, ROOT, fresh_database, gunicorn, psql
-from .engine import _copy, _drop, _paid, _vars
+from .common import PY, ROOT, fresh_database, gunicorn, psql
+from .engine import _copy, _drop, _paid, _vars, seed_engine
 
 SPY = str(Path(PY).with_name("py-spy"))
 TICK = os.sysconf("SC_CLK_TCK")
@@ -119,15 +117,7 @@ def profile_engine(count: int) -> None:
         seed = f"{env.db}_engine"
         psql(f"CREATE DATABASE {seed} TEMPLATE {env.db}")
         try:
-            subprocess.run(
-                [PY, "-m", "bench.seed", "engine", str(count), "100", str(count // 5)],
-                cwd=ROOT,
-                env=_vars(env, seed),
-                check=True,
-                capture_output=True,
-            )
-            with psycopg.connect(f"{PG}/{seed}", autocommit=True) as conn:
-                conn.execute("ANALYZE")
+            seed_engine(env, seed, count, 100, count // 5)
             copy = _copy(env, seed, f"{seed}_p")
             raw = Path(tempfile.mkstemp(suffix=".txt")[1])
             started = time.monotonic()
