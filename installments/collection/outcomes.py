@@ -36,7 +36,7 @@ from django_q.tasks import async_task
 from merchants.models import Merchant
 from payments.models import Customer
 from payments.services.ledger import Collection, collections_post
-from webhooks.services import emit_events
+from webhooks.services import emit_for_merchants
 
 from .. import emails, scores
 from ..models import Installment, PaymentPlan
@@ -337,8 +337,9 @@ def apply_outcomes(results: list[Result], *, pass_date: date) -> Tally:
             )
             defaulted = _record_failed(batch, failed, customers)
         _record_plans(batch, defaulted)
-        for merchant_pk, events in batch.events.items():
-            emit_events(merchant=merchants[merchant_pk], events=events)
+        emit_for_merchants(
+            [(merchants[pk], events) for pk, events in batch.events.items()]
+        )
         scores.scores_refresh(
             customer_pks={result.claim.customer_pk for result in mine}
         )

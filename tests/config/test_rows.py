@@ -131,3 +131,22 @@ def test_a_key_rotation_still_answers_through_the_cached_lookup():
 
     assert live_api_key(old) is None
     assert live_api_key(new).merchant.pk == merchant.pk
+
+
+def test_bulk_insert_prepares_fields_that_are_not_plain_values():
+    """Encrypted and JSON fields go through Django's preparation (only plain
+    int/str/bool/None values of plain field classes skip it)."""
+    built = [
+        MerchantFactory.build(webhook_secret=f"whsec_{n}", allowed_schedule_types=[n])
+        for n in range(2)
+    ]
+
+    bulk_insert(built)
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT webhook_secret FROM merchants_merchant WHERE id = %s", [built[0].pk]
+        )
+        assert "whsec_0" not in cursor.fetchone()[0]
+    stored = Merchant.objects.get(pk=built[1].pk)
+    assert (stored.webhook_secret, stored.allowed_schedule_types) == ("whsec_1", [1])

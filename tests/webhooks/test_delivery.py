@@ -10,6 +10,7 @@ import time_machine
 from django.core.cache import cache
 from django.db import transaction
 
+from webhooks import delivery as delivery_pass
 from webhooks import services, tasks
 from webhooks.models import MAX_ATTEMPTS, Delivery, DeliveryAttempt, Event
 
@@ -119,6 +120,35 @@ def test_events_of_one_transaction_go_out_in_one_pass(
 
     assert passes == [1]
     assert Delivery.objects.filter(status=Delivery.Status.PENDING).count() == 7
+
+
+def test_events_of_several_merchants_go_out_each_to_its_own_merchant(
+    subscriber, receiver, committed, monkeypatch
+):
+    """The engine emits a batch's events for many merchants in one call."""
+    other = make_subscriber(receiver.url)
+    passes = []
+    monkeypatch.setattr(services, "enqueue_pass", lambda: passes.append(1))
+
+    with committed(), transaction.atomic():
+        events = services.emit_for_merchants(
+            [
+                (subscriber, [("installment.paid", {"resourceId": "inst_a"})] * 2),
+                (other, [("installment.paid", {"resourceId": "inst_b"})]),
+            ]
+        )
+        assert services.emit_for_merchants([]) == []
+
+    assert passes == [1]
+    assert [e.merchant_id for e in events] == [subscriber.pk] * 2 + [other.pk]
+    assert [e.envelope["merchantId"] for e in events] == [
+        subscriber.public_id,
+        subscriber.public_id,
+        other.public_id,
+    ]
+    services.deliver_due()
+    assert len(receiver.received) == 3
+    assert Delivery.objects.filter(status=Delivery.Status.DELIVERED).count() == 3
 
 
 @pytest.fixture
@@ -344,7 +374,7 @@ def test_a_pass_after_delivery_sends_nothing_again(subscriber, receiver):
 def test_a_crashed_claim_is_sent_again_when_its_lease_ends(subscriber, receiver):
     with time_machine.travel(START, tick=False) as clock:
         event = emit(subscriber)
-        services._claim_due(10)  # a worker claims, then dies before sending
+        delivery_pass._claim_due(10)  # a worker claims, then dies before sending
         services.deliver_due()
         assert receiver.received == []
         clock.move_to(START + services.CLAIM_LEASE)
