@@ -144,17 +144,13 @@ def _record(results: list[tuple[_Job, transport.Outcome]]) -> int:
             next_at = claim.claimed_at + RETRY_DELAYS[claim.step - 1]
             retry_at[(claim.step, next_at)].append(claim.delivery_id)
         attempts.append(
-            DeliveryAttempt(
+            attempt_row(
                 event_id=claim.event_id,
                 merchant_id=job.merchant_id,
                 attempt=claim.attempt,
                 trigger=DeliveryAttempt.Trigger.SCHEDULE,
-                url=job.url[:500],
-                delivered=outcome.delivered,
-                status_code=outcome.status_code,
-                error=outcome.error[:300],
-                latency_ms=outcome.latency_ms,
-                attempted_at=outcome.attempted_at,
+                url=job.url,
+                outcome=outcome,
                 next_attempt_at=next_at,
             )
         )
@@ -180,6 +176,32 @@ def _record(results: list[tuple[_Job, transport.Outcome]]) -> int:
                 status=Delivery.Status.FAILED, next_attempt_at=None, failed_at=now
             )
     return len(delivered_ids)
+
+
+def attempt_row(
+    *,
+    event_id: int,
+    merchant_id: int,
+    attempt: int,
+    trigger: str,
+    url: str,
+    outcome: transport.Outcome,
+    next_attempt_at: datetime | None,
+) -> DeliveryAttempt:
+    """The record of one attempt (scheduled here, or a replay)."""
+    return DeliveryAttempt(
+        event_id=event_id,
+        merchant_id=merchant_id,
+        attempt=attempt,
+        trigger=trigger,
+        url=url[:500],
+        delivered=outcome.delivered,
+        status_code=outcome.status_code,
+        error=outcome.error[:300],
+        latency_ms=outcome.latency_ms,
+        attempted_at=outcome.attempted_at,
+        next_attempt_at=next_attempt_at,
+    )
 
 
 def deliver_due(*, budget_seconds: float = PASS_BUDGET_SECONDS) -> PassResult:

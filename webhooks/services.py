@@ -24,7 +24,13 @@ from config.api.rows import bulk_insert
 from merchants.models import Merchant
 
 from . import transport
-from .delivery import CLAIM_LEASE, PASS_BUDGET_SECONDS, PassResult, deliver_due
+from .delivery import (
+    CLAIM_LEASE,
+    PASS_BUDGET_SECONDS,
+    PassResult,
+    attempt_row,
+    deliver_due,
+)
 from .errors import WebhookUrlNotAllowed
 from .models import (
     EVENT_TYPES,
@@ -187,19 +193,15 @@ def event_replay(*, event: Event) -> ReplayResult:
             delivery.next_attempt_at = None
             delivery.delivered_at = timezone.now()
             delivery.save(update_fields=["status", "next_attempt_at", "delivered_at"])
-        DeliveryAttempt.objects.create(
-            event=event,
+        attempt_row(
+            event_id=event.pk,
             merchant_id=event.merchant_id,
             attempt=number,
             trigger=DeliveryAttempt.Trigger.REPLAY,
-            url=merchant.webhook_url[:500],
-            delivered=outcome.delivered,
-            status_code=outcome.status_code,
-            error=outcome.error[:300],
-            latency_ms=outcome.latency_ms,
-            attempted_at=outcome.attempted_at,
+            url=merchant.webhook_url,
+            outcome=outcome,
             next_attempt_at=delivery.next_attempt_at,
-        )
+        ).save(force_insert=True)
     return ReplayResult(event=event, outcome=outcome)
 
 
