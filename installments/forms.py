@@ -123,3 +123,9 @@ STEP_FORMS = {
     "submit_birthday": BirthdayForm,
     "submit_phone": PhoneForm,
 }
+# The payments service that submits each step, and the one form field it takes.
+STEP_SUBMITS = {
+    "submit_otp": ("mandate_submit_otp", "otp"),
+    "submit_birthday": ("mandate_submit_birthday", "birthday"),
+    "submit_phone": ("mandate_submit_phone", "phone"),
+}

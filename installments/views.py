@@ -38,7 +38,13 @@ from .customer_auth import (
     session_customer,
 )
 from .errors import PlanNotFound
-from .forms import STEP_FORMS, BankAccountForm, CustomerRegisterForm, CustomerSignInForm
+from .forms import (
+    STEP_FORMS,
+    STEP_SUBMITS,
+    BankAccountForm,
+    CustomerRegisterForm,
+    CustomerSignInForm,
+)
 
 
 def see_other(url: str) -> HttpResponseRedirect:
@@ -351,26 +357,13 @@ class BankStepView(View):
         if form is not None and not form.is_valid():
             return self._render(request, form, status=400)
         try:
-            if action == "submit_otp":
-                outcome = payment_services.mandate_submit_otp(
+            if action in STEP_SUBMITS:
+                service, field = STEP_SUBMITS[action]
+                outcome = getattr(payment_services, service)(
                     customer=request.customer,
                     reference=reference,
-                    otp=form.cleaned_data["otp"],
                     details=details,
-                )
-            elif action == "submit_birthday":
-                outcome = payment_services.mandate_submit_birthday(
-                    customer=request.customer,
-                    reference=reference,
-                    birthday=form.cleaned_data["birthday"],
-                    details=details,
-                )
-            elif action == "submit_phone":
-                outcome = payment_services.mandate_submit_phone(
-                    customer=request.customer,
-                    reference=reference,
-                    phone=form.cleaned_data["phone"],
-                    details=details,
+                    **{field: form.cleaned_data[field]},
                 )
             else:
                 outcome = payment_services.mandate_verify(
