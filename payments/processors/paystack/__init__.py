@@ -13,23 +13,20 @@ from urllib.parse import quote
 
 from django.utils.dateparse import parse_datetime
 
-from ...errors import AccountNotResolved, InvalidOtp, ProcessorRefused
+from ...errors import InvalidOtp, ProcessorRefused
 from ..base import (
     Authorization,
-    Bank,
     ChargeStatus,
     ChargeStep,
     InitializedTransaction,
     Processor,
     RefundResult,
-    ResolvedAccount,
     RevokedMandate,
     TransactionResult,
     TransactionStatus,
-    TransferRecipient,
-    TransferResult,
     failure_reason_from_text,
 )
+from .payouts import PaystackPayouts
 from .transport import PaystackTransport
 
 _TRANSACTION_STATUSES = {
@@ -41,7 +38,7 @@ _TRANSACTION_STATUSES = {
 _MAX_REVOKED_PAGES = 50
 
 
-class PaystackProcessor(PaystackTransport, Processor):
+class PaystackProcessor(PaystackPayouts, PaystackTransport, Processor):
     name = "paystack"
     # `authorization_url` of transaction/initialize is a checkout.paystack.com page.
     hosted_page_origins = ("https://checkout.paystack.com",)
@@ -306,101 +303,6 @@ class PaystackProcessor(PaystackTransport, Processor):
             amount=int(data["amount"]),
             status=str(data["status"]),
             currency=str(data.get("currency") or "NGN"),
-        )
-
-    # -- banks and payouts -------------------------------------------------
-
-    def list_banks(self):
-        body = self._call(
-            "GET",
-            "/bank",
-            params={"country": "nigeria", "pay_with_bank": "true", "perPage": 100},
-        )
-        with self._parsing("GET /bank"):
-            return [
-                Bank(name=str(item["name"]), code=str(item["code"]))
-                for item in self._items(body)
-                if item.get("active", True) and not item.get("is_deleted", False)
-            ]
-
-    def resolve_account(self, *, bank_code, account_number):
-        try:
-            body = self._call(
-                "GET",
-                "/bank/resolve",
-                params={"account_number": account_number, "bank_code": bank_code},
-            )
-        except ProcessorRefused as error:
-            raise AccountNotResolved(
-                f"The bank could not resolve this account: {error.processor_message}"
-            ) from None
-        with self._parsing("GET /bank/resolve"):
-            data = body["data"]
-            return ResolvedAccount(
-                account_number=str(data["account_number"]),
-                account_name=str(data["account_name"]),
-                bank_code=bank_code,
-            )
-
-    def create_transfer_recipient(
-        self, *, name, bank_code, account_number, currency="NGN"
-    ):
-        body = self._call(
-            "POST",
-            "/transferrecipient",
-            json={
-                "type": "nuban",
-                "name": name,
-                "account_number": account_number,
-                "bank_code": bank_code,
-                "currency": currency,
-            },
-        )
-        with self._parsing("POST /transferrecipient"):
-            data = body["data"]
-            details = data.get("details") or {}
-            return TransferRecipient(
-                recipient_code=str(data["recipient_code"]),
-                name=str(data.get("name") or name),
-                account_number=str(details.get("account_number") or account_number),
-                bank_code=str(details.get("bank_code") or bank_code),
-            )
-
-    def transfer(self, *, amount, recipient_code, reference, reason, currency="NGN"):
-        body = self._call(
-            "POST",
-            "/transfer",
-            json={
-                "source": "balance",
-                "amount": amount,
-                "currency": currency,
-                "recipient": recipient_code,
-                "reference": reference,
-                "reason": reason,
-            },
-        )
-        with self._parsing("POST /transfer"):
-            return self._transfer(body["data"], reference)
-
-    def verify_transfer(self, *, reference):
-        path = f"/transfer/verify/{quote(reference, safe='')}"
-        try:
-            body = self._call("GET", path)
-        except ProcessorRefused as error:
-            if self._is_not_found(error):
-                return None
-            raise
-        with self._parsing(f"GET {path}"):
-            return self._transfer(body["data"], reference)
-
-    @staticmethod
-    def _transfer(data: dict, reference: str) -> TransferResult:
-        return TransferResult(
-            reference=str(data.get("reference") or reference),
-            status=str(data["status"]),
-            amount=int(data["amount"]),
-            transfer_code=str(data.get("transfer_code") or ""),
-            reason=str(data.get("reason") or ""),
         )
 
     # -- mandates ----------------------------------------------------------
