@@ -25,26 +25,25 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.api.errors import DomainError
 from config.api.security_headers import allow_form_targets, allow_framing_by
-from installments import rules
 from installments import selectors as plan_selectors
 from installments.customer_auth import customer_sign_out, session_customer
 from installments.forms import CustomerRegisterForm, CustomerSignInForm
-from installments.templatetags.money import format_kobo
 from installments.views import register_attempt, see_other, sign_in_attempt
 from payments import selectors as payment_selectors
 
 from . import selectors, services
 from .models import CheckoutSession
+from .plan_choice import (
+    int_or_none,
+    plan_choice,
+    plan_options,
+    plan_terms,
+    preview_display,
+)
 
-DEFAULT_INSTALLMENT_COUNT = 3
 # Both forms share a page: distinct element ids keep every label on its input.
 SIGN_IN_IDS = "sign_in_%s"
 REGISTER_IDS = "register_%s"
-SCHEDULE_LABELS = {
-    "monthly": "Monthly",
-    "biweekly": "Every two weeks",
-    "weekly": "Weekly",
-}
 UNAVAILABLE = {
     "unknown": (
         404,
@@ -118,99 +117,10 @@ def _open_session(request, token):
     return session, None
 
 
-# --- choosing a plan -------------------------------------------------------------
-
-
-def _options(session, customer) -> dict:
-    """What this customer may choose for this session: schedules and counts."""
-    merchant = session.merchant
-    config = rules.PlanConfig.of(merchant)
-    schedules = [
-        (kind, SCHEDULE_LABELS[kind])
-        for kind in config.allowed_schedule_types
-        if kind in rules.SCHEDULE_TYPES
-    ]
-    try:
-        tier = rules.tier_for(customer.score)
-    except DomainError as error:
-        return {"schedules": schedules, "counts": [], "refusal": error.message}
-    low, high = rules.installment_bounds(tier, config)
-    refusal = (
-        ""
-        if low <= high
-        else "No installment plan is available to your account for this shop."
-    )
-    return {
-        "schedules": schedules,
-        "counts": list(range(low, high + 1)),
-        "refusal": refusal,
-    }
-
-
-def _int_or_none(value) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
-
-
-def _choice(request, options) -> tuple[str, int | None]:
-    data = request.POST if request.method == "POST" else request.GET
-    schedules = [kind for kind, _ in options["schedules"]]
-    schedule = data.get("schedule_type")
-    if schedule not in schedules:
-        schedule = schedules[0] if schedules else ""
-    count = _int_or_none(data.get("installment_count"))
-    counts = options["counts"]
-    if count not in counts:
-        count = (
-            min(max(DEFAULT_INSTALLMENT_COUNT, counts[0]), counts[-1])
-            if counts
-            else None
-        )
-    return schedule, count
-
-
-def _preview(session, customer, schedule: str, count: int | None):
-    """(terms, None) or (None, the reason no plan can be shown)."""
-    if count is None:
-        return None, "No installment plan is available."
-    try:
-        terms = selectors.plan_preview(
-            merchant=session.merchant,
-            score=customer.score,
-            amount=session.amount,
-            schedule_type=schedule,
-            installment_count=count,
-        )
-    except DomainError as error:
-        return None, error.message
-    return terms, None
-
-
-def preview_display(terms, currency: str) -> dict:
-    return {
-        "deposit_amount": terms.deposit_amount,
-        "deposit": format_kobo(terms.deposit_amount, currency),
-        "pay_label": f"Pay {format_kobo(terms.deposit_amount, currency)} now",
-        "installments": [
-            {
-                "amount": amount,
-                "display": format_kobo(amount, currency),
-                "due_date": day.isoformat(),
-                "due": day.strftime("%-d %b %Y"),
-            }
-            for amount, day in zip(
-                terms.installment_amounts, terms.due_dates, strict=True
-            )
-        ],
-    }
-
-
 def _pay_page(request, session, customer, *, error="", status=200):
-    options = _options(session, customer)
-    schedule, count = _choice(request, options)
-    terms, preview_error = _preview(session, customer, schedule, count)
+    options = plan_options(session, customer)
+    schedule, count = plan_choice(request, options)
+    terms, preview_error = plan_terms(session, customer, schedule, count)
     methods = payment_selectors.payment_methods_chargeable(customer)
     # "Add a card" is answered with a redirect to the processor's card page.
     allow_form_targets(request, payment_selectors.processor_page_origins())
@@ -329,9 +239,9 @@ def checkout_preview(request, token):
         return JsonResponse(
             {"ok": False, "error": {"message": "Reload the page."}}, status=409
         )
-    options = _options(session, customer)
-    schedule, count = _choice(request, options)
-    terms, problem = _preview(session, customer, schedule, count)
+    options = plan_options(session, customer)
+    schedule, count = plan_choice(request, options)
+    terms, problem = plan_terms(session, customer, schedule, count)
     if terms is None:
         return JsonResponse(
             {"ok": False, "error": {"message": options["refusal"] or problem}},
@@ -352,7 +262,7 @@ def checkout_pay(request, token):
     customer = session_customer(request)
     if customer is None:
         return see_other(_checkout_url(session))
-    count = _int_or_none(request.POST.get("installment_count"))
+    count = int_or_none(request.POST.get("installment_count"))
     try:
         services.session_complete(
             token=token,
