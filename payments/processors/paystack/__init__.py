@@ -82,15 +82,9 @@ class PaystackProcessor(PaystackPayouts, PaystackTransport, Processor):
             )
 
     def verify_transaction(self, *, reference):
-        path = f"/transaction/verify/{quote(reference, safe='')}"
-        try:
-            body = self._call("GET", path)
-        except ProcessorRefused as error:
-            if self._is_not_found(error):
-                return None
-            raise
-        with self._parsing(f"GET {path}"):
-            return self._transaction(body["data"])
+        return self._fetch(
+            f"/transaction/verify/{quote(reference, safe='')}", self._transaction
+        )
 
     def charge_authorization(
         self,
@@ -278,15 +272,9 @@ class PaystackProcessor(PaystackPayouts, PaystackTransport, Processor):
             return self._refund(body["data"], transaction_reference)
 
     def fetch_refund(self, *, refund_id):
-        path = f"/refund/{quote(refund_id, safe='')}"
-        try:
-            body = self._call("GET", path)
-        except ProcessorRefused as error:
-            if self._is_not_found(error):
-                return None
-            raise
-        with self._parsing(f"GET {path}"):
-            return self._refund(body["data"], "")
+        return self._fetch(
+            f"/refund/{quote(refund_id, safe='')}", lambda data: self._refund(data, "")
+        )
 
     @staticmethod
     def _refund(data: dict, transaction_reference: str) -> RefundResult:

@@ -84,15 +84,10 @@ class PaystackPayouts:
             return self._transfer(body["data"], reference)
 
     def verify_transfer(self, *, reference):
-        path = f"/transfer/verify/{quote(reference, safe='')}"
-        try:
-            body = self._call("GET", path)
-        except ProcessorRefused as error:
-            if self._is_not_found(error):
-                return None
-            raise
-        with self._parsing(f"GET {path}"):
-            return self._transfer(body["data"], reference)
+        return self._fetch(
+            f"/transfer/verify/{quote(reference, safe='')}",
+            lambda data: self._transfer(data, reference),
+        )
 
     @staticmethod
     def _transfer(data: dict, reference: str) -> TransferResult:

@@ -5,10 +5,13 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 import requests
 
 from ...errors import ProcessorError, ProcessorRefused, ProcessorTimeout
+
+T = TypeVar("T")
 
 logger = logging.getLogger("payments.paystack")
 
@@ -121,6 +124,18 @@ class PaystackTransport:
         if not isinstance(data, list):
             raise TypeError("data is not a list")
         return data
+
+    def _fetch(self, path: str, parse: Callable[[dict], T]) -> T | None:
+        """GET one resource (`path` with its id already quoted): `parse(data)`,
+        or None when Paystack does not know it."""
+        try:
+            body = self._call("GET", path)
+        except ProcessorRefused as error:
+            if self._is_not_found(error):
+                return None
+            raise
+        with self._parsing(f"GET {path}"):
+            return parse(body["data"])
 
     @staticmethod
     def _is_not_found(error: ProcessorRefused) -> bool:
