@@ -1,4 +1,5 @@
-from django.conf import settings
+from urllib.parse import urlsplit
+
 from rest_framework import serializers
 
 from config.api.formats import iso_utc
@@ -9,6 +10,7 @@ from config.api.serializers import (
     StrictSerializer,
     StrictURLField,
 )
+from webhooks.destinations import UrlNotAllowed, check_url, refusal_message
 
 from .models import MAX_INSTALLMENTS, RELEASE_RULE_PATTERN, SCHEDULE_TYPES
 
@@ -18,6 +20,14 @@ class RegisterInput(StrictSerializer):
     password = StrictCharField(max_length=128, trim_whitespace=False)
     business_name = StrictCharField(min_length=2, max_length=200)
     business_url = StrictURLField(max_length=200)
+
+    def validate_business_url(self, value):
+        # It becomes the origin allowed to frame the hosted checkout pages.
+        if urlsplit(value).scheme not in ("http", "https"):
+            raise serializers.ValidationError(
+                "The business URL must start with http:// or https://."
+            )
+        return value
 
 
 class LoginInput(StrictSerializer):
@@ -69,8 +79,13 @@ class SettingsInput(StrictSerializer):
     release_rule = StrictCharField(max_length=32, required=False)
 
     def validate_webhook_url(self, value):
-        if value and not value.startswith("https://") and not settings.DEBUG:
-            raise serializers.ValidationError("The webhook URL must use https.")
+        """Saving refuses what sending would (the test endpoint's rule); an empty
+        value clears the URL."""
+        if value:
+            try:
+                check_url(value)
+            except UrlNotAllowed as error:
+                raise serializers.ValidationError(refusal_message(error)) from None
         return value
 
     def validate_allowed_schedule_types(self, value):

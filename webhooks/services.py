@@ -31,6 +31,7 @@ from .delivery import (
     attempt_row,
     deliver_due,
 )
+from .destinations import refusal_message
 from .errors import WebhookUrlNotAllowed
 from .models import (
     EVENT_TYPES,
@@ -213,9 +214,7 @@ def webhook_test(*, merchant: Merchant, url: str, secret: str) -> transport.Outc
     try:
         transport.check_url(url)
     except transport.UrlNotAllowed as error:
-        raise WebhookUrlNotAllowed(
-            f"The webhook URL is not allowed: {error}."
-        ) from None
+        raise WebhookUrlNotAllowed(refusal_message(error)) from None
     now = timezone.now()
     event_id = new_public_id("evt")
     body = _serialize(
@@ -233,5 +232,5 @@ def webhook_test(*, merchant: Merchant, url: str, secret: str) -> transport.Outc
     outcome = transport.post(url=url, body=body, secret=secret, event_id=event_id)
     if outcome.refused:
         reason = outcome.error.removeprefix(transport.REFUSED_PREFIX)
-        raise WebhookUrlNotAllowed(f"The webhook URL is not allowed: {reason}.")
+        raise WebhookUrlNotAllowed(refusal_message(transport.UrlNotAllowed(reason)))
     return outcome

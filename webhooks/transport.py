@@ -2,18 +2,18 @@
 
 The guard runs where the socket is opened, not only when a URL is saved: the
 connection class resolves the host name, refuses it when any address it resolves
-to is loopback, private, link-local (cloud metadata), multicast or otherwise not
-globally routable, and then connects to the very address it checked, so a name
-that resolves differently a second later (DNS rebinding) cannot slip through.
-Unless settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS. Every outbound webhook request
-(test, delivery, replay) goes through `post()`, and `post()` only uses this
-guarded session, with proxies, .netrc, cookies and redirects off.
+to is not allowed (`address_allowed`), and then connects to the very address it
+checked, so a name that resolves differently a second later (DNS rebinding) cannot
+slip through. `check_url` is the part that needs no lookup (scheme, credentials, a
+host written as an address in any spelling); saving a URL in the settings, the
+test endpoint and every attempt run it. Every outbound webhook request (test,
+delivery, replay) goes through `post()`, and `post()` only uses this guarded
+session, with proxies, .netrc, cookies and redirects off.
 """
 
 import hashlib
 import hmac
 import http.cookiejar
-import ipaddress
 import logging
 import os
 import socket
@@ -21,7 +21,6 @@ import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime
-from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
@@ -37,17 +36,14 @@ from urllib3.exceptions import (
 )
 from urllib3.util.connection import allowed_gai_family
 
+from .destinations import UrlNotAllowed, address_allowed, check_url, refusal
+
 logger = logging.getLogger(__name__)
 
 USER_AGENT = "installments-webhooks/1"
 # Receivers should answer at once; a longer body is not read (and not stored).
 MAX_RESPONSE_BYTES = 64 * 1024
 REFUSED_PREFIX = "URL not allowed: "
-
-
-class UrlNotAllowed(Exception):
-    """The URL may not be called. Deliberately not an OSError, so that urllib3
-    and requests let it through unwrapped instead of retrying or hiding it."""
 
 
 # Signing ------------------------------------------------------------------
@@ -72,46 +68,17 @@ def signed_headers(*, body: bytes, secret: str, event_id: str, timestamp: int):
 # The guard ----------------------------------------------------------------
 
 
-def check_url(url: str) -> None:
-    """What can be refused without a DNS lookup: the scheme and the host."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname
-        parts.port  # noqa: B018 - raises ValueError on a bad port
-    except ValueError:
-        raise UrlNotAllowed("the URL cannot be parsed") from None
-    if parts.scheme == "http" and not settings.WEBHOOK_ALLOW_HTTP:
-        raise UrlNotAllowed("the URL must use https")
-    if parts.scheme not in ("https", "http"):
-        raise UrlNotAllowed("the URL must use https")
-    if not host:
-        raise UrlNotAllowed("the URL has no host")
-    if parts.username or parts.password:
-        raise UrlNotAllowed("the URL must not carry credentials")
-
-
-def address_allowed(address: str) -> bool:
-    """True for a globally routable unicast address."""
-    ip = ipaddress.ip_address(address)
-    if ip.version == 6 and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
-
-
 def _vetted_addresses(host: str, port: int) -> list[tuple]:
-    """getaddrinfo() results for host, or UrlNotAllowed if any of them is private."""
+    """getaddrinfo() results for host, or UrlNotAllowed if any of them is refused."""
     try:
         infos = socket.getaddrinfo(host, port, allowed_gai_family(), socket.SOCK_STREAM)
     except UnicodeError:
         raise UrlNotAllowed("the host name is not valid") from None
-    if not settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS:
-        for *_, sockaddr in infos:
-            address = sockaddr[0].split("%", 1)[0]
-            if not address_allowed(address):
-                raise UrlNotAllowed(
-                    f"{host} resolves to {address}, a loopback, private, link-local "
-                    "or reserved address"
-                )
+    private_networks = settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS
+    for *_, sockaddr in infos:
+        address = sockaddr[0].split("%", 1)[0]
+        if not address_allowed(address, private_networks=private_networks):
+            raise refusal(host, address)
     return infos
 
 

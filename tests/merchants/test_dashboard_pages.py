@@ -262,6 +262,44 @@ def test_a_refused_webhook_url_says_why_next_to_the_field(
     assert merchant_active.webhook_url == ""
 
 
+@pytest.mark.parametrize(
+    ("url", "private_networks", "message"),
+    [
+        (
+            "ftp://shop.example.com/hooks",
+            True,
+            "The webhook URL must use http or https.",
+        ),
+        (
+            "http://127.0.0.1/hooks",
+            False,
+            "The webhook URL is not allowed: 127.0.0.1 resolves to 127.0.0.1, a "
+            "loopback, private, link-local or reserved address.",
+        ),
+        (
+            "https://169.254.169.254/latest/meta-data/",
+            True,
+            "The webhook URL is not allowed: 169.254.169.254 resolves to "
+            "169.254.169.254, a loopback, private, link-local or reserved address.",
+        ),
+    ],
+)
+def test_the_settings_form_refuses_what_sending_would_refuse(
+    dashboard_for, merchant_active, settings, url, private_networks, message
+):
+    settings.DEBUG = settings.WEBHOOK_ALLOW_HTTP = True
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = private_networks
+
+    response = dashboard_for(merchant_active).post(
+        "/dashboard/settings/", {"action": "webhook_url", "webhook_url": url}
+    )
+
+    assert response.status_code == 400
+    assert field_error(response.content.decode(), "webhook_url", message)
+    merchant_active.refresh_from_db()
+    assert merchant_active.webhook_url == ""
+
+
 def test_a_regenerated_webhook_secret_is_shown_once_and_never_again(
     dashboard_for, merchant_active, api
 ):

@@ -105,3 +105,26 @@ def test_missing_fields_are_each_reported(api):
         "business_url",
     }
     assert "required" in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "business_url",
+    ["ftp://adaeze-fabrics.ng", "ftps://adaeze-fabrics.ng/shop"],
+)
+def test_a_business_url_that_is_not_a_web_address_is_refused(api, business_url):
+    response = api.post(URL, body(business_url=business_url), format="json")
+
+    assert response.status_code == 400
+    assert response.json()["errors"] == {
+        "business_url": ["The business URL must start with http:// or https://."]
+    }
+    assert Merchant.objects.count() == 0
+
+
+def test_a_plain_http_business_url_is_accepted(api):
+    response = api.post(
+        URL, body(business_url="http://adaeze-fabrics.ng"), format="json"
+    )
+
+    assert response.status_code == 201
+    assert Merchant.objects.get().business_url == "http://adaeze-fabrics.ng"

@@ -137,3 +137,109 @@ def test_model_clean_refuses_bad_configuration_in_admin_forms(merchant_active):
     with pytest.raises(ValidationError) as error:
         merchant_active.full_clean()
     assert {"release_rule", "allowed_schedule_types"} <= set(error.value.message_dict)
+
+
+# The webhook URL: saving refuses what sending refuses (issue 14) -----------------
+
+
+@pytest.fixture
+def developer_settings(settings):
+    """What DEBUG turns on: plain http and private networks for webhooks."""
+    settings.DEBUG = True
+    settings.WEBHOOK_ALLOW_HTTP = True
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+
+
+def patch_webhook_url(api, merchant, webhook_url):
+    return api.patch(
+        url(merchant),
+        {"webhook_url": webhook_url},
+        format="json",
+        **bearer(merchant_jwt(merchant)),
+    )
+
+
+def assert_refused_and_unchanged(response, merchant, message):
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"webhook_url": [message]}
+    assert Merchant.objects.get(pk=merchant.pk).webhook_url == ""
+
+
+@pytest.mark.parametrize("flag", [False, True])
+def test_a_non_http_webhook_url_is_refused(api, merchant_active, settings, flag):
+    settings.DEBUG = settings.WEBHOOK_ALLOW_HTTP = flag
+
+    response = patch_webhook_url(api, merchant_active, "ftp://shop.ng/hooks")
+
+    expected = "http or https" if flag else "https"
+    assert_refused_and_unchanged(
+        response, merchant_active, f"The webhook URL must use {expected}."
+    )
+
+
+@pytest.mark.parametrize(
+    "webhook_url",
+    [
+        "http://127.0.0.1/hooks",
+        "https://127.0.0.1/hooks",
+        "https://10.0.0.1/hooks",
+        "https://[::1]:8443/hooks",
+        "https://localhost/hooks",
+    ],
+)
+def test_a_private_webhook_url_is_refused_when_private_networks_are(
+    api, merchant_active, settings, webhook_url
+):
+    settings.WEBHOOK_ALLOW_HTTP = True
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = False
+
+    response = patch_webhook_url(api, merchant_active, webhook_url)
+
+    assert response.status_code == 400
+    [message] = response.json()["errors"]["webhook_url"]
+    assert message.startswith("The webhook URL is not allowed: ")
+    assert "a loopback, private, link-local or reserved address" in message
+    assert Merchant.objects.get(pk=merchant_active.pk).webhook_url == ""
+
+
+@pytest.mark.parametrize(
+    ("webhook_url", "host"),
+    [
+        ("http://169.254.169.254/latest/meta-data/", "169.254.169.254"),
+        ("https://[fe80::1]/hooks", "fe80::1"),
+        (
+            "https://[::ffff:169.254.169.254]/latest/meta-data/",
+            "::ffff:169.254.169.254",
+        ),
+        ("https://0.0.0.0/hooks", "0.0.0.0"),
+    ],
+)
+def test_a_link_local_webhook_url_is_refused_even_for_a_developer(
+    api, merchant_active, developer_settings, webhook_url, host
+):
+    response = patch_webhook_url(api, merchant_active, webhook_url)
+
+    assert response.status_code == 400
+    [message] = response.json()["errors"]["webhook_url"]
+    assert message.startswith(f"The webhook URL is not allowed: {host} resolves to ")
+    assert Merchant.objects.get(pk=merchant_active.pk).webhook_url == ""
+
+
+def test_a_developer_may_save_a_receiver_on_their_machine(
+    api, merchant_active, developer_settings
+):
+    response = patch_webhook_url(api, merchant_active, "http://127.0.0.1:8000/hooks")
+
+    assert response.status_code == 200
+    assert response.json()["data"]["webhook_url"] == "http://127.0.0.1:8000/hooks"
+
+
+def test_an_empty_webhook_url_still_clears_it(api, merchant_active):
+    Merchant.objects.filter(pk=merchant_active.pk).update(
+        webhook_url="https://shop.ng/hooks"
+    )
+
+    response = patch_webhook_url(api, merchant_active, "")
+
+    assert response.status_code == 200
+    assert Merchant.objects.get(pk=merchant_active.pk).webhook_url == ""
