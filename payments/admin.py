@@ -193,6 +193,8 @@ class InboundRequestAdmin(ReadOnlyAdmin):
         "outcome",
         "error",
         "headers",
+        "body_size",
+        "body_sha256",
         "raw_body",
     )
     readonly_fields = fields

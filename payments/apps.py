@@ -38,6 +38,13 @@ class PaymentsConfig(AppConfig):
         )
         declare(
             ScheduleSpec(
+                name="payments-purge-inbound-requests",
+                func="payments.tasks.purge_inbound_requests",
+                schedule_type=Schedule.DAILY,
+            )
+        )
+        declare(
+            ScheduleSpec(
                 name="payments-refund-verification-charges",
                 func="payments.tasks.refund_verification_charges",
                 schedule_type=Schedule.MINUTES,

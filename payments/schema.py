@@ -267,9 +267,11 @@ extend_schema_view(
     post=extend_schema(
         operation_id="processor_revocation_event",
         summary="Processor revocation events (endpoint 25, internal)",
-        description="Called by the payment processor, never by merchants. The body "
-        "is stored, then the signature is verified (401 `invalid_signature`), then "
-        "the event is handled once.",
+        description="Called by the payment processor, never by merchants. The "
+        "signature is verified first (401 `invalid_signature`; a refused body is not "
+        "kept), then the request is stored and the event handled once. A signed body "
+        "that is not a revocation event it can read (not JSON, nested too deeply, "
+        "not an object) is 400.",
         auth=PROCESSOR_SIGNATURE,
         request={"application/json": REVOCATION_EVENT},
         responses={

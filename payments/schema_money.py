@@ -152,10 +152,12 @@ extend_schema_view(
     post=extend_schema(
         operation_id="processor_paystack_event",
         summary="Processor charge, transfer and refund events (endpoint 24, internal)",
-        description="Called by the payment processor, never by merchants. The body "
-        "is stored, then the signature is verified (401 `invalid_signature`); a "
-        "good one is answered 200 at once and the event is handled after the "
-        "reply, once per event and reference.",
+        description="Called by the payment processor, never by merchants. The "
+        "signature is verified first (401 `invalid_signature`; a refused body is not "
+        "kept), then the request is stored; a signed body that is not an event (not "
+        "JSON, nested too deeply, not `{event, data}`) is 400, a good one is "
+        "answered 200 at once and the event is handled after the reply, once per "
+        "event and reference.",
         auth=PROCESSOR_SIGNATURE,
         request={"application/json": PAYSTACK_EVENT},
         responses={200: ok_envelope(message=string(enum=["accepted"]))},

@@ -36,3 +36,8 @@ def process_paystack_event(inbound_id: int) -> str:
 
 def retry_paystack_events() -> int:
     return services.paystack_events_retry()
+
+
+def purge_inbound_requests() -> int:
+    """Daily: delete stored processor callbacks past their retention."""
+    return services.inbound_requests_purge()

@@ -2,7 +2,6 @@
 endpoint 24 (charge, transfer and refund events) and endpoint 25 (revocations),
 each only saying how to handle a verified payload."""
 
-import json
 from abc import ABCMeta, abstractmethod
 
 from django_q.tasks import async_task
@@ -12,14 +11,13 @@ from config.api import responses
 from config.api.errors import InvalidRequest
 
 from .. import services
-from ..errors import InvalidSignature
-from ..inbound import SIGNATURE_HEADER, inbound_finish, inbound_store, signature_matches
+from ..inbound import inbound_finish, inbound_payload, inbound_verified_store
 from ..models import InboundRequest
 
 
 class InboundProcessorApi(APIView, metaclass=ABCMeta):
-    """Store the raw request, verify its signature (401), parse it, hand it to
-    `handle`, and record the outcome or the error on the stored row."""
+    """Verify the signature (401), store the signed request, parse it, hand it
+    to `handle`, and record the outcome or the error on the stored row."""
 
     authentication_classes = []
     permission_classes = []
@@ -32,34 +30,24 @@ class InboundProcessorApi(APIView, metaclass=ABCMeta):
 
     def post(self, request):
         raw = request.body
-        inbound = inbound_store(
+        inbound = inbound_verified_store(
             endpoint=self.endpoint, body=raw, headers=request.headers
         )
-        if not signature_matches(raw, request.headers.get(SIGNATURE_HEADER)):
-            inbound_finish(
-                inbound, signature_valid=False, error="missing or invalid signature"
-            )
-            raise InvalidSignature()
+        event = ""
         try:
-            payload = json.loads(raw)
-        except ValueError:
-            payload = None
-        event = payload.get("event") if isinstance(payload, dict) else None
-        event = event if isinstance(event, str) else ""
-        try:
-            if not isinstance(payload, dict):
-                raise InvalidRequest("The body must be a JSON object.")
+            payload = inbound_payload(raw)
+            event = payload.get("event")
+            event = event if isinstance(event, str) else ""
             outcome = self.handle(inbound=inbound, payload=payload)
         except Exception as error:
             inbound_finish(
                 inbound,
-                signature_valid=True,
                 event=event,
                 error=f"{type(error).__name__}: {error}",
                 refused=isinstance(error, InvalidRequest),
             )
             raise
-        inbound_finish(inbound, signature_valid=True, event=event)
+        inbound_finish(inbound, event=event)
         return responses.ok(message=outcome)
 
 
@@ -75,7 +63,7 @@ class PaymentGatewayWebhookApi(InboundProcessorApi):
 class PaystackWebhookApi(InboundProcessorApi):
     """24. `POST /webhooks/paystack`: charge, transfer and refund events.
 
-    Replies 200 as soon as the request is stored and its signature checked; the
+    Replies 200 as soon as the signature is checked and the request stored; the
     event is handled after the reply by a task (`process_paystack_event`), which
     verifies the reference with the processor before any money moves."""
 

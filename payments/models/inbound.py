@@ -4,9 +4,13 @@ from django.db import models
 
 
 class InboundRequest(models.Model):
-    """A processor callback exactly as received, stored before it is even
-    verified, so that nothing a processor sends is ever lost; the outcome
-    (processed, or the error) is written back onto the row."""
+    """A processor callback. A signed one is stored exactly as received, before
+    it is processed, so that nothing the processor sends is ever lost; the
+    outcome (processed, or the error) is written back onto the row. A refused
+    one (missing or wrong signature: anyone can send those) keeps no body, only
+    its size, digest and a few headers, and only a few per minute are kept
+    (payments/inbound.py). Rows are purged after their retention
+    (`inbound_requests_purge`)."""
 
     class Endpoint(models.TextChoices):
         PAYMENT_GATEWAY = "payment_gateway"
@@ -14,6 +18,9 @@ class InboundRequest(models.Model):
 
     endpoint = models.CharField(max_length=32, choices=Endpoint.choices)
     body = models.BinaryField()
+    # Of the body as received (kept for refused requests, whose body is not).
+    body_size = models.PositiveIntegerField(default=0)
+    body_sha256 = models.CharField(max_length=64, blank=True)
     headers = models.JSONField(default=dict)
     signature_valid = models.BooleanField(null=True)
     event = models.CharField(max_length=100, blank=True)

@@ -11,6 +11,7 @@ from .charges import (
     verification_refunds_retry,
 )
 from .customers import customer_login, customer_register
+from .inbound_requests import inbound_requests_purge
 from .mandates import (
     MandateDetails,
     MandateOutcome,
@@ -54,6 +55,7 @@ __all__ = [
     "charge_record_result",
     "customer_login",
     "customer_register",
+    "inbound_requests_purge",
     "mandate_initiate",
     "mandate_submit_birthday",
     "mandate_submit_otp",

@@ -1,6 +1,6 @@
 """Processor events of endpoint 24 (`POST /api/v1/webhooks/paystack`).
 
-The endpoint stores the raw request, checks its signature, replies 200 and hands
+The endpoint checks the signature, stores the raw request, replies 200 and hands
 the stored row to a task (`paystack_inbound_process`). Each event is handled at
 most once: a ProcessorEvent row (unique kind = event name, key = reference) is
 written in the same transaction as what the event changes, so a duplicate finds

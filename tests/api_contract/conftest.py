@@ -4,15 +4,17 @@ credentials each security scheme of the OpenAPI schema stands for.
 `world` is what the schemathesis run and the authorization matrix act as: a merchant
 with an API key and a merchant JWT, a customer with a customer JWT and two saved
 payment methods, an event to replay, a payment link, an active payment plan (its
-deposit paid, so the wallet has a collection), an open checkout session, and a second
-merchant and customer with their own credentials (the "other party" of the matrix).
+deposit paid, so the wallet has a collection), an open checkout session, a processor
+event nested thousands of levels deep (for the signed inbound endpoints), and a
+second merchant and customer with their own credentials (the "other party" of the
+matrix).
 """
 
 import base64
 import json
 import os
 import socket
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 import pytest
@@ -38,6 +40,21 @@ FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "15"))
 # Where every outbound webhook of the run goes: a closed local port, so nothing
 # generated (endpoint 21 takes any URL) ever leaves the machine.
 CLOSED_LOCAL_PORT = ("127.0.0.1", 9)
+# Python's json gives up near 1,000 levels; the API must answer such a body with a
+# 4xx, never a 500, and for a signed processor event record it whole.
+DEEP_NESTING = 5000
+
+
+def deeply_nested_event(levels: int = DEEP_NESTING) -> bytes:
+    """A processor event whose `data` is nested `levels` objects deep (raw bytes:
+    json.dumps itself cannot write it)."""
+    return (
+        b'{"event": "charge.success", "data": '
+        + b'{"a": ' * levels
+        + b"1"
+        + b"}" * levels
+        + b"}"
+    )
 
 
 @dataclass
@@ -67,6 +84,9 @@ class World:
     other_event: Event
     link: PaymentLink
     plan: PaymentPlan
+    deep_inbound_body: bytes = field(default_factory=deeply_nested_event)
+    # Operations (labels) that were already sent `deep_inbound_body`.
+    deep_inbound_sent: set[str] = field(default_factory=set)
 
     def open_session(self) -> str:
         """A fresh open checkout session of `me`'s merchant: its token."""

@@ -1,5 +1,5 @@
 """Revocations (endpoint 25, the nightly poll, failed charges) and the shared
-inbound verifier: raw request first, HMAC-SHA512, handled once."""
+inbound verifier: HMAC-SHA512 first, then the raw request stored, handled once."""
 
 import hashlib
 import hmac
@@ -115,10 +115,13 @@ def test_the_raw_request_is_stored_with_its_outcome(alice):
     [None, "", "0" * 128, "not hex at all", "é"],
     ids=["missing", "empty", "wrong", "garbage", "non-ascii"],
 )
-def test_a_bad_or_missing_signature_is_401_and_is_still_stored(alice, signature):
+def test_a_bad_or_missing_signature_is_401_and_leaves_a_final_record_without_body(
+    alice, signature
+):
     bank = add_bank(alice)
+    body = json.dumps(revocation(bank)).encode()
 
-    response = signed_post(APIClient(), URL, revocation(bank), signature=signature)
+    response = signed_post(APIClient(), URL, body, signature=signature)
 
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "invalid_signature"
@@ -126,7 +129,11 @@ def test_a_bad_or_missing_signature_is_401_and_is_still_stored(alice, signature)
     stored = InboundRequest.objects.get()
     assert stored.signature_valid is False
     assert stored.error == "missing or invalid signature"
-    assert stored.processed_at is None
+    assert bytes(stored.body) == b""
+    assert stored.body_size == len(body)
+    # Final (nothing will ever handle it), so the purge can remove it.
+    assert stored.outcome == "refused: missing or invalid signature"
+    assert stored.processed_at is not None
 
 
 def test_the_signature_is_hmac_sha512_of_the_raw_body_with_the_secret(alice, settings):
