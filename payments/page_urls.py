@@ -2,15 +2,13 @@
 
 from django.urls import path
 
-from . import sandbox_pages
+from .gateway import pages
 
 urlpatterns = [
     path(
         "sandbox/authorize/<str:reference>",
-        sandbox_pages.authorize,
+        pages.authorize,
         name="sandbox-authorize",
     ),
-    path(
-        "sandbox/mandate/<str:reference>", sandbox_pages.mandate, name="sandbox-mandate"
-    ),
+    path("sandbox/mandate/<str:reference>", pages.mandate, name="sandbox-mandate"),
 ]

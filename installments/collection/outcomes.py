@@ -34,8 +34,8 @@ from django.utils import timezone
 from django_q.tasks import async_task
 
 from merchants.models import Merchant
-from payments.models import Customer
-from payments.services.ledger import Collection, collections_post
+from payments.customers.models import Customer
+from payments.ledger.services import Collection, collections_post
 from webhooks.services import emit_for_merchants
 
 from .. import emails, scores

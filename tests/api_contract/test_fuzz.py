@@ -35,7 +35,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from payments.inbound import SIGNATURE_HEADER, signature_for
+from payments.gateway.services.inbound import SIGNATURE_HEADER, signature_for
 
 from .conftest import FUZZ_EXAMPLES
 

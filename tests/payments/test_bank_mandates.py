@@ -5,8 +5,8 @@ import threading
 import pytest
 from django.db import connection
 
+from payments.gateway.processors import get_processor
 from payments.models import BankMandate, ProcessorCharge, ProcessorRefund
-from payments.processors import get_processor
 
 from ..factories import CustomerFactory
 from .conftest import add_bank, initiate_mandate, mandate_step, postgres_only, sign_in

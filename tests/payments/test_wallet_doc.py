@@ -4,9 +4,9 @@ import json
 import re
 from pathlib import Path
 
-from payments.fees import platform_fee
+from payments.ledger.fees import platform_fee
 from payments.models import Payout
-from payments.services.payouts import MINIMUM_PAYOUT, transfer_success_data
+from payments.payouts.services.payouts import MINIMUM_PAYOUT, transfer_success_data
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "wallet.md"
 

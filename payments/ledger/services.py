@@ -1,0 +1,229 @@
+"""Posting to the double-entry ledger (DESIGN section 8).
+
+Callers post inside their own transaction (the one that changes the installment,
+session or payout the money belongs to), so money and state commit together. One
+transaction per (kind, reference) is a database rule: a second posting for the same
+movement fails instead of counting money twice.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from config.api.rows import bulk_insert
+
+from .fees import platform_fee
+from .models import (
+    CUSTOMER_REFUNDS,
+    PAYOUTS_IN_TRANSIT,
+    PLATFORM_FEES,
+    PROCESSOR_CLEARING,
+    LedgerLine,
+    LedgerTransaction,
+    wallet_account,
+)
+
+
+def ledger_post(
+    *,
+    kind: str,
+    reference: str,
+    lines: list[tuple[str, int]],
+    amount: int,
+    fee: int = 0,
+    net: int = 0,
+    merchant=None,
+    customer=None,
+    currency: str = "NGN",
+    description: str = "",
+) -> LedgerTransaction:
+    """Write one balanced transaction. Refuses unbalanced or empty postings."""
+    lines = [(account, value) for account, value in lines if value != 0]
+    if not lines or sum(value for _, value in lines) != 0:
+        raise ValueError(f"ledger postings must balance: {lines}")
+    with transaction.atomic(savepoint=False):
+        txn = LedgerTransaction.objects.create(
+            kind=kind,
+            reference=reference,
+            merchant=merchant,
+            customer=customer,
+            currency=currency,
+            amount=amount,
+            fee=fee,
+            net=net,
+            description=description,
+        )
+        LedgerLine.objects.bulk_create(
+            LedgerLine(transaction=txn, account=account, amount=value)
+            for account, value in lines
+        )
+    return txn
+
+
+def collection_post(
+    *,
+    merchant,
+    customer,
+    amount: int,
+    reference: str,
+    currency: str = "NGN",
+    description: str = "",
+) -> LedgerTransaction:
+    """A deposit or installment collected: the processor holds `amount`; the
+    merchant's wallet is owed 97.5% and the platform keeps the 2.5% fee."""
+    fee = platform_fee(amount)
+    net = amount - fee
+    return ledger_post(
+        kind=LedgerTransaction.Kind.COLLECTION,
+        reference=reference,
+        merchant=merchant,
+        customer=customer,
+        currency=currency,
+        amount=amount,
+        fee=fee,
+        net=net,
+        description=description,
+        lines=[
+            (PROCESSOR_CLEARING, amount),
+            (PLATFORM_FEES, -fee),
+            (wallet_account(merchant.public_id), -net),
+        ],
+    )
+
+
+@dataclass(frozen=True)
+class Collection:
+    """One collected payment for `collections_post` (ids, not model instances,
+    so a batch needs no row loaded)."""
+
+    merchant_pk: int
+    merchant_public_id: str
+    customer_pk: int
+    amount: int
+    reference: str
+    currency: str = "NGN"
+    description: str = ""
+
+
+def collections_post(collections: Sequence[Collection]) -> list[LedgerTransaction]:
+    """`collection_post` for many payments at once, in two bulk inserts:
+    the same transactions, lines and fee rule, and the same one-per-reference
+    database rule (a duplicate fails the whole statement)."""
+    transactions = []
+    lines = []
+    for item in collections:
+        fee = platform_fee(item.amount)
+        net = item.amount - fee
+        txn = LedgerTransaction(
+            kind=LedgerTransaction.Kind.COLLECTION,
+            reference=item.reference,
+            merchant_id=item.merchant_pk,
+            customer_id=item.customer_pk,
+            currency=item.currency,
+            amount=item.amount,
+            fee=fee,
+            net=net,
+            description=item.description,
+        )
+        transactions.append(txn)
+        for account, value in (
+            (PROCESSOR_CLEARING, item.amount),
+            (PLATFORM_FEES, -fee),
+            (wallet_account(item.merchant_public_id), -net),
+        ):
+            if value:
+                lines.append((txn, account, value))
+    if not transactions:
+        return []
+    with transaction.atomic(savepoint=False):
+        bulk_insert(transactions)
+        bulk_insert(
+            [
+                LedgerLine(transaction=txn, account=account, amount=value)
+                for txn, account, value in lines
+            ]
+        )
+    return transactions
+
+
+def verification_charge_post(
+    *, customer, amount: int, reference: str, currency: str = "NGN"
+) -> LedgerTransaction:
+    """The card/mandate verification charge: held for the customer until refunded."""
+    return ledger_post(
+        kind=LedgerTransaction.Kind.VERIFICATION_CHARGE,
+        reference=reference,
+        customer=customer,
+        currency=currency,
+        amount=amount,
+        description="Verification charge",
+        lines=[(PROCESSOR_CLEARING, amount), (CUSTOMER_REFUNDS, -amount)],
+    )
+
+
+def verification_refund_post(
+    *, customer, amount: int, reference: str, currency: str = "NGN"
+) -> LedgerTransaction:
+    return ledger_post(
+        kind=LedgerTransaction.Kind.VERIFICATION_REFUND,
+        reference=reference,
+        customer=customer,
+        currency=currency,
+        amount=amount,
+        description="Verification charge refunded",
+        lines=[(CUSTOMER_REFUNDS, amount), (PROCESSOR_CLEARING, -amount)],
+    )
+
+
+def payout_post(*, payout) -> LedgerTransaction:
+    """The merchant's available balance leaves the wallet and is in transit."""
+    return ledger_post(
+        kind=LedgerTransaction.Kind.PAYOUT,
+        reference=payout.public_id,
+        merchant=payout.merchant,
+        currency=payout.currency,
+        amount=payout.amount,
+        net=-payout.amount,
+        description=f"Payout to {payout.bank_code} ••••{payout.account_last4}",
+        lines=[
+            (wallet_account(payout.merchant.public_id), payout.amount),
+            (PAYOUTS_IN_TRANSIT, -payout.amount),
+        ],
+    )
+
+
+def payout_settled_post(*, payout) -> LedgerTransaction:
+    """The processor paid the transfer: the money left the processor's balance."""
+    return ledger_post(
+        kind=LedgerTransaction.Kind.PAYOUT_SETTLED,
+        reference=payout.public_id,
+        merchant=payout.merchant,
+        currency=payout.currency,
+        amount=payout.amount,
+        description=f"Payout paid to {payout.bank_code} ••••{payout.account_last4}",
+        lines=[
+            (PAYOUTS_IN_TRANSIT, payout.amount),
+            (PROCESSOR_CLEARING, -payout.amount),
+        ],
+    )
+
+
+def payout_returned_post(*, payout, after_settlement: bool) -> LedgerTransaction:
+    """A transfer failed (still in transit) or was reversed after it was paid
+    (back into the processor's balance): the wallet gets the money back."""
+    source = PROCESSOR_CLEARING if after_settlement else PAYOUTS_IN_TRANSIT
+    what = "reversed" if after_settlement else "failed"
+    return ledger_post(
+        kind=LedgerTransaction.Kind.PAYOUT_RETURNED,
+        reference=payout.public_id,
+        merchant=payout.merchant,
+        currency=payout.currency,
+        amount=payout.amount,
+        net=payout.amount,
+        description=f"Payout {what}: returned to the wallet",
+        lines=[
+            (source, payout.amount),
+            (wallet_account(payout.merchant.public_id), -payout.amount),
+        ],
+    )

@@ -1,0 +1,369 @@
+"""Bank mandate flow (endpoints 14-18) over the processor's Charge API.
+
+initiate charges the 5000 kobo verification amount to the account; the processor
+answers with the next step (OTP, birthday, phone, open a URL) until `success`,
+when the account's authorization is saved as a bank payment method and the 5000
+kobo is refunded after commit. Paystack replies outside the spec's next_action
+values are refused clearly: send_pin/send_address 422, pending 409 (retry with
+verify), failed 402 with the processor's display text.
+"""
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from ...customers.models import Customer
+from ...gateway.errors import InvalidOtp, ProcessorError
+from ...gateway.models import ProcessorCharge
+from ...gateway.processors import ChargeStatus, ChargeStep, get_processor
+from ...gateway.selectors import bank_by_code
+from ...gateway.services.charges import (
+    VERIFICATION_AMOUNT,
+    charge_record,
+    verification_refund_schedule,
+)
+from ..errors import (
+    MandateClosed,
+    MandateNotAuthorized,
+    MandateStepMismatch,
+    OtpAttemptsExhausted,
+    PaymentFailed,
+    PaymentPending,
+    ReferenceNotFound,
+    UnsupportedAuthorizationStep,
+)
+from ..models import MAX_WRONG_OTPS, BankMandate, PaymentMethod
+from .methods import (
+    NewMethod,
+    bank_label,
+    lock_customer,
+    new_reference,
+    payment_method_store,
+)
+
+PURPOSE = ProcessorCharge.Purpose.BANK_VERIFICATION
+SUBMIT_OTP = "submit_otp"
+SUBMIT_BIRTHDAY = "submit_birthday"
+SUBMIT_PHONE = "submit_phone"
+OPEN_URL = "open_url"
+PENDING = "pending"
+SUCCESS = "success"
+
+_NEXT_ACTIONS = {
+    ChargeStatus.SEND_OTP: SUBMIT_OTP,
+    ChargeStatus.SEND_BIRTHDAY: SUBMIT_BIRTHDAY,
+    ChargeStatus.SEND_PHONE: SUBMIT_PHONE,
+    ChargeStatus.OPEN_URL: OPEN_URL,
+}
+
+_UNKNOWN_BANK = (
+    "Unknown bank_code: GET /api/v1/payment-methods/banks lists the supported banks."
+)
+
+
+@dataclass(frozen=True)
+class MandateOutcome:
+    mandate: BankMandate
+    next_action: str
+    display_text: str = ""
+    url: str = ""
+    payment_method: PaymentMethod | None = None
+
+
+def mandate_initiate(
+    *, customer: Customer, bank_code: str, account_number: str, is_default: bool
+) -> MandateOutcome:
+    bank = bank_by_code(bank_code)
+    if bank is None:
+        raise ValidationError({"bank_code": [_UNKNOWN_BANK]})
+    processor = get_processor()
+    mandate = BankMandate.objects.create(
+        reference=new_reference("mandate"),
+        customer=customer,
+        processor=processor.name,
+        bank_code=bank.code,
+        bank_name=bank.name,
+        account_number=account_number,
+        amount=VERIFICATION_AMOUNT,
+        is_default=is_default,
+    )
+    step = processor.charge_bank(
+        email=customer.email,
+        amount=VERIFICATION_AMOUNT,
+        reference=mandate.reference,
+        bank_code=bank.code,
+        account_number=account_number,
+    )
+    return _apply(mandate, step)
+
+
+@dataclass(frozen=True)
+class MandateDetails:
+    """What steps 15-18 repeat from initiate; when sent they must match it."""
+
+    bank_code: str | None = None
+    account_number: str | None = None
+    is_default: bool | None = None
+
+
+def mandate_submit_otp(
+    *, customer: Customer, reference: str, otp: str, details: MandateDetails
+) -> MandateOutcome:
+    return _step(customer, reference, details, SUBMIT_OTP, otp)
+
+
+def mandate_submit_birthday(
+    *, customer: Customer, reference: str, birthday: date, details: MandateDetails
+) -> MandateOutcome:
+    return _step(customer, reference, details, SUBMIT_BIRTHDAY, birthday)
+
+
+def mandate_submit_phone(
+    *, customer: Customer, reference: str, phone: str, details: MandateDetails
+) -> MandateOutcome:
+    return _step(customer, reference, details, SUBMIT_PHONE, phone)
+
+
+def mandate_verify(
+    *, customer: Customer, reference: str, details: MandateDetails
+) -> MandateOutcome:
+    """After the open_url popup (or a pending reply): ask the processor again."""
+    mandate = _open_mandate(customer, reference, details)
+    if isinstance(mandate, MandateOutcome):
+        return mandate
+    if mandate.next_action not in (OPEN_URL, PENDING):
+        raise MandateStepMismatch(
+            f"This mandate is waiting for {mandate.next_action or 'its first reply'}; "
+            "verify follows the open_url step."
+        )
+    step = get_processor().check_charge(reference=mandate.reference)
+    if step.status == ChargeStatus.OPEN_URL:
+        raise MandateNotAuthorized()
+    return _apply(mandate, step)
+
+
+def _own_mandate(customer: Customer, reference: str) -> BankMandate:
+    mandate = BankMandate.objects.filter(reference=reference, customer=customer).first()
+    if mandate is None:
+        raise ReferenceNotFound()
+    return mandate
+
+
+def _open_mandate(
+    customer: Customer, reference: str, details: MandateDetails
+) -> BankMandate | MandateOutcome:
+    """The mandate, ready for a step; or the stored outcome of a finished one."""
+    mandate = _own_mandate(customer, reference)
+    mismatched = {
+        name: [f"{name} does not match the mandate started with this reference."]
+        for name in ("bank_code", "account_number")
+        if getattr(details, name) is not None
+        and getattr(details, name) != getattr(mandate, name)
+    }
+    if mismatched:
+        raise ValidationError(mismatched)
+    if mandate.status == BankMandate.Status.SUCCEEDED:
+        return MandateOutcome(
+            mandate=mandate,
+            next_action=SUCCESS,
+            display_text=mandate.display_text,
+            payment_method=mandate.payment_method,
+        )
+    if mandate.status == BankMandate.Status.DEAD:
+        raise OtpAttemptsExhausted()
+    if mandate.status == BankMandate.Status.FAILED:
+        raise MandateClosed(
+            f"This mandate reference has ended ({mandate.failure_message}); start "
+            "again with initiate-bank-mandate."
+            if mandate.failure_message
+            else None
+        )
+    if details.is_default is not None and details.is_default != mandate.is_default:
+        mandate.is_default = details.is_default
+        mandate.save(update_fields=["is_default", "updated_at"])
+    return mandate
+
+
+def _step(customer, reference, details, action, value) -> MandateOutcome:
+    mandate = _open_mandate(customer, reference, details)
+    if isinstance(mandate, MandateOutcome):
+        return mandate
+    if mandate.next_action != action:
+        raise MandateStepMismatch(
+            f"This mandate is waiting for {mandate.next_action or 'its first reply'}, "
+            f"not {action}."
+        )
+    processor = get_processor()
+    if action == SUBMIT_OTP:
+        step = _submit_otp(processor, mandate, value)
+    elif action == SUBMIT_BIRTHDAY:
+        step = processor.submit_birthday(reference=mandate.reference, birthday=value)
+    else:
+        step = processor.submit_phone(reference=mandate.reference, phone=value)
+    return _apply(mandate, step)
+
+
+def _submit_otp(processor, mandate: BankMandate, otp: str) -> ChargeStep:
+    """At most 5 wrong OTPs reach the processor, even from concurrent requests:
+    each submission first takes one of the 5 tries with a conditional UPDATE,
+    and gives it back unless the OTP turns out wrong."""
+    mandates = BankMandate.objects.filter(pk=mandate.pk)
+    taken = mandates.filter(
+        status=BankMandate.Status.IN_PROGRESS, otp_failures__lt=MAX_WRONG_OTPS
+    ).update(otp_failures=F("otp_failures") + 1, updated_at=timezone.now())
+    if not taken:
+        raise OtpAttemptsExhausted()
+    try:
+        step = processor.submit_otp(reference=mandate.reference, otp=otp)
+    except InvalidOtp:
+        left = MAX_WRONG_OTPS - mandates.values_list("otp_failures", flat=True).get()
+        if left > 0:
+            raise InvalidOtp(
+                f"The OTP is incorrect; {left} more attempt{'s' if left > 1 else ''} "
+                "with this reference."
+            ) from None
+        mandates.filter(status=BankMandate.Status.IN_PROGRESS).update(
+            status=BankMandate.Status.DEAD,
+            failure_message="5 wrong OTPs",
+            completed_at=timezone.now(),
+            updated_at=timezone.now(),
+        )
+        raise InvalidOtp(
+            "The OTP is incorrect. That was the 5th wrong OTP: this reference is "
+            "now dead; start again with initiate-bank-mandate."
+        ) from None
+    except BaseException:
+        mandates.update(otp_failures=F("otp_failures") - 1)
+        raise
+    mandates.update(otp_failures=F("otp_failures") - 1)
+    return step
+
+
+def _apply(mandate: BankMandate, step: ChargeStep) -> MandateOutcome:
+    """Turn the processor's reply into the next_action, or finish the mandate."""
+    action = _NEXT_ACTIONS.get(step.status)
+    if action is not None:
+        mandate.next_action = action
+        mandate.display_text = step.display_text[:255]
+        mandate.url = step.url if action == OPEN_URL else ""
+        mandate.save(update_fields=["next_action", "display_text", "url", "updated_at"])
+        return MandateOutcome(
+            mandate=mandate,
+            next_action=action,
+            display_text=mandate.display_text,
+            url=mandate.url,
+        )
+    if step.status == ChargeStatus.SUCCESS:
+        return _complete(mandate, step)
+    if step.status == ChargeStatus.PENDING:
+        mandate.next_action = PENDING
+        mandate.display_text = step.display_text[:255]
+        mandate.save(update_fields=["next_action", "display_text", "updated_at"])
+        raise PaymentPending()
+    if step.status == ChargeStatus.FAILED:
+        message = step.display_text or step.gateway_response or PaymentFailed.message
+        _close(mandate, message, step)
+        raise PaymentFailed(message)
+    _close(mandate, f"unsupported processor step {step.status}", None)
+    raise UnsupportedAuthorizationStep(
+        f"The bank asked for '{step.status}', which this service does not support "
+        "for mandates; use another account or a card."
+    )
+
+
+def _close(mandate: BankMandate, message: str, step: ChargeStep | None) -> None:
+    with transaction.atomic(durable=True):
+        mandate = BankMandate.objects.select_for_update().get(pk=mandate.pk)
+        if mandate.status != BankMandate.Status.IN_PROGRESS:
+            return
+        if step is not None:
+            charge_record(
+                reference=mandate.reference,
+                processor=mandate.processor,
+                customer=mandate.customer,
+                purpose=PURPOSE,
+                amount=mandate.amount,
+                currency=mandate.currency,
+                succeeded=False,
+                gateway_response=step.gateway_response or step.display_text,
+                processor_id=step.processor_id,
+            )
+        mandate.status = BankMandate.Status.FAILED
+        mandate.next_action = ""
+        mandate.failure_message = message[:255]
+        mandate.completed_at = timezone.now()
+        mandate.save(
+            update_fields=[
+                "status",
+                "next_action",
+                "failure_message",
+                "completed_at",
+                "updated_at",
+            ]
+        )
+
+
+def _complete(mandate: BankMandate, step: ChargeStep) -> MandateOutcome:
+    authorization = step.authorization
+    if authorization is None:
+        raise ProcessorError(
+            "The payment processor reported the mandate authorized but sent no "
+            "authorization; try verify again shortly."
+        )
+    with transaction.atomic(durable=True):
+        customer = lock_customer(mandate.customer)
+        mandate = BankMandate.objects.select_for_update().get(pk=mandate.pk)
+        if mandate.status == BankMandate.Status.SUCCEEDED:
+            return MandateOutcome(
+                mandate=mandate,
+                next_action=SUCCESS,
+                display_text=mandate.display_text,
+                payment_method=mandate.payment_method,
+            )
+        method = payment_method_store(
+            customer=customer,
+            new=NewMethod(
+                type=PaymentMethod.Type.BANK,
+                processor=mandate.processor,
+                authorization=authorization,
+                fingerprint_source=f"bank:{mandate.bank_code}:{mandate.account_number}",
+                label=bank_label(
+                    bank_name=mandate.bank_name, account_number=mandate.account_number
+                ),
+                last4=mandate.account_last4,
+                bank_code=mandate.bank_code,
+                bank_name=mandate.bank_name,
+            ),
+            make_default=mandate.is_default,
+        )
+        charge = charge_record(
+            reference=mandate.reference,
+            processor=mandate.processor,
+            customer=customer,
+            purpose=PURPOSE,
+            amount=step.amount or mandate.amount,
+            currency=mandate.currency,
+            succeeded=True,
+            gateway_response=step.gateway_response,
+            processor_id=step.processor_id,
+            paid_at=timezone.now(),
+            payment_method=method,
+        )
+        mandate.status = BankMandate.Status.SUCCEEDED
+        mandate.next_action = SUCCESS
+        mandate.display_text = step.display_text[:255]
+        mandate.url = ""
+        mandate.payment_method = method
+        mandate.completed_at = timezone.now()
+        mandate.save()
+        verification_refund_schedule(charge)
+    return MandateOutcome(
+        mandate=mandate,
+        next_action=SUCCESS,
+        display_text=mandate.display_text,
+        payment_method=method,
+    )
