@@ -171,6 +171,11 @@ class BankMandate(models.Model):
     # Wrong OTPs the processor refused (only those: a submission in flight or
     # one that failed otherwise does not count).
     otp_failures = models.PositiveSmallIntegerField(default=0)
+    # The bank step ended with an authorization the processor will not charge
+    # again: the mandate continues with a direct-debit authorization request
+    # (its open_url step), known by the processor's reference once made.
+    direct_debit = models.BooleanField(default=False)
+    direct_debit_reference = models.CharField(max_length=100, blank=True)
     # The step being sent to the processor now, if any: requests for the same
     # reference take turns (one step at a time reaches the bank); a claim older
     # than the service's patience for the processor was lost and is taken over.

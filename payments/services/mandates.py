@@ -3,7 +3,9 @@
 initiate charges the 5000 kobo verification amount to the account; the processor
 answers with the next step (OTP, birthday, phone, open a URL) until `success`,
 when the account's authorization is saved as a bank payment method and the 5000
-kobo is refunded after commit. Paystack replies outside the spec's next_action
+kobo is refunded after commit (or, for an authorization the processor will not
+charge again, the mandate continues with a direct debit: mandate_completion.py).
+Paystack replies outside the spec's next_action
 values are refused clearly: send_pin/send_address 422, pending 409 (retry with
 verify), failed 402 with the processor's display text.
 
@@ -37,29 +39,26 @@ from ..errors import (
     OtpAttemptsExhausted,
     PaymentFailed,
     PaymentPending,
-    ProcessorError,
     ReferenceNotFound,
     UnsupportedAuthorizationStep,
 )
-from ..models import BankMandate, Customer, PaymentMethod, ProcessorCharge
+from ..models import BankMandate, Customer
 from ..models.methods import MAX_WRONG_OTPS
 from ..processors import ChargeStatus, ChargeStep, get_processor
-from .charges import VERIFICATION_AMOUNT, charge_record, verification_refund_schedule
-from .methods import (
-    NewMethod,
-    bank_label,
-    lock_customer,
-    new_reference,
-    payment_method_store,
+from .charges import VERIFICATION_AMOUNT, charge_record
+from .mandate_completion import (
+    OPEN_URL,
+    PENDING,
+    PURPOSE,
+    SUBMIT_BIRTHDAY,
+    SUBMIT_OTP,
+    SUBMIT_PHONE,
+    MandateOutcome,
+    mandate_complete,
+    mandate_direct_debit_verify,
+    mandate_saved,
 )
-
-PURPOSE = ProcessorCharge.Purpose.BANK_VERIFICATION
-SUBMIT_OTP = "submit_otp"
-SUBMIT_BIRTHDAY = "submit_birthday"
-SUBMIT_PHONE = "submit_phone"
-OPEN_URL = "open_url"
-PENDING = "pending"
-SUCCESS = "success"
+from .methods import new_reference
 
 _NEXT_ACTIONS = {
     ChargeStatus.SEND_OTP: SUBMIT_OTP,
@@ -79,15 +78,6 @@ STEP_CLAIM_LIFETIME = timedelta(minutes=3)
 _UNKNOWN_BANK = (
     "Unknown bank_code: GET /api/v1/payment-methods/banks lists the supported banks."
 )
-
-
-@dataclass(frozen=True)
-class MandateOutcome:
-    mandate: BankMandate
-    next_action: str
-    display_text: str = ""
-    url: str = ""
-    payment_method: PaymentMethod | None = None
 
 
 def mandate_initiate(
@@ -157,6 +147,8 @@ def mandate_verify(
                 f"{mandate.next_action or 'its first reply'}; verify follows the "
                 "open_url step."
             )
+        if mandate.direct_debit:
+            return mandate_direct_debit_verify(mandate)
         step = get_processor().check_charge(reference=mandate.reference)
         if step.status == ChargeStatus.OPEN_URL:
             raise MandateNotAuthorized()
@@ -184,12 +176,7 @@ def _open_mandate(
     if mismatched:
         raise ValidationError(mismatched)
     if mandate.status == BankMandate.Status.SUCCEEDED:
-        return MandateOutcome(
-            mandate=mandate,
-            next_action=SUCCESS,
-            display_text=mandate.display_text,
-            payment_method=mandate.payment_method,
-        )
+        return mandate_saved(mandate)
     if mandate.status == BankMandate.Status.DEAD:
         raise OtpAttemptsExhausted()
     if mandate.status == BankMandate.Status.FAILED:
@@ -308,7 +295,7 @@ def _apply(mandate: BankMandate, step: ChargeStep) -> MandateOutcome:
             url=mandate.url,
         )
     if step.status == ChargeStatus.SUCCESS:
-        return _complete(mandate, step)
+        return mandate_complete(mandate, step)
     if step.status == ChargeStatus.PENDING:
         mandate.next_action = PENDING
         mandate.display_text = step.display_text[:255]
@@ -355,65 +342,3 @@ def _close(mandate: BankMandate, message: str, step: ChargeStep | None) -> None:
                 "updated_at",
             ]
         )
-
-
-def _complete(mandate: BankMandate, step: ChargeStep) -> MandateOutcome:
-    authorization = step.authorization
-    if authorization is None:
-        raise ProcessorError(
-            "The payment processor reported the mandate authorized but sent no "
-            "authorization; try verify again shortly."
-        )
-    with transaction.atomic(durable=True):
-        customer = lock_customer(mandate.customer)
-        mandate = BankMandate.objects.select_for_update().get(pk=mandate.pk)
-        if mandate.status == BankMandate.Status.SUCCEEDED:
-            return MandateOutcome(
-                mandate=mandate,
-                next_action=SUCCESS,
-                display_text=mandate.display_text,
-                payment_method=mandate.payment_method,
-            )
-        method = payment_method_store(
-            customer=customer,
-            new=NewMethod(
-                type=PaymentMethod.Type.BANK,
-                processor=mandate.processor,
-                authorization=authorization,
-                fingerprint_source=f"bank:{mandate.bank_code}:{mandate.account_number}",
-                label=bank_label(
-                    bank_name=mandate.bank_name, account_number=mandate.account_number
-                ),
-                last4=mandate.account_last4,
-                bank_code=mandate.bank_code,
-                bank_name=mandate.bank_name,
-            ),
-            make_default=mandate.is_default,
-        )
-        charge = charge_record(
-            reference=mandate.reference,
-            processor=mandate.processor,
-            customer=customer,
-            purpose=PURPOSE,
-            amount=step.amount or mandate.amount,
-            currency=mandate.currency,
-            succeeded=True,
-            gateway_response=step.gateway_response,
-            processor_id=step.processor_id,
-            paid_at=timezone.now(),
-            payment_method=method,
-        )
-        mandate.status = BankMandate.Status.SUCCEEDED
-        mandate.next_action = SUCCESS
-        mandate.display_text = step.display_text[:255]
-        mandate.url = ""
-        mandate.payment_method = method
-        mandate.completed_at = timezone.now()
-        mandate.save()
-        verification_refund_schedule(charge)
-    return MandateOutcome(
-        mandate=mandate,
-        next_action=SUCCESS,
-        display_text=mandate.display_text,
-        payment_method=method,
-    )
