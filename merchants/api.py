@@ -40,7 +40,7 @@ class MerchantLoginApi(APIView):
         merchant = services.merchant_login(
             **data.validated_data, client_ip=client_ip(request)
         )
-        tokens = issue_tokens(role=ROLE_MERCHANT, public_id=merchant.public_id)
+        tokens = issue_tokens(role=ROLE_MERCHANT, account=merchant)
         return responses.ok({**tokens, "merchant_id": merchant.public_id})
 
 

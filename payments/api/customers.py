@@ -12,7 +12,7 @@ from ..serializers import CustomerLoginInput, CustomerRegisterInput, customer_ou
 
 
 def _tokens_for(customer) -> dict:
-    tokens = issue_tokens(role=ROLE_CUSTOMER, public_id=customer.public_id)
+    tokens = issue_tokens(role=ROLE_CUSTOMER, account=customer)
     return {**tokens, "customer_id": customer.public_id}
 
 
