@@ -41,7 +41,9 @@ class MerchantLoginApi(APIView):
             **data.validated_data, client_ip=client_ip(request)
         )
         tokens = issue_tokens(role=ROLE_MERCHANT, account=merchant)
-        return responses.ok({**tokens, "merchant_id": merchant.public_id})
+        return responses.no_store(
+            responses.ok({**tokens, "merchant_id": merchant.public_id})
+        )
 
 
 class ApiKeyRotateApi(APIView):
@@ -54,7 +56,7 @@ class ApiKeyRotateApi(APIView):
         _, plaintext = services.api_key_rotate(
             merchant=merchant, name=data.validated_data["name"]
         )
-        return responses.created({"apiKey": plaintext})
+        return responses.no_store(responses.created({"apiKey": plaintext}))
 
 
 class ApiKeyHistoryApi(APIView):
