@@ -21,7 +21,7 @@ from merchants.models import Merchant
 from payments.models import Customer
 
 from ..conftest import bearer
-from ..factories import PASSWORD
+from ..factories import PASSWORD, MerchantFactory
 from ..merchants.conftest import sign_in
 
 pytestmark = pytest.mark.django_db
@@ -282,3 +282,14 @@ def test_a_chain_from_before_auth_time_ends_30_days_after_its_first_token(
         clock.move_to(start + timedelta(days=30, minutes=1))
 
         assert refresh(api, tokens["refresh"]).status_code == 401
+
+
+def test_staff_cannot_edit_a_credential_version_in_the_admin(admin_client, customer):
+    for page in (
+        f"/admin/payments/customer/{customer.pk}/change/",
+        f"/admin/merchants/merchant/{MerchantFactory().pk}/change/",
+    ):
+        response = admin_client.get(page)
+
+        assert response.status_code == 200
+        assert 'name="credential_version"' not in response.content.decode()
