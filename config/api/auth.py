@@ -17,6 +17,7 @@ lives past JWT_SIGN_IN_LIFETIME from it, however often it is refreshed.
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Protocol
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -24,7 +25,7 @@ from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework_simplejwt.exceptions import TokenError
-from rest_framework_simplejwt.tokens import AccessToken, RefreshToken
+from rest_framework_simplejwt.tokens import AccessToken, RefreshToken, Token
 
 from .models import UsedRefreshToken
 
@@ -33,12 +34,19 @@ ROLE_CUSTOMER = "customer"
 CLAIM_CREDENTIAL_VERSION = "cv"
 CLAIM_SIGNED_IN_AT = "auth_time"  # the name OpenID Connect gives this claim
 
-_loaders: dict[str, Callable[[str], object | None]] = {}
+
+class Account(Protocol):
+    """What tokens need of an account kind (Merchant, Customer)."""
+
+    public_id: str
+    credential_version: int
 
 
-def register_principal(role: str, loader: Callable[[str], object | None]) -> None:
-    """`loader(public_id)` returns the account for a token's `sub`, or None. The
-    account has `public_id` and `credential_version`."""
+_loaders: dict[str, Callable[[str], Account | None]] = {}
+
+
+def register_principal(role: str, loader: Callable[[str], Account | None]) -> None:
+    """`loader(public_id)` returns the account for a token's `sub`, or None."""
     _loaders[role] = loader
 
 
@@ -57,14 +65,14 @@ class JWTCredential:
         return f"{self.role}_jwt"
 
 
-def issue_tokens(*, role: str, account) -> dict[str, str]:
+def issue_tokens(*, role: str, account: Account) -> dict[str, str]:
     """A new pair for a sign-in of `account` (login or registration)."""
     return _pair(
         role=role, account=account, signed_in_at=int(timezone.now().timestamp())
     )
 
 
-def _pair(*, role: str, account, signed_in_at: int) -> dict[str, str]:
+def _pair(*, role: str, account: Account, signed_in_at: int) -> dict[str, str]:
     chain_ends = signed_in_at + int(settings.JWT_SIGN_IN_LIFETIME.total_seconds())
     refresh = RefreshToken()
     refresh["role"] = role
@@ -77,7 +85,7 @@ def _pair(*, role: str, account, signed_in_at: int) -> dict[str, str]:
     return {"access": str(access), "refresh": str(refresh)}
 
 
-def _refuse_if_revoked(token, account, kind: str) -> None:
+def _refuse_if_revoked(token: Token, account: Account, kind: str) -> None:
     # Tokens issued before versions existed carry none; every account started at 0.
     if token.get(CLAIM_CREDENTIAL_VERSION, 0) != account.credential_version:
         raise exceptions.AuthenticationFailed(
