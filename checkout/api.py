@@ -75,10 +75,12 @@ class SessionCreateApi(APIView):
             merchant=merchant, idempotency_key=key, **fields
         )
         headers = {REPLAYED_HEADER: "true"} if answer.replayed else None
-        return responses.ok(
-            session_created_output(answer.session),
-            status=answer.status_code,
-            headers=headers,
+        return responses.no_store(
+            responses.ok(
+                session_created_output(answer.session),
+                status=answer.status_code,
+                headers=headers,
+            )
         )
 
 

@@ -25,7 +25,11 @@ from django.utils.cache import (
 from django.views.decorators.http import require_GET, require_POST
 
 from config.api.errors import DomainError
-from config.api.security_headers import allow_form_targets, allow_framing_by
+from config.api.security_headers import (
+    allow_form_targets,
+    allow_framing_by,
+    origin_of,
+)
 from config.api.session_auth import see_other
 from installments import selectors as plan_selectors
 from payments.customers.forms import (
@@ -83,7 +87,9 @@ UNAVAILABLE = {
 
 def _page(request, template, context, *, status=200, merchant=None):
     """A checkout page under the site's full Content-Security-Policy, frameable
-    by this site and the merchant's own (config/api/security_headers.py)."""
+    by this site and the merchant's own (config/api/security_headers.py). Its
+    script posts the widget's messages only to the merchant's origin and ours."""
+    context["merchant_origin"] = origin_of(merchant.business_url) if merchant else None
     response = TemplateResponse(request, template, context, status=status)
     allow_framing_by(request, [merchant.business_url] if merchant else [])
     add_never_cache_headers(response)
@@ -343,7 +349,7 @@ def widget_demo(request):
     it with its API key, which never reaches a browser."""
     token = request.GET.get("session_token", "")
     session = selectors.session_by_token(token) if token else None
-    return TemplateResponse(
+    response = TemplateResponse(
         request,
         "checkout/demo.html",
         {
@@ -352,3 +358,5 @@ def widget_demo(request):
             "paid": request.GET.get("paid") == "1",
         },
     )
+    add_never_cache_headers(response)  # it shows a session token
+    return response

@@ -294,6 +294,9 @@ SIMPLE_JWT = {
     "AUTH_HEADER_TYPES": ("Bearer",),
     "UPDATE_LAST_LOGIN": False,
 }
+# Absolute lifetime of a sign-in: refreshing never carries a token past this much
+# time after the login that started its chain (config/api/auth.py).
+JWT_SIGN_IN_LIFETIME = timedelta(days=30)
 
 # Rate limits (DESIGN section 4): per merchant plan, per calendar minute.
 RATE_LIMITS = {

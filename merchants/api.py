@@ -40,8 +40,10 @@ class MerchantLoginApi(APIView):
         merchant = services.merchant_login(
             **data.validated_data, client_ip=client_ip(request)
         )
-        tokens = issue_tokens(role=ROLE_MERCHANT, public_id=merchant.public_id)
-        return responses.ok({**tokens, "merchant_id": merchant.public_id})
+        tokens = issue_tokens(role=ROLE_MERCHANT, account=merchant)
+        return responses.no_store(
+            responses.ok({**tokens, "merchant_id": merchant.public_id})
+        )
 
 
 class ApiKeyRotateApi(APIView):
@@ -54,7 +56,7 @@ class ApiKeyRotateApi(APIView):
         _, plaintext = services.api_key_rotate(
             merchant=merchant, name=data.validated_data["name"]
         )
-        return responses.created({"apiKey": plaintext})
+        return responses.no_store(responses.created({"apiKey": plaintext}))
 
 
 class ApiKeyHistoryApi(APIView):

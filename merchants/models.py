@@ -44,6 +44,9 @@ class Merchant(models.Model):
     public_id = models.CharField(max_length=40, unique=True, default=new_merchant_id)
     email = models.EmailField(max_length=254)
     password = models.CharField(max_length=128)
+    # Moves on with every password change or reset: JWTs carry the version they
+    # were issued under and are refused once it moves on (config/api/auth.py).
+    credential_version = models.PositiveIntegerField(default=0)
     business_name = models.CharField(max_length=200)
     business_url = models.URLField(max_length=200)
     status = models.CharField(
@@ -100,7 +103,9 @@ class Merchant(models.Model):
         return f"{self.business_name} <{self.email}> ({self.public_id})"
 
     def set_password(self, raw_password: str) -> None:
+        """Also revokes every JWT issued before; save `credential_version` too."""
         self.password = make_password(raw_password)
+        self.credential_version += 1
 
     def check_password(self, raw_password: str) -> bool:
         return check_password(raw_password, self.password)

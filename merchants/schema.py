@@ -39,7 +39,9 @@ MERCHANT_TOKENS = component(
     obj(
         {
             "access": string("Merchant access JWT (15 minutes)."),
-            "refresh": string("Refresh JWT (7 days, single use)."),
+            "refresh": string(
+                "Refresh JWT (7 days, single use; a sign-in lasts at most 30 days)."
+            ),
             "merchant_id": string("`mer_...`"),
         }
     ),

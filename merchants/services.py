@@ -215,11 +215,13 @@ def webhook_secret_regenerate(*, merchant: Merchant) -> tuple[Merchant, str]:
 
 def merchant_set_password(*, merchant: Merchant, password: str) -> Merchant:
     """Store a new password (the caller ran Django's validators). Every dashboard
-    session stamped with the old password hash stops working."""
+    session stamped with the old password hash stops working, and so does every
+    access and refresh token issued before (the credential version moves on; the
+    row lock keeps two concurrent changes from landing on one version)."""
     with transaction.atomic():
         merchant = _locked(merchant)
         merchant.set_password(password)
-        merchant.save(update_fields=["password", "updated_at"])
+        merchant.save(update_fields=["password", "credential_version", "updated_at"])
     return merchant
 
 

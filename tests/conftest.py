@@ -91,11 +91,11 @@ def other_merchant_with_key(db):
 
 
 def merchant_jwt(merchant) -> str:
-    return issue_tokens(role=ROLE_MERCHANT, public_id=merchant.public_id)["access"]
+    return issue_tokens(role=ROLE_MERCHANT, account=merchant)["access"]
 
 
 def customer_jwt(customer) -> str:
-    return issue_tokens(role=ROLE_CUSTOMER, public_id=customer.public_id)["access"]
+    return issue_tokens(role=ROLE_CUSTOMER, account=customer)["access"]
 
 
 @pytest.fixture

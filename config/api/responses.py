@@ -1,5 +1,6 @@
 """The success envelope `{"ok": true, "data": ..., <siblings>}` (spec, Conventions)."""
 
+from django.utils.cache import add_never_cache_headers
 from rest_framework import status as http
 from rest_framework.response import Response
 
@@ -14,3 +15,10 @@ def ok(data=None, *, status: int = http.HTTP_200_OK, headers=None, **siblings):
 
 def created(data=None, **siblings):
     return ok(data, status=http.HTTP_201_CREATED, **siblings)
+
+
+def no_store(response: Response) -> Response:
+    """For an answer that carries a token, a key or a secret: no browser or proxy
+    cache keeps a copy (`Cache-Control: no-store`, among Django's never-cache set)."""
+    add_never_cache_headers(response)
+    return response

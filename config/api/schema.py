@@ -337,6 +337,10 @@ def _describe_token_refresh() -> None:
         post=extend_schema(
             operation_id="token_refresh",
             summary="Exchange a refresh JWT for a new pair (merchant or customer)",
+            description="The new pair belongs to the same sign-in: no token of it "
+            "lives past 30 days after the login or registration that started it. A "
+            "password change or reset revokes every earlier access and refresh token "
+            "(401, sign in again). Answered with `Cache-Control: no-store`.",
             request=RefreshInput,
             responses={200: ok_envelope(tokens), 401: ERROR},
         )

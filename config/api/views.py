@@ -21,4 +21,6 @@ class TokenRefreshApi(APIView):
     def post(self, request):
         data = RefreshInput(data=request.data)
         data.is_valid(raise_exception=True)
-        return responses.ok(refresh_tokens(data.validated_data["refresh"]))
+        return responses.no_store(
+            responses.ok(refresh_tokens(data.validated_data["refresh"]))
+        )

@@ -12,7 +12,7 @@ from .serializers import CustomerLoginInput, CustomerRegisterInput, customer_out
 
 
 def _tokens_for(customer) -> dict:
-    tokens = issue_tokens(role=ROLE_CUSTOMER, public_id=customer.public_id)
+    tokens = issue_tokens(role=ROLE_CUSTOMER, account=customer)
     return {**tokens, "customer_id": customer.public_id}
 
 
@@ -23,7 +23,7 @@ class CustomerRegisterApi(APIView):
         data = CustomerRegisterInput(data=request.data)
         data.is_valid(raise_exception=True)
         customer = services.customer_register(**data.validated_data)
-        return responses.created(_tokens_for(customer))
+        return responses.no_store(responses.created(_tokens_for(customer)))
 
 
 class CustomerLoginApi(APIView):
@@ -35,7 +35,7 @@ class CustomerLoginApi(APIView):
         customer = services.customer_login(
             **data.validated_data, client_ip=client_ip(request)
         )
-        return responses.ok(_tokens_for(customer))
+        return responses.no_store(responses.ok(_tokens_for(customer)))
 
 
 class CustomerMeApi(APIView):

@@ -18,6 +18,9 @@ class Customer(models.Model):
     public_id = models.CharField(max_length=40, unique=True, default=new_customer_id)
     email = models.EmailField(max_length=254)
     password = models.CharField(max_length=128)
+    # Moves on with every password change: JWTs carry the version they were
+    # issued under and are refused once it moves on (config/api/auth.py).
+    credential_version = models.PositiveIntegerField(default=0)
     first_name = models.CharField(max_length=100)
     last_name = models.CharField(max_length=100)
     phone = models.CharField(max_length=20)
@@ -40,7 +43,9 @@ class Customer(models.Model):
         return f"{self.first_name} {self.last_name} <{self.email}> ({self.public_id})"
 
     def set_password(self, raw_password: str) -> None:
+        """Also revokes every JWT issued before; save `credential_version` too."""
         self.password = make_password(raw_password)
+        self.credential_version += 1
 
     def check_password(self, raw_password: str) -> bool:
         return check_password(raw_password, self.password)

@@ -13,7 +13,9 @@ CUSTOMER_TOKENS = component(
     obj(
         {
             "access": string("Customer access JWT (15 minutes)."),
-            "refresh": string("Refresh JWT (7 days, single use)."),
+            "refresh": string(
+                "Refresh JWT (7 days, single use; a sign-in lasts at most 30 days)."
+            ),
             "customer_id": string("`cus_...`"),
         }
     ),

@@ -1,7 +1,8 @@
 """Pages of the sandbox processor, standing in for the processor's own site
-(DESIGN section 9): the card form behind `authorization_url` and the bank's
-mandate popup behind an `open_url` step. CSRF-exempt and without login, as a
-processor's hosted page would be; they exist only while PROCESSOR=sandbox."""
+(DESIGN section 9): the card form behind `authorization_url`, the bank's
+mandate popup behind an `open_url` step and the direct-debit consent page.
+CSRF-exempt and without login, as a processor's hosted page would be; they exist
+only while PROCESSOR=sandbox."""
 
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -89,3 +90,17 @@ def mandate(request, reference):
     if request.method == "POST":
         row = processor.authorize_mandate(reference=reference)
     return render(request, "sandbox/mandate.html", {"transaction": row})
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def direct_debit(request, reference):
+    """Paystack's direct-debit consent page: consenting redirects to the
+    request's callback_url, as Paystack does."""
+    processor = _sandbox()
+    row = _transaction(reference, SandboxTransaction.Kind.DIRECT_DEBIT)
+    allow_form_targets(request, [row.callback_url])
+    if request.method == "POST":
+        processor.authorize_direct_debit(reference=reference)
+        return HttpResponseRedirect(with_reference(row.callback_url, reference))
+    return render(request, "sandbox/direct_debit.html", {"transaction": row})

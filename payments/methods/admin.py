@@ -38,7 +38,8 @@ class CustomerAdmin(admin.ModelAdmin):
     )
     search_fields = ("public_id", "email", "first_name", "last_name", "phone")
     readonly_fields = ("public_id", "score", "created_at", "updated_at")
-    exclude = ("password",)
+    # The credential version moves only with the password (it revokes their JWTs).
+    exclude = ("password", "credential_version")
     inlines = [PaymentMethodInline]
     list_per_page = 50
 

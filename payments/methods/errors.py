@@ -67,6 +67,16 @@ class OtpAttemptsExhausted(DomainError):
     )
 
 
+class MandateStepInProgress(DomainError):
+    code = "mandate_step_in_progress"
+    http_status = 409
+    message = (
+        "Another request for this mandate reference is being checked with the bank "
+        "right now; call again in a few seconds with the same reference (once the "
+        "mandate is saved, every step answers the saved method)."
+    )
+
+
 class MandateStepMismatch(DomainError):
     code = "mandate_step_mismatch"
     http_status = 409

@@ -168,7 +168,19 @@ class BankMandate(models.Model):
     next_action = models.CharField(max_length=32, blank=True)
     display_text = models.CharField(max_length=255, blank=True)
     url = models.URLField(max_length=2000, blank=True)
+    # Wrong OTPs the processor refused (only those: a submission in flight or
+    # one that failed otherwise does not count).
     otp_failures = models.PositiveSmallIntegerField(default=0)
+    # The bank step ended with an authorization the processor will not charge
+    # again: the mandate continues with a direct-debit authorization request
+    # (its open_url step), known by the processor's reference once made.
+    direct_debit = models.BooleanField(default=False)
+    direct_debit_reference = models.CharField(max_length=100, blank=True)
+    # The step being sent to the processor now, if any: requests for the same
+    # reference take turns (one step at a time reaches the bank); a claim older
+    # than the service's patience for the processor was lost and is taken over.
+    step_claim = models.CharField(max_length=32, blank=True)
+    step_claimed_at = models.DateTimeField(null=True, blank=True)
     failure_message = models.CharField(max_length=255, blank=True)
     payment_method = models.ForeignKey(
         PaymentMethod, null=True, blank=True, on_delete=models.PROTECT

@@ -5,15 +5,27 @@
   var SOURCE = "installments-checkout";
   var embedder = window.opener || (window.parent !== window ? window.parent : null);
   var framed = window.parent !== window;
+  var body = document.body;
+
+  // Messages go only to the merchant's registered site (the origin of its business
+  // URL, rendered by the server) and to this service's own pages (the frame that
+  // relays a window's messages, the widget demo), never to "*": whichever page
+  // opened or framed the checkout, only those two origins can read them. The
+  // browser drops a message whose target origin is not the recipient's.
+  var targets = [window.location.origin];
+  if (body.dataset.merchantOrigin && body.dataset.merchantOrigin !== window.location.origin) {
+    targets.push(body.dataset.merchantOrigin);
+  }
+
+  function post(recipient, message) {
+    targets.forEach(function (origin) { recipient.postMessage(message, origin); });
+  }
 
   function tell(message) {
-    // The widget checks that messages come from this origin; what is sent is
-    // for display only (no secrets), so any embedding page may read it.
-    if (embedder) embedder.postMessage(Object.assign({ source: SOURCE }, message), "*");
+    if (embedder) post(embedder, Object.assign({ source: SOURCE }, message));
   }
 
   // Paid: tell the widget; its "Continue" closes the widget instead.
-  var body = document.body;
   if (body.dataset.checkoutSuccess) {
     tell({ type: "success", sessionToken: body.dataset.checkoutSuccess, planId: body.dataset.planId });
     var done = document.querySelector("[data-widget-close]");
@@ -49,13 +61,13 @@
       var watch = window.setInterval(function () {
         if (!child.closed) return;
         window.clearInterval(watch);
-        window.parent.postMessage({ source: SOURCE, type: "close", sessionToken: opener.dataset.sessionToken }, "*");
+        post(window.parent, { source: SOURCE, type: "close", sessionToken: opener.dataset.sessionToken });
       }, 400);
       window.addEventListener("message", function (message) {
         var data = message.data || {};
         if (message.source !== child || message.origin !== window.location.origin) return;
         if (data.source !== SOURCE) return;
-        window.parent.postMessage(data, "*");
+        post(window.parent, data);
       });
     });
   }

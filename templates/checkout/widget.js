@@ -5,7 +5,9 @@
    It opens the hosted checkout (/checkout/<token>) in a popup (default, the
    supported mode) or an iframe over the page (on a page of another site than the
    service's, the iframe asks the customer to continue in a window of its own)
-   and reports, through postMessage from the checkout's own origin only:
+   and reports, through postMessage from the checkout's own origin only, sent
+   only to a page on the merchant's registered site (the origin of its
+   business_url: scheme, host and port):
      onSuccess({sessionToken, planId})  the deposit was paid
      onClose()                          the customer closed the checkout
    Display only: fulfil orders on the signed webhooks (goods.release or

@@ -380,3 +380,33 @@ def test_the_widget_popup_on_another_site_reports_success_and_close(
     click_to_close(popup, "Continue")
 
     expect(log).to_contain_text("onClose")
+
+
+def test_a_page_on_another_site_than_the_registered_one_hears_nothing(
+    page, service, shop_site
+):
+    # The checkout's success message carries the session token and the plan id:
+    # it goes to the merchant's registered origin (and the service's own pages),
+    # never to "*", so a page elsewhere that opens the checkout learns nothing.
+    owner = make_merchant_with_key(business_url="https://shop.example.com")
+    returning_customer_with_card()
+    token = open_session(service, owner)
+    shop_site.sell(token, mode="popup")
+    page.goto(f"{shop_site.url}/")
+    page.evaluate(
+        """window.addEventListener("message", function (event) {
+             document.getElementById("log").textContent +=
+               "message from " + event.origin + "\\n";
+           });"""
+    )
+
+    with page.expect_popup() as opened:
+        page.get_by_role("button", name="Buy on installments").click()
+    popup = opened.value
+    sign_in_and_pay(popup)
+    click_to_close(popup, "Continue")
+
+    log = page.get_by_test_id("event-log")
+    expect(log).to_contain_text("onClose")  # the widget saw its window close
+    expect(log).not_to_contain_text("message from")
+    expect(log).not_to_contain_text("onSuccess")

@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 
 from payments.gateway.processors import get_processor
+from payments.methods.services import mandates
 from payments.models import BankMandate, ProcessorCharge, ProcessorRefund
 
 from ..factories import CustomerFactory
@@ -210,3 +211,35 @@ def test_concurrent_wrong_otps_get_exactly_five_tries(monkeypatch):
     assert sorted(codes) == ["invalid_otp"] * 5 + ["otp_attempts_exhausted"] * 3
     mandate = BankMandate.objects.get(reference=reference)
     assert (mandate.status, mandate.otp_failures) == (BankMandate.Status.DEAD, 5)
+
+
+def test_an_otp_still_being_checked_is_not_counted_as_a_wrong_one(alice, monkeypatch):
+    reference = initiate_mandate(alice, "0123456780").json()["reference"]
+    for _ in range(4):
+        mandate_step(alice, "submit-otp", reference, otp="000000")
+    sandbox = get_processor()
+    real_submit = sandbox.submit_otp
+    meanwhile = []
+
+    def submit_otp(**kwargs):
+        if not meanwhile:
+            # While the bank checks this OTP, the customer's second tap arrives.
+            meanwhile.append(mandate_step(alice, "submit-otp", reference, otp="123456"))
+        return real_submit(**kwargs)
+
+    monkeypatch.setattr(sandbox, "submit_otp", submit_otp)
+    # The second tap does not wait for the first (the default waits a moment).
+    monkeypatch.setattr(mandates, "STEP_WAIT_SECONDS", 0, raising=False)
+
+    done = mandate_step(alice, "submit-otp", reference, otp="123456")
+
+    assert done.json()["next_action"] == "success"
+    [second] = meanwhile
+    assert second.status_code == 409
+    assert second.json()["error"]["code"] == "mandate_step_in_progress"
+    assert "initiate" not in second.json()["error"]["message"]
+    mandate = BankMandate.objects.get(reference=reference)
+    assert (mandate.status, mandate.otp_failures) == (BankMandate.Status.SUCCEEDED, 4)
+    assert mandate_step(alice, "submit-otp", reference, otp="123456").json() == (
+        done.json()
+    )

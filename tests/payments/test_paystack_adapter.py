@@ -217,6 +217,47 @@ CALLS = [
         ),
     ),
     Call(
+        "initialize_direct_debit",
+        "POST",
+        "/customer/authorization/initialize",
+        {
+            "email": "a@b.ng",
+            "callback_url": "https://pay.shop.ng/payment-methods/mandate-authorized",
+            "bank_code": "057",
+            "account_number": "0000000000",
+        },
+        ok(
+            {
+                "redirect_url": "https://link.paystack.co/82t4mp5b5mfn51h",
+                "access_code": "82t4mp5b5mfn51h",
+                "reference": "dfbzfotsrbv4n5s82t4mp5b5mfn51h",
+            },
+            "Authorization initialized",
+        ),
+        sent={
+            "email": "a@b.ng",
+            "channel": "direct_debit",
+            "callback_url": "https://pay.shop.ng/payment-methods/mandate-authorized",
+            "account": {"number": "0000000000", "bank_code": "057"},
+        },
+    ),
+    Call(
+        "verify_direct_debit",
+        "GET",
+        "/customer/authorization/verify/dfbzfotsrbv4n5s82t4mp5b5mfn51h",
+        {"reference": "dfbzfotsrbv4n5s82t4mp5b5mfn51h"},
+        ok(
+            {
+                "authorization_code": "AUTH_JV4T9Wawdj",
+                "channel": "direct_debit",
+                "bank": "Zenith Bank",
+                "active": True,
+                "customer": {"code": "CUS_24lze1c8i2zl76y", "email": "a@b.ng"},
+            },
+            "Authorization retrieved successfully",
+        ),
+    ),
+    Call(
         "refund",
         "POST",
         "/refund",
@@ -582,6 +623,7 @@ def test_revoked_mandates_follow_the_cursor(paystack, fake):
 GENERIC_REFUSALS = [
     "initialize_transaction",
     "charge_bank",
+    "initialize_direct_debit",
     "submit_birthday",
     "submit_phone",
     "check_charge",
@@ -623,6 +665,50 @@ def test_verify_reports_a_failed_card_with_its_reason(paystack, fake):
 
     assert result.status == TransactionStatus.FAILED
     assert result.failure_reason == FailureReason.DECLINED
+
+
+def test_initialize_direct_debit_returns_the_redirect_url_and_paystacks_reference(
+    paystack, fake
+):
+    register(fake, BY_NAME["initialize_direct_debit"])
+
+    request = invoke(paystack, BY_NAME["initialize_direct_debit"])
+
+    assert request.redirect_url == "https://link.paystack.co/82t4mp5b5mfn51h"
+    assert request.reference == "dfbzfotsrbv4n5s82t4mp5b5mfn51h"
+
+
+@pytest.mark.parametrize(
+    ("active", "code", "chargeable"),
+    [(True, "AUTH_JV4T9Wawdj", True), (False, "AUTH_JV4T9Wawdj", False)]
+    + [(True, None, False), ("true", "AUTH_JV4T9Wawdj", False)],
+)
+def test_a_direct_debit_is_chargeable_only_when_active_with_a_code(
+    paystack, fake, active, code, chargeable
+):
+    call = BY_NAME["verify_direct_debit"]
+    data = {**call.reply["data"], "active": active, "authorization_code": code}
+    register(fake, call, json_body=ok(data))
+
+    found = invoke(paystack, call)
+
+    assert found.chargeable is chargeable
+    assert found.authorization_code == (code or "")
+    assert found.bank == "Zenith Bank"
+
+
+def test_a_direct_debit_paystack_does_not_know_answers_none(paystack, fake):
+    register(
+        fake,
+        BY_NAME["verify_direct_debit"],
+        status=404,
+        json_body={
+            "status": False,
+            "message": "Authorization does not exist or does not belong to integration",
+        },
+    )
+
+    assert invoke(paystack, BY_NAME["verify_direct_debit"]) is None
 
 
 def test_a_declined_charge_authorization_is_a_failed_result(paystack, fake):

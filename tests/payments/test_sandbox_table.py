@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from payments.gateway.errors import ProcessorRefused
 from payments.gateway.processors import FailureReason, get_processor
-from payments.models import PaymentMethod, SandboxTransaction
+from payments.models import PaymentMethod, SandboxAuthorization, SandboxTransaction
 
 from .conftest import (
     CARD_DECLINED,
@@ -146,6 +146,52 @@ def test_bank_account_ending_3_opens_a_url_and_verifies_after_the_popup(alice):
     assert done.status_code == 200
     assert done.json()["next_action"] == "success"
     assert done.json()["data"]["label"] == "Access Bank ••••6783"
+
+
+def test_bank_account_ending_4_continues_with_a_direct_debit_after_the_otp(alice):
+    reference = initiate_mandate(alice, "0123456784").json()["reference"]
+
+    step = mandate_step(alice, "submit-otp", reference, otp="123456")
+
+    # The bank step's authorization cannot be charged again: not saved.
+    body = step.json()
+    assert step.status_code == 200
+    assert body["next_action"] == "open_url"
+    assert urlsplit(body["url"]).path.startswith("/sandbox/direct-debit/dd-")
+    assert alice.methods() == []
+    one_off = SandboxAuthorization.objects.get(account_number="0123456784")
+    assert one_off.reusable is False
+    assert (
+        not get_processor()
+        .charge_authorization(
+            email=alice.customer.email,
+            amount=250_000,
+            authorization_code=one_off.authorization_code,
+            reference="inst-4-a0",
+        )
+        .succeeded
+    )
+
+    early = mandate_step(alice, "verify", reference)
+    assert early.status_code == 409
+    assert early.json()["error"]["code"] == "mandate_not_authorized"
+    assert alice.methods() == []
+
+    popup = APIClient()
+    page = popup.get(urlsplit(body["url"]).path)
+    assert b"Authorize direct debit" in page.content
+    consented = popup.post(urlsplit(body["url"]).path)
+    assert consented.status_code == 302
+    assert urlsplit(consented["Location"]).path == "/payment-methods/mandate-authorized"
+    assert b"return to the window" in popup.get(consented["Location"]).content
+
+    done = mandate_step(alice, "verify", reference)
+    assert done.status_code == 200
+    assert done.json()["next_action"] == "success"
+    assert done.json()["data"]["label"] == "Access Bank ••••6784"
+    method = PaymentMethod.objects.get()
+    assert method.authorization_code != one_off.authorization_code
+    assert charge_later(method.public_id, "inst-4-a1").succeeded
 
 
 def test_otp_123456_is_correct_and_any_other_otp_is_invalid(alice):

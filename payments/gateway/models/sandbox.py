@@ -24,6 +24,9 @@ class SandboxAuthorization(models.Model):
     behaviour = models.CharField(
         max_length=32, choices=Behaviour.choices, default=Behaviour.SUCCEEDS
     )
+    # False for the one-off authorization of a bank charge that cannot be
+    # charged again (docs/sandbox.md: accounts ending in 4).
+    reusable = models.BooleanField(default=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -39,6 +42,8 @@ class SandboxTransaction(models.Model):
         CARD_CHECKOUT = "card_checkout"  # initialize -> authorize page
         BANK_CHARGE = "bank_charge"  # Charge API with a bank account
         AUTHORIZATION_CHARGE = "authorization_charge"  # charge_authorization
+        # customer/authorization/initialize -> consent page (no money moves)
+        DIRECT_DEBIT = "direct_debit"
 
     reference = models.CharField(max_length=100, unique=True)
     kind = models.CharField(max_length=32, choices=Kind.choices)

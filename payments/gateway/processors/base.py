@@ -106,6 +106,31 @@ class ChargeStep:
 
 
 @dataclass(frozen=True)
+class DirectDebitRequest:
+    """A direct-debit authorization request: the customer consents at
+    `redirect_url`; `reference` (the processor's own) verifies it later."""
+
+    reference: str
+    redirect_url: str
+    access_code: str = ""
+
+
+@dataclass(frozen=True)
+class DirectDebitAuthorization:
+    """Where a direct-debit authorization request stands. Only an active one
+    with a code can be charged (activation may take hours after consent)."""
+
+    reference: str
+    active: bool
+    authorization_code: str = ""
+    bank: str = ""
+
+    @property
+    def chargeable(self) -> bool:
+        return self.active and bool(self.authorization_code)
+
+
+@dataclass(frozen=True)
 class RefundResult:
     refund_id: str
     transaction_reference: str
@@ -223,6 +248,17 @@ class Processor(ABC):
 
     @abstractmethod
     def check_charge(self, *, reference: str) -> ChargeStep: ...
+
+    # Bank accounts: a direct-debit authorization, for when the Charge API's
+    # authorization cannot be charged again.
+    @abstractmethod
+    def initialize_direct_debit(
+        self, *, email: str, callback_url: str, bank_code: str, account_number: str
+    ) -> DirectDebitRequest: ...
+
+    @abstractmethod
+    def verify_direct_debit(self, *, reference: str) -> DirectDebitAuthorization | None:
+        """None when the processor knows no authorization request by this reference."""
 
     @abstractmethod
     def refund(

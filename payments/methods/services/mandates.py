@@ -3,32 +3,41 @@
 initiate charges the 5000 kobo verification amount to the account; the processor
 answers with the next step (OTP, birthday, phone, open a URL) until `success`,
 when the account's authorization is saved as a bank payment method and the 5000
-kobo is refunded after commit. Paystack replies outside the spec's next_action
+kobo is refunded after commit (or, for an authorization the processor will not
+charge again, the mandate continues with a direct debit: mandate_completion.py).
+Paystack replies outside the spec's next_action
 values are refused clearly: send_pin/send_address 422, pending 409 (retry with
 verify), failed 402 with the processor's display text.
+
+Steps 15-18 of one reference take turns: a request first claims the mandate (a
+conditional UPDATE, committed), so one step at a time reaches the processor;
+a request that finds the claim taken waits a moment for that step's outcome
+and answers it (the saved method, or what the mandate waits for now), or 409
+`mandate_step_in_progress`. Only an OTP the processor refused counts as wrong.
 """
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
+from config.api.ids import random_token
+
 from ...customers.models import Customer
-from ...gateway.errors import InvalidOtp, ProcessorError
-from ...gateway.models import ProcessorCharge
+from ...gateway.errors import InvalidOtp
 from ...gateway.processors import ChargeStatus, ChargeStep, get_processor
 from ...gateway.selectors import bank_by_code
-from ...gateway.services.charges import (
-    VERIFICATION_AMOUNT,
-    charge_record,
-    verification_refund_schedule,
-)
+from ...gateway.services.charges import VERIFICATION_AMOUNT, charge_record
 from ..errors import (
     MandateClosed,
     MandateNotAuthorized,
+    MandateStepInProgress,
     MandateStepMismatch,
     OtpAttemptsExhausted,
     PaymentFailed,
@@ -36,22 +45,20 @@ from ..errors import (
     ReferenceNotFound,
     UnsupportedAuthorizationStep,
 )
-from ..models import MAX_WRONG_OTPS, BankMandate, PaymentMethod
-from .methods import (
-    NewMethod,
-    bank_label,
-    lock_customer,
-    new_reference,
-    payment_method_store,
+from ..models import MAX_WRONG_OTPS, BankMandate
+from .mandate_completion import (
+    OPEN_URL,
+    PENDING,
+    PURPOSE,
+    SUBMIT_BIRTHDAY,
+    SUBMIT_OTP,
+    SUBMIT_PHONE,
+    MandateOutcome,
+    mandate_complete,
+    mandate_direct_debit_verify,
+    mandate_saved,
 )
-
-PURPOSE = ProcessorCharge.Purpose.BANK_VERIFICATION
-SUBMIT_OTP = "submit_otp"
-SUBMIT_BIRTHDAY = "submit_birthday"
-SUBMIT_PHONE = "submit_phone"
-OPEN_URL = "open_url"
-PENDING = "pending"
-SUCCESS = "success"
+from .methods import new_reference
 
 _NEXT_ACTIONS = {
     ChargeStatus.SEND_OTP: SUBMIT_OTP,
@@ -60,18 +67,17 @@ _NEXT_ACTIONS = {
     ChargeStatus.OPEN_URL: OPEN_URL,
 }
 
+# How long a step waits for another step of the same reference to finish (a
+# double tap, a retried request) before answering 409 mandate_step_in_progress.
+STEP_WAIT_SECONDS = 5.0
+STEP_POLL_SECONDS = 0.05
+# A claim this old belongs to a request that died: longer than any processor
+# step takes (timeouts and pending polls included), so it is taken over.
+STEP_CLAIM_LIFETIME = timedelta(minutes=3)
+
 _UNKNOWN_BANK = (
     "Unknown bank_code: GET /api/v1/payment-methods/banks lists the supported banks."
 )
-
-
-@dataclass(frozen=True)
-class MandateOutcome:
-    mandate: BankMandate
-    next_action: str
-    display_text: str = ""
-    url: str = ""
-    payment_method: PaymentMethod | None = None
 
 
 def mandate_initiate(
@@ -132,18 +138,21 @@ def mandate_verify(
     *, customer: Customer, reference: str, details: MandateDetails
 ) -> MandateOutcome:
     """After the open_url popup (or a pending reply): ask the processor again."""
-    mandate = _open_mandate(customer, reference, details)
-    if isinstance(mandate, MandateOutcome):
-        return mandate
-    if mandate.next_action not in (OPEN_URL, PENDING):
-        raise MandateStepMismatch(
-            f"This mandate is waiting for {mandate.next_action or 'its first reply'}; "
-            "verify follows the open_url step."
-        )
-    step = get_processor().check_charge(reference=mandate.reference)
-    if step.status == ChargeStatus.OPEN_URL:
-        raise MandateNotAuthorized()
-    return _apply(mandate, step)
+    with _turn(customer, reference, details) as mandate:
+        if isinstance(mandate, MandateOutcome):
+            return mandate
+        if mandate.next_action not in (OPEN_URL, PENDING):
+            raise MandateStepMismatch(
+                f"This mandate is waiting for "
+                f"{mandate.next_action or 'its first reply'}; verify follows the "
+                "open_url step."
+            )
+        if mandate.direct_debit:
+            return mandate_direct_debit_verify(mandate)
+        step = get_processor().check_charge(reference=mandate.reference)
+        if step.status == ChargeStatus.OPEN_URL:
+            raise MandateNotAuthorized()
+        return _apply(mandate, step)
 
 
 def _own_mandate(customer: Customer, reference: str) -> BankMandate:
@@ -167,12 +176,7 @@ def _open_mandate(
     if mismatched:
         raise ValidationError(mismatched)
     if mandate.status == BankMandate.Status.SUCCEEDED:
-        return MandateOutcome(
-            mandate=mandate,
-            next_action=SUCCESS,
-            display_text=mandate.display_text,
-            payment_method=mandate.payment_method,
-        )
+        return mandate_saved(mandate)
     if mandate.status == BankMandate.Status.DEAD:
         raise OtpAttemptsExhausted()
     if mandate.status == BankMandate.Status.FAILED:
@@ -188,59 +192,92 @@ def _open_mandate(
     return mandate
 
 
-def _step(customer, reference, details, action, value) -> MandateOutcome:
-    mandate = _open_mandate(customer, reference, details)
-    if isinstance(mandate, MandateOutcome):
-        return mandate
-    if mandate.next_action != action:
-        raise MandateStepMismatch(
-            f"This mandate is waiting for {mandate.next_action or 'its first reply'}, "
-            f"not {action}."
+@contextmanager
+def _turn(
+    customer: Customer, reference: str, details: MandateDetails
+) -> Iterator[BankMandate | MandateOutcome]:
+    """The mandate, claimed for one step until the block ends; or the stored
+    outcome of a mandate that finished, perhaps while this request waited."""
+    deadline = time.monotonic() + STEP_WAIT_SECONDS
+    claim = random_token(128)
+    while True:
+        mandate = _open_mandate(customer, reference, details)
+        if isinstance(mandate, MandateOutcome):
+            yield mandate
+            return
+        now = timezone.now()
+        claimed = (
+            BankMandate.objects.filter(
+                pk=mandate.pk, status=BankMandate.Status.IN_PROGRESS
+            )
+            .filter(Q(step_claim="") | Q(step_claimed_at__lt=now - STEP_CLAIM_LIFETIME))
+            .update(step_claim=claim, step_claimed_at=now, updated_at=now)
         )
-    processor = get_processor()
-    if action == SUBMIT_OTP:
-        step = _submit_otp(processor, mandate, value)
-    elif action == SUBMIT_BIRTHDAY:
-        step = processor.submit_birthday(reference=mandate.reference, birthday=value)
-    else:
-        step = processor.submit_phone(reference=mandate.reference, phone=value)
-    return _apply(mandate, step)
+        if claimed:
+            break
+        if time.monotonic() >= deadline:
+            raise MandateStepInProgress()
+        time.sleep(STEP_POLL_SECONDS)
+    try:
+        # What the step before this one left: the next_action, the OTP count.
+        mandate.refresh_from_db()
+        yield mandate
+    finally:
+        BankMandate.objects.filter(pk=mandate.pk, step_claim=claim).update(
+            step_claim="", step_claimed_at=None
+        )
+
+
+def _step(customer, reference, details, action, value) -> MandateOutcome:
+    with _turn(customer, reference, details) as mandate:
+        if isinstance(mandate, MandateOutcome):
+            return mandate
+        if mandate.next_action != action:
+            raise MandateStepMismatch(
+                f"This mandate is waiting for "
+                f"{mandate.next_action or 'its first reply'}, not {action}."
+            )
+        processor = get_processor()
+        if action == SUBMIT_OTP:
+            step = _submit_otp(processor, mandate, value)
+        elif action == SUBMIT_BIRTHDAY:
+            step = processor.submit_birthday(
+                reference=mandate.reference, birthday=value
+            )
+        else:
+            step = processor.submit_phone(reference=mandate.reference, phone=value)
+        return _apply(mandate, step)
 
 
 def _submit_otp(processor, mandate: BankMandate, otp: str) -> ChargeStep:
-    """At most 5 wrong OTPs reach the processor, even from concurrent requests:
-    each submission first takes one of the 5 tries with a conditional UPDATE,
-    and gives it back unless the OTP turns out wrong."""
-    mandates = BankMandate.objects.filter(pk=mandate.pk)
-    taken = mandates.filter(
-        status=BankMandate.Status.IN_PROGRESS, otp_failures__lt=MAX_WRONG_OTPS
-    ).update(otp_failures=F("otp_failures") + 1, updated_at=timezone.now())
-    if not taken:
+    """Within the mandate's turn, so at most 5 wrong OTPs ever reach the
+    processor; only an OTP the processor refused is counted."""
+    if mandate.otp_failures >= MAX_WRONG_OTPS:
         raise OtpAttemptsExhausted()
     try:
-        step = processor.submit_otp(reference=mandate.reference, otp=otp)
+        return processor.submit_otp(reference=mandate.reference, otp=otp)
     except InvalidOtp:
-        left = MAX_WRONG_OTPS - mandates.values_list("otp_failures", flat=True).get()
-        if left > 0:
-            raise InvalidOtp(
-                f"The OTP is incorrect; {left} more attempt{'s' if left > 1 else ''} "
-                "with this reference."
-            ) from None
-        mandates.filter(status=BankMandate.Status.IN_PROGRESS).update(
-            status=BankMandate.Status.DEAD,
-            failure_message="5 wrong OTPs",
-            completed_at=timezone.now(),
-            updated_at=timezone.now(),
-        )
+        pass
+    mandates = BankMandate.objects.filter(pk=mandate.pk)
+    mandates.filter(otp_failures__lt=MAX_WRONG_OTPS).update(
+        otp_failures=F("otp_failures") + 1, updated_at=timezone.now()
+    )
+    left = MAX_WRONG_OTPS - mandates.values_list("otp_failures", flat=True).get()
+    if left > 0:
         raise InvalidOtp(
-            "The OTP is incorrect. That was the 5th wrong OTP: this reference is "
-            "now dead; start again with initiate-bank-mandate."
-        ) from None
-    except BaseException:
-        mandates.update(otp_failures=F("otp_failures") - 1)
-        raise
-    mandates.update(otp_failures=F("otp_failures") - 1)
-    return step
+            f"The OTP is incorrect; {left} more attempt{'s' if left > 1 else ''} "
+            "with this reference."
+        )
+    mandates.filter(status=BankMandate.Status.IN_PROGRESS).update(
+        status=BankMandate.Status.DEAD,
+        failure_message="5 wrong OTPs",
+        completed_at=timezone.now(),
+        updated_at=timezone.now(),
+    )
+    raise InvalidOtp(
+        "The OTP is incorrect. That was the 5th wrong OTP: this reference is "
+        "now dead; start again with initiate-bank-mandate."
+    )
 
 
 def _apply(mandate: BankMandate, step: ChargeStep) -> MandateOutcome:
@@ -258,7 +295,7 @@ def _apply(mandate: BankMandate, step: ChargeStep) -> MandateOutcome:
             url=mandate.url,
         )
     if step.status == ChargeStatus.SUCCESS:
-        return _complete(mandate, step)
+        return mandate_complete(mandate, step)
     if step.status == ChargeStatus.PENDING:
         mandate.next_action = PENDING
         mandate.display_text = step.display_text[:255]
@@ -305,65 +342,3 @@ def _close(mandate: BankMandate, message: str, step: ChargeStep | None) -> None:
                 "updated_at",
             ]
         )
-
-
-def _complete(mandate: BankMandate, step: ChargeStep) -> MandateOutcome:
-    authorization = step.authorization
-    if authorization is None:
-        raise ProcessorError(
-            "The payment processor reported the mandate authorized but sent no "
-            "authorization; try verify again shortly."
-        )
-    with transaction.atomic(durable=True):
-        customer = lock_customer(mandate.customer)
-        mandate = BankMandate.objects.select_for_update().get(pk=mandate.pk)
-        if mandate.status == BankMandate.Status.SUCCEEDED:
-            return MandateOutcome(
-                mandate=mandate,
-                next_action=SUCCESS,
-                display_text=mandate.display_text,
-                payment_method=mandate.payment_method,
-            )
-        method = payment_method_store(
-            customer=customer,
-            new=NewMethod(
-                type=PaymentMethod.Type.BANK,
-                processor=mandate.processor,
-                authorization=authorization,
-                fingerprint_source=f"bank:{mandate.bank_code}:{mandate.account_number}",
-                label=bank_label(
-                    bank_name=mandate.bank_name, account_number=mandate.account_number
-                ),
-                last4=mandate.account_last4,
-                bank_code=mandate.bank_code,
-                bank_name=mandate.bank_name,
-            ),
-            make_default=mandate.is_default,
-        )
-        charge = charge_record(
-            reference=mandate.reference,
-            processor=mandate.processor,
-            customer=customer,
-            purpose=PURPOSE,
-            amount=step.amount or mandate.amount,
-            currency=mandate.currency,
-            succeeded=True,
-            gateway_response=step.gateway_response,
-            processor_id=step.processor_id,
-            paid_at=timezone.now(),
-            payment_method=method,
-        )
-        mandate.status = BankMandate.Status.SUCCEEDED
-        mandate.next_action = SUCCESS
-        mandate.display_text = step.display_text[:255]
-        mandate.url = ""
-        mandate.payment_method = method
-        mandate.completed_at = timezone.now()
-        mandate.save()
-        verification_refund_schedule(charge)
-    return MandateOutcome(
-        mandate=mandate,
-        next_action=SUCCESS,
-        display_text=mandate.display_text,
-        payment_method=method,
-    )

@@ -18,6 +18,8 @@ from ..base import (
     Authorization,
     ChargeStatus,
     ChargeStep,
+    DirectDebitAuthorization,
+    DirectDebitRequest,
     InitializedTransaction,
     Processor,
     RefundResult,
@@ -260,6 +262,43 @@ class PaystackProcessor(PaystackPayouts, PaystackTransport, Processor):
                 and authorization.get("authorization_code")
                 else None,
             )
+
+    # -- bank accounts: direct-debit authorization ---------------------------
+
+    def initialize_direct_debit(
+        self, *, email, callback_url, bank_code, account_number
+    ):
+        body = self._call(
+            "POST",
+            "/customer/authorization/initialize",
+            json={
+                "email": email,
+                "channel": "direct_debit",
+                "callback_url": callback_url,
+                "account": {"number": account_number, "bank_code": bank_code},
+            },
+        )
+        with self._parsing("POST /customer/authorization/initialize"):
+            data = body["data"]
+            return DirectDebitRequest(
+                reference=str(data["reference"]),
+                redirect_url=str(data["redirect_url"]),
+                access_code=str(data.get("access_code") or ""),
+            )
+
+    def verify_direct_debit(self, *, reference):
+        def parse(data: dict) -> DirectDebitAuthorization:
+            return DirectDebitAuthorization(
+                reference=reference,
+                # Only Paystack's own `true` counts: anything else is not active.
+                active=data["active"] is True,
+                authorization_code=str(data.get("authorization_code") or ""),
+                bank=str(data.get("bank") or ""),
+            )
+
+        return self._fetch(
+            f"/customer/authorization/verify/{quote(reference, safe='')}", parse
+        )
 
     # -- refunds -----------------------------------------------------------
 

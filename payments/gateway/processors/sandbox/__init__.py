@@ -169,7 +169,7 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
             exp_month=auth.exp_month,
             exp_year=auth.exp_year,
             bank=auth.bank_code,
-            reusable=True,
+            reusable=auth.reusable,
         )
 
     def charge_authorization(
@@ -189,6 +189,12 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
                 "failed",
                 FailureReason.AUTHORIZATION_REVOKED,
                 "Authorization code is invalid",
+            )
+        elif not auth.reusable:
+            status, reason, text = (
+                "failed",
+                FailureReason.DECLINED,
+                "This authorization cannot be charged again",
             )
         elif auth.revoked_at is not None:
             status, reason, text = (

@@ -14,12 +14,15 @@ from ...models import SandboxAuthorization, SandboxTransaction
 from ..base import (
     ChargeStatus,
     ChargeStep,
+    DirectDebitAuthorization,
+    DirectDebitRequest,
 )
 from .values import (
     CORRECT_OTP,
     DISPLAY_TEXT,
     MANDATE_FIRST_STEP,
     NEXT_AFTER,
+    ONE_OFF_AUTHORIZATION_DIGIT,
 )
 
 
@@ -53,8 +56,9 @@ class SandboxBankCharges:
             fields.update(
                 status="failed",
                 step=ChargeStatus.FAILED,
-                gateway_response="Sandbox mandate accounts end in 0, 1, 2 or 3; "
-                "this account cannot be debited.",
+                gateway_response="Sandbox mandate accounts end in 0, 1, 2 or 3 "
+                "(or 4: a one-off bank authorization, then a direct debit); this "
+                "account cannot be debited.",
             )
         else:
             fields.update(step=first)
@@ -87,6 +91,7 @@ class SandboxBankCharges:
                 last4=row.account_number[-4:],
                 bank_code=row.bank_code,
                 account_number=row.account_number,
+                reusable=not row.account_number.endswith(ONE_OFF_AUTHORIZATION_DIGIT),
             )
         row.save()
         return row
@@ -134,6 +139,62 @@ class SandboxBankCharges:
             if row.step == ChargeStatus.OPEN_URL:
                 row = self._advance(reference=reference, expected=ChargeStatus.OPEN_URL)
         return row
+
+    def initialize_direct_debit(
+        self, *, email, callback_url, bank_code, account_number
+    ):
+        # Like Paystack, the processor names the request; no money moves.
+        row = SandboxTransaction.objects.create(
+            reference=f"dd-{random_token(96).lower()}",
+            kind=SandboxTransaction.Kind.DIRECT_DEBIT,
+            email=email,
+            amount=0,
+            callback_url=callback_url,
+            bank_code=bank_code,
+            account_number=account_number,
+        )
+        return DirectDebitRequest(
+            reference=row.reference,
+            redirect_url=_page_url("sandbox-direct-debit", row.reference),
+            access_code=row.reference[3:],
+        )
+
+    def authorize_direct_debit(self, *, reference: str) -> SandboxTransaction:
+        """The form of /sandbox/direct-debit/<reference> was submitted: the
+        customer consents, and the authorization is active at once."""
+        with transaction.atomic():
+            row = SandboxTransaction.objects.select_for_update().get(
+                reference=reference, kind=SandboxTransaction.Kind.DIRECT_DEBIT
+            )
+            if row.status == "pending":
+                row.status = "success"
+                row.gateway_response = "Authorization active"
+                row.authorization = SandboxAuthorization.objects.create(
+                    authorization_code=f"AUTH_{random_token(64).lower()}",
+                    channel="bank",
+                    email=row.email,
+                    last4=row.account_number[-4:],
+                    bank_code=row.bank_code,
+                    account_number=row.account_number,
+                )
+                row.save()
+        return row
+
+    def verify_direct_debit(self, *, reference):
+        row = (
+            SandboxTransaction.objects.select_related("authorization")
+            .filter(reference=reference, kind=SandboxTransaction.Kind.DIRECT_DEBIT)
+            .first()
+        )
+        if row is None:
+            return None
+        auth = row.authorization
+        return DirectDebitAuthorization(
+            reference=reference,
+            active=auth is not None and auth.revoked_at is None,
+            authorization_code=auth.authorization_code if auth else "",
+            bank=row.bank_code,
+        )
 
     def check_charge(self, *, reference):
         self._existing(reference)

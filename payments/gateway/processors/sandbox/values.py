@@ -24,7 +24,12 @@ MANDATE_FIRST_STEP = {
     "1": ChargeStatus.SEND_BIRTHDAY,
     "2": ChargeStatus.SEND_PHONE,
     "3": ChargeStatus.OPEN_URL,
+    "4": ChargeStatus.SEND_OTP,
 }
+# Accounts ending so: the bank step succeeds with an authorization that cannot
+# be charged again (Paystack's `reusable: false`), so the service continues with
+# a direct-debit authorization, consented to on the sandbox's direct-debit page.
+ONE_OFF_AUTHORIZATION_DIGIT = "4"
 FAILING_PAYOUT_ACCOUNT_DIGIT = "9"
 
 DISPLAY_TEXT = {
