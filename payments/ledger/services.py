@@ -61,37 +61,6 @@ def ledger_post(
     return txn
 
 
-def collection_post(
-    *,
-    merchant,
-    customer,
-    amount: int,
-    reference: str,
-    currency: str = "NGN",
-    description: str = "",
-) -> LedgerTransaction:
-    """A deposit or installment collected: the processor holds `amount`; the
-    merchant's wallet is owed 97.5% and the platform keeps the 2.5% fee."""
-    fee = platform_fee(amount)
-    net = amount - fee
-    return ledger_post(
-        kind=LedgerTransaction.Kind.COLLECTION,
-        reference=reference,
-        merchant=merchant,
-        customer=customer,
-        currency=currency,
-        amount=amount,
-        fee=fee,
-        net=net,
-        description=description,
-        lines=[
-            (PROCESSOR_CLEARING, amount),
-            (PLATFORM_FEES, -fee),
-            (wallet_account(merchant.public_id), -net),
-        ],
-    )
-
-
 @dataclass(frozen=True)
 class Collection:
     """One collected payment for `collections_post` (ids, not model instances,
@@ -107,9 +76,11 @@ class Collection:
 
 
 def collections_post(collections: Sequence[Collection]) -> list[LedgerTransaction]:
-    """`collection_post` for many payments at once, in two bulk inserts:
-    the same transactions, lines and fee rule, and the same one-per-reference
-    database rule (a duplicate fails the whole statement)."""
+    """Deposits and installments collected: for each, the processor holds
+    `amount`, the merchant's wallet is owed 97.5% and the platform keeps the
+    2.5% fee. The whole batch is two bulk inserts; one transaction per reference
+    is a database rule (a duplicate fails the whole statement). The one posting
+    of a collection: `collection_post` is one item of it."""
     transactions = []
     lines = []
     for item in collections:
@@ -145,6 +116,32 @@ def collections_post(collections: Sequence[Collection]) -> list[LedgerTransactio
             ]
         )
     return transactions
+
+
+def collection_post(
+    *,
+    merchant,
+    customer,
+    amount: int,
+    reference: str,
+    currency: str = "NGN",
+    description: str = "",
+) -> LedgerTransaction:
+    """One deposit or installment collected (`collections_post` of one item)."""
+    (txn,) = collections_post(
+        [
+            Collection(
+                merchant_pk=merchant.pk,
+                merchant_public_id=merchant.public_id,
+                customer_pk=customer.pk,
+                amount=amount,
+                reference=reference,
+                currency=currency,
+                description=description,
+            )
+        ]
+    )
+    return txn
 
 
 def verification_charge_post(
