@@ -12,6 +12,7 @@ from django.utils import timezone
 from ...customers.models import Customer
 from ...gateway.models import ProcessorCharge
 from ...gateway.processors import (
+    Authorization,
     TransactionResult,
     TransactionStatus,
     get_processor,
@@ -103,19 +104,7 @@ def card_setup_verify(
             return setup.payment_method  # a concurrent verify finished first
         method = payment_method_store(
             customer=customer,
-            new=NewMethod(
-                type=PaymentMethod.Type.CARD,
-                processor=setup.processor,
-                authorization=authorization,
-                fingerprint_source=f"card:{authorization.signature}"
-                if authorization.signature
-                else f"card-authorization:{authorization.authorization_code}",
-                label=card_label(brand=authorization.brand, last4=authorization.last4),
-                last4=authorization.last4,
-                brand=authorization.brand,
-                exp_month=authorization.exp_month,
-                exp_year=authorization.exp_year,
-            ),
+            new=_new_card(setup, authorization),
             make_default=setup.is_default if is_default is None else is_default,
         )
         charge = charge_record_result(
@@ -131,6 +120,22 @@ def card_setup_verify(
         setup.save(update_fields=["status", "payment_method", "completed_at"])
         verification_refund_schedule(charge)
     return method
+
+
+def _new_card(setup: CardSetup, authorization: Authorization) -> NewMethod:
+    return NewMethod(
+        type=PaymentMethod.Type.CARD,
+        processor=setup.processor,
+        authorization=authorization,
+        fingerprint_source=f"card:{authorization.signature}"
+        if authorization.signature
+        else f"card-authorization:{authorization.authorization_code}",
+        label=card_label(brand=authorization.brand, last4=authorization.last4),
+        last4=authorization.last4,
+        brand=authorization.brand,
+        exp_month=authorization.exp_month,
+        exp_year=authorization.exp_year,
+    )
 
 
 def _fail(setup: CardSetup, result: TransactionResult, message: str) -> None:

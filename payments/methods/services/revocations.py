@@ -10,6 +10,7 @@ once, whichever feed brings it and however often.
 """
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -80,45 +81,55 @@ def revocation_handle(
         )
         revoked: list[PaymentMethod] = []
         for customer_pk in customer_pks:
-            customer = Customer.objects.select_for_update().get(pk=customer_pk)
-            methods = list(
-                PaymentMethod.objects.select_for_update().filter(
-                    customer=customer,
-                    authorization_code_hash=key,
-                    status=PaymentMethod.Status.ACTIVE,
-                )
+            revoked += _customer_revoke(
+                customer_pk, key=key, event=event, source=source, at=now
             )
-            was_default = any(method.is_default for method in methods)
-            for method in methods:
-                method.status = PaymentMethod.Status.REVOKED
-                method.is_default = False
-                method.revoked_at = now
-                method.revocation_reason = event[:64]
-                method.save(
-                    update_fields=[
-                        "status",
-                        "is_default",
-                        "revoked_at",
-                        "revocation_reason",
-                        "updated_at",
-                    ]
-                )
-            if was_default:
-                promote_newest_default(customer)
-            for method in methods:
-                notify_revocation(
-                    RevokedPaymentMethod(
-                        customer_pk=customer.pk,
-                        customer_id=customer.public_id,
-                        payment_method_pk=method.pk,
-                        payment_method_id=method.public_id,
-                        revoked_at=now,
-                        event=event,
-                        source=source,
-                    )
-                )
-            revoked.extend(methods)
     return RevocationOutcome(duplicate=False, methods=tuple(revoked))
+
+
+def _customer_revoke(
+    customer_pk: int, *, key: str, event: str, source: str, at: datetime
+) -> list[PaymentMethod]:
+    """Revoke the customer's active methods with this authorization (their row
+    locked), choose a new default, and tell the registered handlers."""
+    customer = Customer.objects.select_for_update().get(pk=customer_pk)
+    methods = list(
+        PaymentMethod.objects.select_for_update().filter(
+            customer=customer,
+            authorization_code_hash=key,
+            status=PaymentMethod.Status.ACTIVE,
+        )
+    )
+    was_default = any(method.is_default for method in methods)
+    for method in methods:
+        method.status = PaymentMethod.Status.REVOKED
+        method.is_default = False
+        method.revoked_at = at
+        method.revocation_reason = event[:64]
+        method.save(
+            update_fields=[
+                "status",
+                "is_default",
+                "revoked_at",
+                "revocation_reason",
+                "updated_at",
+            ]
+        )
+    if was_default:
+        promote_newest_default(customer)
+    for method in methods:
+        notify_revocation(
+            RevokedPaymentMethod(
+                customer_pk=customer.pk,
+                customer_id=customer.public_id,
+                payment_method_pk=method.pk,
+                payment_method_id=method.public_id,
+                revoked_at=at,
+                event=event,
+                source=source,
+            )
+        )
+    return methods
 
 
 def revocation_event_handle(*, inbound: InboundRequest, payload: dict) -> str:

@@ -157,22 +157,9 @@ def payout_transfer_request(*, payout_id: int) -> Payout:
         logger.warning("Payout %s recipient not created: %s", payout.public_id, error)
         return payout
 
-    with transaction.atomic(durable=True):
-        payout = Payout.objects.select_for_update().get(pk=payout.pk)
-        if payout.status != Payout.Status.PENDING:
-            return payout
-        payout.recipient = recipient
-        payout.transfer_requests += 1
-        payout.last_requested_at = timezone.now()
-        payout.save(
-            update_fields=[
-                "recipient",
-                "transfer_requests",
-                "last_requested_at",
-                "updated_at",
-            ]
-        )
-    first_request = payout.transfer_requests == 1
+    payout = _request_count(payout, recipient)
+    if payout.status != Payout.Status.PENDING:
+        return payout
     try:
         reply = processor.transfer(
             amount=payout.amount,
@@ -182,27 +169,52 @@ def payout_transfer_request(*, payout_id: int) -> Payout:
             currency=payout.currency,
         )
     except ProcessorRefused as error:
-        duplicate = "duplicate" in error.processor_message.lower()
-        if first_request and not duplicate:
-            # Refused outright and never asked before: no transfer exists.
-            return payout_fail(payout_id=payout.pk, reason=error.processor_message)
-        try:
-            found = _verify(processor, payout)
-        except (ProcessorError, ProcessorTimeout):
-            found = None
-        if found is None:
-            logger.error(
-                "Payout %s refused (%s) and not found; left pending",
-                payout.public_id,
-                error.processor_message,
-            )
-            return payout
-        return _record_reply(payout, found)
+        return _refused(processor, payout, error)
     except (ProcessorError, ProcessorTimeout) as error:
         # Outcome unknown: the next run verifies the reference before asking again.
         logger.warning("Payout %s request unanswered: %s", payout.public_id, error)
         return payout
     return _record_reply(payout, reply)
+
+
+def _request_count(payout: Payout, recipient: PayoutRecipient) -> Payout:
+    """Count the request and commit it before it is sent; the payout as it is
+    now (no longer pending when another run got there first)."""
+    with transaction.atomic(durable=True):
+        payout = Payout.objects.select_for_update().get(pk=payout.pk)
+        if payout.status == Payout.Status.PENDING:
+            payout.recipient = recipient
+            payout.transfer_requests += 1
+            payout.last_requested_at = timezone.now()
+            payout.save(
+                update_fields=[
+                    "recipient",
+                    "transfer_requests",
+                    "last_requested_at",
+                    "updated_at",
+                ]
+            )
+    return payout
+
+
+def _refused(processor: Processor, payout: Payout, error: ProcessorRefused) -> Payout:
+    """The processor refused the transfer request."""
+    duplicate = "duplicate" in error.processor_message.lower()
+    if payout.transfer_requests == 1 and not duplicate:
+        # Refused outright and never asked before: no transfer exists.
+        return payout_fail(payout_id=payout.pk, reason=error.processor_message)
+    try:
+        found = _verify(processor, payout)
+    except (ProcessorError, ProcessorTimeout):
+        found = None
+    if found is None:
+        logger.error(
+            "Payout %s refused (%s) and not found; left pending",
+            payout.public_id,
+            error.processor_message,
+        )
+        return payout
+    return _record_reply(payout, found)
 
 
 def _record_reply(payout: Payout, reply: TransferResult) -> Payout:

@@ -51,6 +51,31 @@ def _network_latency() -> None:
         time.sleep(delay / 1000)
 
 
+def _charge_outcome(auth: SandboxAuthorization | None) -> tuple[str, str, str]:
+    """(status, failure reason, gateway response) of charging `auth`."""
+    if auth is None:
+        return (
+            "failed",
+            FailureReason.AUTHORIZATION_REVOKED,
+            "Authorization code is invalid",
+        )
+    if not auth.reusable:
+        return (
+            "failed",
+            FailureReason.DECLINED,
+            "This authorization cannot be charged again",
+        )
+    if auth.revoked_at is not None:
+        return (
+            "failed",
+            FailureReason.AUTHORIZATION_REVOKED,
+            "Authorization has been revoked by the customer's bank",
+        )
+    if auth.behaviour == SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS:
+        return "failed", FailureReason.INSUFFICIENT_FUNDS, "Insufficient Funds"
+    return "success", "", "Approved"
+
+
 class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
     name = "sandbox"
 
@@ -184,32 +209,7 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
     ):
         _network_latency()
         auth = _AUTHORIZATION.first(authorization_code=authorization_code)
-        if auth is None:
-            status, reason, text = (
-                "failed",
-                FailureReason.AUTHORIZATION_REVOKED,
-                "Authorization code is invalid",
-            )
-        elif not auth.reusable:
-            status, reason, text = (
-                "failed",
-                FailureReason.DECLINED,
-                "This authorization cannot be charged again",
-            )
-        elif auth.revoked_at is not None:
-            status, reason, text = (
-                "failed",
-                FailureReason.AUTHORIZATION_REVOKED,
-                "Authorization has been revoked by the customer's bank",
-            )
-        elif auth.behaviour == SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS:
-            status, reason, text = (
-                "failed",
-                FailureReason.INSUFFICIENT_FUNDS,
-                "Insufficient Funds",
-            )
-        else:
-            status, reason, text = "success", "", "Approved"
+        status, reason, text = _charge_outcome(auth)
         row = SandboxTransaction(
             reference=reference,
             kind=SandboxTransaction.Kind.AUTHORIZATION_CHARGE,
