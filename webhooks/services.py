@@ -169,15 +169,15 @@ class ReplayResult:
 def event_replay(*, event: Event) -> ReplayResult:
     """Send the stored event again, now, to the merchant's current webhook URL.
 
-    One attempt, recorded like any other. It leaves the retry schedule alone: a
-    success settles a pending or failed event as delivered; a failure changes
-    nothing else.
+    One attempt, recorded as the event's next replay (numbered apart from the
+    retry schedule's attempts, and naming no next attempt: it schedules none).
+    It leaves the retry schedule alone: a success settles a pending or failed
+    event as delivered; a failure changes nothing else.
     """
     with transaction.atomic():
         delivery = Delivery.objects.select_for_update().get(event=event)
         delivery.attempts += 1
         delivery.save(update_fields=["attempts"])
-        number = delivery.attempts
     merchant = Merchant.objects.only("id", "webhook_url", "webhook_secret").get(
         pk=event.merchant_id
     )
@@ -194,22 +194,28 @@ def event_replay(*, event: Event) -> ReplayResult:
             delivery.next_attempt_at = None
             delivery.delivered_at = timezone.now()
             delivery.save(update_fields=["status", "next_attempt_at", "delivered_at"])
+        # Numbered under the delivery's lock, so replays of one event at once
+        # take one number each.
+        replays = DeliveryAttempt.objects.filter(
+            event=event, trigger=DeliveryAttempt.Trigger.REPLAY
+        ).count()
         attempt_row(
             event_id=event.pk,
             merchant_id=event.merchant_id,
-            attempt=number,
+            attempt=replays + 1,
             trigger=DeliveryAttempt.Trigger.REPLAY,
             url=merchant.webhook_url,
             outcome=outcome,
-            next_attempt_at=delivery.next_attempt_at,
         ).save(force_insert=True)
     return ReplayResult(event=event, outcome=outcome)
 
 
 def webhook_test(*, merchant: Merchant, url: str, secret: str) -> transport.Outcome:
-    """Send a signed `webhook.test` event to `url` (nothing is stored).
+    """Send a signed `webhook.test` event to `url`. The event is not stored
+    (never retried, never replayed); the attempt is, as a `test` attempt.
 
-    A URL the guard refuses raises WebhookUrlNotAllowed (400).
+    A URL the guard refuses raises WebhookUrlNotAllowed (400), and records
+    nothing.
     """
     try:
         transport.check_url(url)
@@ -233,4 +239,13 @@ def webhook_test(*, merchant: Merchant, url: str, secret: str) -> transport.Outc
     if outcome.refused:
         reason = outcome.error.removeprefix(transport.REFUSED_PREFIX)
         raise WebhookUrlNotAllowed(refusal_message(transport.UrlNotAllowed(reason)))
+    attempt_row(
+        event_id=None,
+        test_event_id=event_id,
+        merchant_id=merchant.pk,
+        attempt=1,
+        trigger=DeliveryAttempt.Trigger.TEST,
+        url=url,
+        outcome=outcome,
+    ).save(force_insert=True)
     return outcome

@@ -36,8 +36,13 @@ def ledger_post(
     customer=None,
     currency: str = "NGN",
     description: str = "",
+    processor_reference: str = "",
+    resource_type: str = "",
+    resource_id: str = "",
 ) -> LedgerTransaction:
-    """Write one balanced transaction. Refuses unbalanced or empty postings."""
+    """Write one balanced transaction. Refuses unbalanced or empty postings.
+    A movement of a merchant's wallet names the processor reference that moved
+    the money and the resource it belongs to (what the wallet shows)."""
     lines = [(account, value) for account, value in lines if value != 0]
     if not lines or sum(value for _, value in lines) != 0:
         raise ValueError(f"ledger postings must balance: {lines}")
@@ -52,6 +57,9 @@ def ledger_post(
             fee=fee,
             net=net,
             description=description,
+            processor_reference=processor_reference,
+            resource_type=resource_type,
+            resource_id=resource_id,
         )
         LedgerLine.objects.bulk_create(
             LedgerLine(transaction=txn, account=account, amount=value)
@@ -66,11 +74,17 @@ def collection_post(
     customer,
     amount: int,
     reference: str,
+    processor_reference: str,
+    resource_type: str,
+    resource_id: str,
     currency: str = "NGN",
     description: str = "",
 ) -> LedgerTransaction:
     """A deposit or installment collected: the processor holds `amount`; the
-    merchant's wallet is owed 97.5% and the platform keeps the 2.5% fee."""
+    merchant's wallet is owed 97.5% and the platform keeps the 2.5% fee.
+    `processor_reference` is the charge that collected it, `resource_type` and
+    `resource_id` what it was for (`installment`, or `payment_plan` for a
+    deposit)."""
     fee = platform_fee(amount)
     net = amount - fee
     return ledger_post(
@@ -83,6 +97,9 @@ def collection_post(
         fee=fee,
         net=net,
         description=description,
+        processor_reference=processor_reference,
+        resource_type=resource_type,
+        resource_id=resource_id,
         lines=[
             (PROCESSOR_CLEARING, amount),
             (PLATFORM_FEES, -fee),
@@ -101,6 +118,9 @@ class Collection:
     customer_pk: int
     amount: int
     reference: str
+    processor_reference: str
+    resource_type: str
+    resource_id: str
     currency: str = "NGN"
     description: str = ""
 
@@ -124,6 +144,9 @@ def collections_post(collections: Sequence[Collection]) -> list[LedgerTransactio
             fee=fee,
             net=net,
             description=item.description,
+            processor_reference=item.processor_reference,
+            resource_type=item.resource_type,
+            resource_id=item.resource_id,
         )
         transactions.append(txn)
         for account, value in (
@@ -175,6 +198,15 @@ def verification_refund_post(
     )
 
 
+def _payout_resource(payout) -> dict:
+    """A payout's transfer reference is the payout's own id."""
+    return {
+        "processor_reference": payout.public_id,
+        "resource_type": "payout",
+        "resource_id": payout.public_id,
+    }
+
+
 def payout_post(*, payout) -> LedgerTransaction:
     """The merchant's available balance leaves the wallet and is in transit."""
     return ledger_post(
@@ -185,6 +217,7 @@ def payout_post(*, payout) -> LedgerTransaction:
         amount=payout.amount,
         net=-payout.amount,
         description=f"Payout to {payout.bank_code} ••••{payout.account_last4}",
+        **_payout_resource(payout),
         lines=[
             (wallet_account(payout.merchant.public_id), payout.amount),
             (PAYOUTS_IN_TRANSIT, -payout.amount),
@@ -201,6 +234,7 @@ def payout_settled_post(*, payout) -> LedgerTransaction:
         currency=payout.currency,
         amount=payout.amount,
         description=f"Payout paid to {payout.bank_code} ••••{payout.account_last4}",
+        **_payout_resource(payout),
         lines=[
             (PAYOUTS_IN_TRANSIT, payout.amount),
             (PROCESSOR_CLEARING, -payout.amount),
@@ -221,6 +255,7 @@ def payout_returned_post(*, payout, after_settlement: bool) -> LedgerTransaction
         amount=payout.amount,
         net=payout.amount,
         description=f"Payout {what}: returned to the wallet",
+        **_payout_resource(payout),
         lines=[
             (source, payout.amount),
             (wallet_account(payout.merchant.public_id), -payout.amount),
