@@ -85,8 +85,10 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "django_q",
+    # Before django_q: its `qcluster` command replaces django-q2's
+    # (config/api/management/commands/qcluster.py).
     "config.api",
+    "django_q",
     "merchants",
     "webhooks",
     "payments",
