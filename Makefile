@@ -17,7 +17,6 @@ $(STAMP): requirements.txt
 ## run: set up, then serve the API on $(ADDR) with a django-q2 cluster
 run: $(STAMP)
 	DEBUG=true $(PY) manage.py migrate --noinput
-	DEBUG=true $(PY) manage.py createcachetable
 	DEBUG=true $(PY) manage.py setup_schedules
 	DEBUG=true $(PY) manage.py seed_demo
 	@echo "Serving on http://$(ADDR) (API under /api/v1, dashboard /dashboard/, admin /admin/). Ctrl-C stops both."
