@@ -111,6 +111,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.api.middleware.ApiErrorMiddleware",
     "config.api.throttling.RateLimitHeadersMiddleware",
+    # Last, so that its process_exception sees a view's error first: 503 for an
+    # unreachable database (config/api/unavailable.py).
+    "config.api.unavailable.DatabaseUnavailableMiddleware",
 ]
 
 # HTTPS posture (docs/operations.md, "Production settings"). The service runs behind
