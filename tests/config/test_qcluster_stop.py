@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 import requests
@@ -81,6 +82,26 @@ def test_a_worker_busy_with_a_long_task_does_not_hold_up_the_stop(
         left = servers.live_group_members(proc.pid)
     assert taken
     assert stopped, f"still running: {left}; qcluster said: {log.read_text()[-3000:]}"
+
+
+def test_a_sentinel_that_dies_on_its_own_ends_the_command_with_an_error(tmp_path):
+    """So that a supervisor restarts the cluster."""
+    log = tmp_path / "qcluster.log"
+    with servers.qcluster(log) as proc:
+        servers.wait_until_running(proc, log)
+        (sentinel,) = _children(proc.pid)
+
+        os.kill(sentinel, signal.SIGKILL)
+
+        code = proc.wait(STOP_WITHIN_SECONDS)
+    assert code == 1
+
+
+def _children(pid: int) -> list[int]:
+    return [
+        int(child)
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    ]
 
 
 @pytest.fixture(scope="module")

@@ -47,12 +47,10 @@ class Command(qcluster.Command):
     def handle(self, *args, **options):
         if options.get("cluster_name"):
             os.environ["Q_CLUSTER_NAME"] = options["cluster_name"]
-        stop_requested = threading.Event()
-        received: list[int] = []
+        received: list[int] = []  # the signals asking to stop
 
         def request_stop(signum, frame):
             received.append(signum)
-            stop_requested.set()
 
         cluster = Cluster()  # installs django-q2's handlers: replaced right away
         signal.signal(signal.SIGTERM, request_stop)
@@ -62,12 +60,12 @@ class Command(qcluster.Command):
         except RuntimeError:
             # The sentinel died while starting: of the group's signal, or of an
             # error it logged.
-            if not stop_requested.is_set():
+            if not received:
                 raise
         if not options.get("run_once"):
-            while not stop_requested.is_set() and cluster.sentinel.is_alive():
+            while not received and cluster.sentinel.is_alive():
                 time.sleep(_POLL_SECONDS)
-        died = not stop_requested.is_set() and not options.get("run_once")
+        died = not received and not options.get("run_once")
         if received:
             logger.info(
                 "%s: stopping the cluster (at most %g s).",
