@@ -158,16 +158,13 @@ def enqueue_pass() -> None:
         try:
             async_task(DELIVER_TASK, task_name="deliver-webhooks")
         except Exception:
-            pass_started()  # nothing is queued: do not hold the gate
+            _open_gate()  # nothing is queued: do not hold the gate
             raise
 
 
 def pass_started() -> None:
     """A pass starts: commits from now on queue the next one."""
-    try:
-        cache.delete(PASS_QUEUED_KEY)
-    except Exception as error:  # any cache backend's failure
-        _gate_failed(error)
+    _open_gate()
 
 
 def _close_gate() -> bool:
@@ -180,6 +177,13 @@ def _close_gate() -> bool:
         return True
     _gate_failure_reported = False
     return closed
+
+
+def _open_gate() -> None:
+    try:
+        cache.delete(PASS_QUEUED_KEY)
+    except Exception as error:  # any cache backend's failure
+        _gate_failed(error)
 
 
 def _gate_failed(error: Exception) -> None:
