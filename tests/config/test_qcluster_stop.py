@@ -1,7 +1,7 @@
 """`manage.py qcluster` stops within seconds however it is told to: SIGTERM to its
-whole process group (systemd, `timeout`, container runtimes), or SIGTERM/SIGINT to
-its main process only (`kill PID`, `make run`'s trap), even with a worker busy; and
-`make run` stops both its processes."""
+whole process group (systemd, `timeout`), or SIGTERM/SIGINT to its main process
+only (`kill PID`, `docker stop`, `make run`'s trap), even with a worker busy; and
+`make run` stops both its processes on Ctrl-C or SIGTERM to its group."""
 
 import os
 import signal
@@ -112,7 +112,7 @@ def run_database(tmp_path_factory):
 
 @pytest.mark.parametrize(
     "signum",
-    # Ctrl-C in the terminal; systemd, `docker stop`, `timeout`.
+    # Ctrl-C in the terminal; systemd, `timeout`.
     [signal.SIGINT, signal.SIGTERM],
     ids=["Ctrl-C", "TERM"],
 )

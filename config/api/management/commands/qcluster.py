@@ -4,7 +4,7 @@ SIGINT, whether sent to the main process or to its whole process group.
 django-q2 1.11.1 stops the cluster from inside its signal handler: it sets the
 multiprocessing Event that the sentinel process sleeps on, then joins the sentinel.
 The sentinel keeps SIGTERM's default action, so a SIGTERM to the process group
-(systemd, `timeout`, container runtimes) kills it while it sleeps on that Event,
+(systemd's default, `timeout`) kills it while it sleeps on that Event,
 and `Event.set()` in the main process then waits forever for the dead sleeper to
 wake (`multiprocessing.Condition.notify`). A busy worker also holds a graceful stop
 for as long as its task runs (up to `Q_CLUSTER.timeout`).
