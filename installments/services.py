@@ -163,6 +163,9 @@ def deposit_succeeded(
             customer=plan.customer,
             amount=attempt.amount,
             reference=attempt.reference,
+            processor_reference=attempt.reference,
+            resource_type="payment_plan",
+            resource_id=plan.public_id,
             currency=attempt.currency,
             description=f"Deposit, order {plan.order_reference}",
         )

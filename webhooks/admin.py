@@ -23,7 +23,7 @@ class DeliveryAttemptInline(admin.TabularInline):
         "url",
     )
     readonly_fields = fields
-    ordering = ("attempt",)
+    ordering = ("attempted_at", "id")
     extra = 0
     can_delete = False
 

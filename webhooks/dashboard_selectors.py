@@ -13,9 +13,12 @@ def event_log(
     *, merchant: Merchant, event_type: str = "", status: str = ""
 ) -> QuerySet[Event]:
     """The merchant's events, newest first, with their delivery and the outcome
-    of their latest attempt (`last_status_code`, `last_error`, `last_attempted_at`).
+    of their latest attempt (`last_status_code`, `last_error`, `last_attempted_at`,
+    `last_trigger`).
     """
-    latest = DeliveryAttempt.objects.filter(event=OuterRef("pk")).order_by("-attempt")
+    latest = DeliveryAttempt.objects.filter(event=OuterRef("pk")).order_by(
+        "-attempted_at", "-id"
+    )
     events = (
         Event.objects.filter(merchant=merchant)
         .select_related("delivery")
@@ -23,6 +26,7 @@ def event_log(
             last_status_code=Subquery(latest.values("status_code")[:1]),
             last_error=Subquery(latest.values("error")[:1]),
             last_attempted_at=Subquery(latest.values("attempted_at")[:1]),
+            last_trigger=Subquery(latest.values("trigger")[:1]),
         )
         .order_by("-created_at", "-id")
     )
@@ -44,7 +48,17 @@ def event_with_attempts(*, merchant: Merchant, event_id: str) -> Event | None:
 
 
 def attempts_of(event: Event) -> QuerySet[DeliveryAttempt]:
-    return event.attempts.order_by("attempt")
+    """In the order they were made (each trigger numbers its own)."""
+    return event.attempts.order_by("attempted_at", "id")
+
+
+def recent_tests(*, merchant: Merchant, limit: int) -> list[DeliveryAttempt]:
+    """The merchant's latest test attempts (their events are not stored)."""
+    return list(
+        DeliveryAttempt.objects.filter(
+            merchant=merchant, trigger=DeliveryAttempt.Trigger.TEST
+        ).order_by("-attempted_at", "-id")[:limit]
+    )
 
 
 def attempt_of_merchant(

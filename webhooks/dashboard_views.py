@@ -22,6 +22,7 @@ from .errors import WebhookUrlNotAllowed
 from .transport import Outcome
 
 LOG_PAGE_SIZE = 20
+RECENT_TESTS = 5
 
 
 def _url(name: str, **kwargs) -> str:
@@ -94,6 +95,9 @@ class DeliveryLogView(MerchantLoginRequiredMixin, View):
                 "pager_query": query.urlencode(),
                 "filtered": any(form.filters().values()),
                 "test": test,
+                "recent_tests": dashboard_selectors.recent_tests(
+                    merchant=merchant, limit=RECENT_TESTS
+                ),
                 # Where a replay button brings the merchant back to.
                 "log_url": request.get_full_path()
                 if request.method == "GET"
@@ -123,7 +127,8 @@ class EventDetailView(MerchantLoginRequiredMixin, View):
 
 class AttemptRedirectView(MerchantLoginRequiredMixin, View):
     """`/dashboard/webhooks/deliveries/<dlv_id>/`: the attempt's event page (the
-    ids of endpoint 23's items open here)."""
+    ids of endpoint 23's items open here); a test's line in the log's recent
+    tests (its event is not stored)."""
 
     def get(self, request, attempt_id):
         attempt = dashboard_selectors.attempt_of_merchant(
@@ -131,6 +136,8 @@ class AttemptRedirectView(MerchantLoginRequiredMixin, View):
         )
         if attempt is None:
             raise Http404("No delivery attempt of yours has this id.")
+        if attempt.event is None:
+            return HttpResponseRedirect(f"{_url('log')}#{attempt.public_id}")
         url = _url("event", event_id=attempt.event.public_id)
         return HttpResponseRedirect(f"{url}#{attempt.public_id}")
 

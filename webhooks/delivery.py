@@ -39,8 +39,9 @@ PASS_BUDGET_SECONDS = 30
 class _Claim:
     delivery_id: int
     event_id: int
-    attempt: int  # number of this attempt among all the event's attempts
-    step: int  # number of this attempt in the retry schedule (1..MAX_ATTEMPTS)
+    # Number of this attempt in the retry schedule (1..MAX_ATTEMPTS), which is
+    # also its number among the event's scheduled attempts.
+    step: int
     claimed_at: datetime
 
 
@@ -58,7 +59,7 @@ def _claim_due(limit: int) -> list[_Claim]:
             Delivery.objects.select_for_update(skip_locked=True)
             .filter(status=Delivery.Status.PENDING, next_attempt_at__lte=now)
             .order_by("next_attempt_at", "id")
-            .values_list("id", "event_id", "attempts", "scheduled_attempts")[:limit]
+            .values_list("id", "event_id", "scheduled_attempts")[:limit]
         )
         if not rows:
             return []
@@ -70,8 +71,8 @@ def _claim_due(limit: int) -> list[_Claim]:
             next_attempt_at=now + CLAIM_LEASE,
         )
     return [
-        _Claim(delivery_id, event_id, attempts + 1, step + 1, now)
-        for delivery_id, event_id, attempts, step in rows
+        _Claim(delivery_id, event_id, step + 1, now)
+        for delivery_id, event_id, step in rows
     ]
 
 
@@ -147,8 +148,8 @@ def _record(results: list[tuple[_Job, transport.Outcome]]) -> int:
             attempt_row(
                 event_id=claim.event_id,
                 merchant_id=job.merchant_id,
-                attempt=claim.attempt,
-                trigger=DeliveryAttempt.Trigger.SCHEDULE,
+                attempt=claim.step,
+                trigger=DeliveryAttempt.Trigger.SCHEDULED,
                 url=job.url,
                 outcome=outcome,
                 next_attempt_at=next_at,
@@ -180,17 +181,19 @@ def _record(results: list[tuple[_Job, transport.Outcome]]) -> int:
 
 def attempt_row(
     *,
-    event_id: int,
+    event_id: int | None,
     merchant_id: int,
     attempt: int,
     trigger: str,
     url: str,
     outcome: transport.Outcome,
-    next_attempt_at: datetime | None,
+    next_attempt_at: datetime | None = None,
+    test_event_id: str = "",
 ) -> DeliveryAttempt:
-    """The record of one attempt (scheduled here, or a replay)."""
+    """The record of one attempt (scheduled here, a replay or a test)."""
     return DeliveryAttempt(
         event_id=event_id,
+        test_event_id=test_event_id,
         merchant_id=merchant_id,
         attempt=attempt,
         trigger=trigger,

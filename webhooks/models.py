@@ -3,8 +3,8 @@
 An `Event` is written in the same transaction as the change it announces, with its
 `Delivery`: the row that says whether the event still has to go out and when. The
 delivery rows, not the task queue, are the source of truth; a crashed worker, a lost
-task or a worker that was down only delays an event. Every attempt, scheduled or
-replayed, is an append-only `DeliveryAttempt` (`dlv_...`).
+task or a worker that was down only delays an event. Every attempt, scheduled,
+replayed or a test, is an append-only `DeliveryAttempt` (`dlv_...`).
 """
 
 import json
@@ -108,7 +108,7 @@ class Delivery(models.Model):
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.PENDING
     )
-    # Every attempt made (replays included): numbers the attempt rows.
+    # Every attempt made, scheduled and replays (the dashboard's count).
     attempts = models.PositiveIntegerField(default=0)
     # Attempts of the retry schedule only: picks the next delay. A worker's claim
     # increments it, so a worker whose claim was taken over writes nothing.
@@ -145,14 +145,26 @@ class Delivery(models.Model):
 
 
 class DeliveryAttempt(models.Model):
-    """One HTTP attempt (append-only). Failed ones are listed by endpoint 23."""
+    """One HTTP attempt (append-only). Failed ones are listed by endpoint 23.
+
+    `trigger` says what sent it, and each trigger numbers its own attempts: the
+    retry schedule's (1 to 9, the retry table of docs/webhooks.md), the
+    merchant's replays (1, 2, ... of that event) and tests (each its own
+    unstored `webhook.test` event, so always 1). Only a scheduled attempt that
+    failed names a `next_attempt_at`.
+    """
 
     class Trigger(models.TextChoices):
-        SCHEDULE = "schedule"
+        SCHEDULED = "scheduled"
         REPLAY = "replay"
+        TEST = "test"
 
     public_id = models.CharField(max_length=40, unique=True, default=new_attempt_id)
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="attempts")
+    # Null for a test: its event is not stored (`test_event_id` is its id).
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="attempts", null=True
+    )
+    test_event_id = models.CharField(max_length=40, blank=True)
     # Copied from the event so that endpoint 23 reads one index.
     merchant = models.ForeignKey(
         Merchant, on_delete=models.CASCADE, related_name="webhook_attempts"
@@ -171,18 +183,45 @@ class DeliveryAttempt(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["event", "attempt"], name="webhooks_attempt_number_unique"
-            )
+                fields=["event", "trigger", "attempt"],
+                name="webhooks_attempt_number_unique",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(trigger="test", event__isnull=True)
+                    & ~Q(test_event_id="")
+                    & Q(attempt=1)
+                )
+                | (~Q(trigger="test") & Q(event__isnull=False, test_event_id="")),
+                name="webhooks_attempt_test_has_no_stored_event",
+            ),
+            models.CheckConstraint(
+                condition=Q(trigger="scheduled") | Q(next_attempt_at__isnull=True),
+                name="webhooks_attempt_only_scheduled_names_next",
+            ),
         ]
         indexes = [
             models.Index(
                 fields=["merchant", "-attempted_at", "-id"],
                 condition=Q(delivered=False),
                 name="webhooks_attempt_failed",
-            )
+            ),
+            models.Index(
+                fields=["merchant", "-attempted_at", "-id"],
+                condition=Q(trigger="test"),
+                name="webhooks_attempt_test",
+            ),
         ]
         ordering = ["-attempted_at", "-id"]
 
     def __str__(self):
         outcome = "delivered" if self.delivered else self.error or "failed"
-        return f"{self.public_id} #{self.attempt} {outcome}"
+        return f"{self.public_id} {self.trigger} #{self.attempt} {outcome}"
+
+    @property
+    def event_public_id(self) -> str:
+        return self.test_event_id if self.event_id is None else self.event.public_id
+
+    @property
+    def event_type(self) -> str:
+        return TEST_EVENT_TYPE if self.event_id is None else self.event.event_type

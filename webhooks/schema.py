@@ -20,6 +20,7 @@ from config.api.schema import (
 )
 
 from . import api
+from .models import DeliveryAttempt
 from .serializers import WebhookTestInput
 
 OUTCOME_FIELDS = {
@@ -49,16 +50,36 @@ FAILED_ATTEMPT = component(
     obj(
         {
             "id": string("`dlv_...`"),
-            "event_id": string("`evt_...`"),
-            "event_type": string(),
+            "event_id": string(
+                "`evt_...`; for a `test` attempt, the id of the test event it "
+                "sent (not stored: it cannot be replayed)."
+            ),
+            "event_type": string("`webhook.test` for a `test` attempt."),
             "url": string(),
-            "attempt": {"type": "integer", "minimum": 1},
+            "attempt": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Its number among the event's attempts of the same "
+                "`trigger`: 1 to 9 in the retry schedule, 1, 2, ... for replays, "
+                "1 for a test.",
+            },
+            "trigger": string(
+                "What sent it: `scheduled` (the first attempt or a retry of the "
+                "schedule), `replay` (endpoint 22, the dashboard or an operator), "
+                "`test` (endpoint 21 or the dashboard's test button).",
+                enum=DeliveryAttempt.Trigger.values,
+            ),
             "status_code": nullable({"type": "integer"}),
             "error": string(),
             "latency_ms": {"type": "integer", "minimum": 0},
             "attempted_at": TIMESTAMP,
             "next_attempt_at": nullable(
-                {**TIMESTAMP, "description": "Null when no retry is scheduled."}
+                {
+                    **TIMESTAMP,
+                    "description": "When the retry schedule sends the event again "
+                    "after this failed `scheduled` attempt; null after the last "
+                    "one, and always null for a `replay` or a `test`.",
+                }
             ),
         }
     ),

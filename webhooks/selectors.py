@@ -1,4 +1,4 @@
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from config.api.ids import looks_like_public_id
 from merchants.models import Merchant
@@ -23,5 +23,7 @@ def failed_attempts(
             # Any text may come in the query string (a NUL byte makes PostgreSQL
             # refuse the query): an id of the wrong shape matches nothing.
             return attempts.none()
-        attempts = attempts.filter(event__public_id=event_id)
+        attempts = attempts.filter(
+            Q(event__public_id=event_id) | Q(test_event_id=event_id)
+        )
     return attempts.select_related("event").order_by("-attempted_at", "-id")

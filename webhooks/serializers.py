@@ -24,12 +24,14 @@ def outcome_output(outcome) -> dict:
 
 
 def failed_attempt_output(attempt) -> dict:
+    """An item of endpoint 23: `attempt` counts within its `trigger`."""
     return {
         "id": attempt.public_id,
-        "event_id": attempt.event.public_id,
-        "event_type": attempt.event.event_type,
+        "event_id": attempt.event_public_id,
+        "event_type": attempt.event_type,
         "url": attempt.url,
         "attempt": attempt.attempt,
+        "trigger": attempt.trigger,
         "status_code": attempt.status_code,
         "error": attempt.error,
         "latency_ms": attempt.latency_ms,

@@ -10,6 +10,7 @@ Delivery is at-least-once and the delivery rows are the source of truth:
 """
 
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -57,6 +58,8 @@ __all__ = [
 ]
 
 DELIVER_TASK = "webhooks.tasks.deliver_due_webhooks"
+
+logger = logging.getLogger(__name__)
 
 
 def _serialize(envelope: dict) -> str:
@@ -141,20 +144,59 @@ def _enqueue_pass_on_commit() -> None:
 PASS_QUEUED_KEY = "webhooks:delivery-pass-queued"
 PASS_QUEUED_SECONDS = 30
 
+# Whether the gate's failure was logged: once, until the gate works again.
+_gate_failure_reported = False
+
 
 def enqueue_pass() -> None:
-    """Queue a delivery pass unless one is queued and has not started yet."""
-    if cache.add(PASS_QUEUED_KEY, True, PASS_QUEUED_SECONDS):
+    """Queue a delivery pass unless one is queued and has not started yet.
+
+    When the gate cannot be read (its cache is down, or its table missing) every
+    commit queues its pass: a pass too many is cheap, a delivery left to the
+    sweeper is not.
+    """
+    if _close_gate():
         try:
             async_task(DELIVER_TASK, task_name="deliver-webhooks")
         except Exception:
-            cache.delete(PASS_QUEUED_KEY)  # nothing is queued: do not hold the gate
+            _open_gate()  # nothing is queued: do not hold the gate
             raise
 
 
 def pass_started() -> None:
     """A pass starts: commits from now on queue the next one."""
-    cache.delete(PASS_QUEUED_KEY)
+    _open_gate()
+
+
+def _close_gate() -> bool:
+    """False only when a queued pass holds the gate already."""
+    global _gate_failure_reported
+    try:
+        closed = cache.add(PASS_QUEUED_KEY, True, PASS_QUEUED_SECONDS)
+    except Exception as error:  # any cache backend's failure
+        _gate_failed(error)
+        return True
+    _gate_failure_reported = False
+    return closed
+
+
+def _open_gate() -> None:
+    try:
+        cache.delete(PASS_QUEUED_KEY)
+    except Exception as error:  # any cache backend's failure
+        _gate_failed(error)
+
+
+def _gate_failed(error: Exception) -> None:
+    global _gate_failure_reported
+    if not _gate_failure_reported:
+        _gate_failure_reported = True
+        logger.warning(
+            "The webhook delivery gate cannot use the cache (%s: %s); every commit "
+            "that emits events queues its own delivery pass until it can.",
+            type(error).__name__,
+            error,
+        )
 
 
 # Replay and test --------------------------------------------------------------
@@ -169,15 +211,15 @@ class ReplayResult:
 def event_replay(*, event: Event) -> ReplayResult:
     """Send the stored event again, now, to the merchant's current webhook URL.
 
-    One attempt, recorded like any other. It leaves the retry schedule alone: a
-    success settles a pending or failed event as delivered; a failure changes
-    nothing else.
+    One attempt, recorded as the event's next replay (numbered apart from the
+    retry schedule's attempts, and naming no next attempt: it schedules none).
+    It leaves the retry schedule alone: a success settles a pending or failed
+    event as delivered; a failure changes nothing else.
     """
     with transaction.atomic():
         delivery = Delivery.objects.select_for_update().get(event=event)
         delivery.attempts += 1
         delivery.save(update_fields=["attempts"])
-        number = delivery.attempts
     merchant = Merchant.objects.only("id", "webhook_url", "webhook_secret").get(
         pk=event.merchant_id
     )
@@ -194,22 +236,28 @@ def event_replay(*, event: Event) -> ReplayResult:
             delivery.next_attempt_at = None
             delivery.delivered_at = timezone.now()
             delivery.save(update_fields=["status", "next_attempt_at", "delivered_at"])
+        # Numbered under the delivery's lock, so replays of one event at once
+        # take one number each.
+        replays = DeliveryAttempt.objects.filter(
+            event=event, trigger=DeliveryAttempt.Trigger.REPLAY
+        ).count()
         attempt_row(
             event_id=event.pk,
             merchant_id=event.merchant_id,
-            attempt=number,
+            attempt=replays + 1,
             trigger=DeliveryAttempt.Trigger.REPLAY,
             url=merchant.webhook_url,
             outcome=outcome,
-            next_attempt_at=delivery.next_attempt_at,
         ).save(force_insert=True)
     return ReplayResult(event=event, outcome=outcome)
 
 
 def webhook_test(*, merchant: Merchant, url: str, secret: str) -> transport.Outcome:
-    """Send a signed `webhook.test` event to `url` (nothing is stored).
+    """Send a signed `webhook.test` event to `url`. The event is not stored
+    (never retried, never replayed); the attempt is, as a `test` attempt.
 
-    A URL the guard refuses raises WebhookUrlNotAllowed (400).
+    A URL the guard refuses raises WebhookUrlNotAllowed (400), and records
+    nothing.
     """
     try:
         transport.check_url(url)
@@ -233,4 +281,13 @@ def webhook_test(*, merchant: Merchant, url: str, secret: str) -> transport.Outc
     if outcome.refused:
         reason = outcome.error.removeprefix(transport.REFUSED_PREFIX)
         raise WebhookUrlNotAllowed(refusal_message(transport.UrlNotAllowed(reason)))
+    attempt_row(
+        event_id=None,
+        test_event_id=event_id,
+        merchant_id=merchant.pk,
+        attempt=1,
+        trigger=DeliveryAttempt.Trigger.TEST,
+        url=url,
+        outcome=outcome,
+    ).save(force_insert=True)
     return outcome

@@ -139,16 +139,11 @@ def _locked(queryset: QuerySet[Installment], limit: int) -> list[Installment]:
     )
 
 
-def claim_due(
-    *, cutoff: datetime, now: datetime, limit: int, pks: list[int] | None = None
+def _claim(
+    queryset: QuerySet[Installment], *, now: datetime, limit: int
 ) -> list[Claim]:
-    """Start the next attempt of up to `limit` due installments (oldest due
+    """Start the next attempt of up to `limit` of these installments (oldest due
     first): `processing`, attempt number + 1, leased until `now + LEASE`."""
-    if limit <= 0:
-        return []
-    queryset = due(cutoff)
-    if pks is not None:
-        queryset = queryset.filter(pk__in=pks)
     with transaction.atomic(durable=True):
         rows = _locked(queryset, limit)
         for row in rows:
@@ -161,6 +156,29 @@ def claim_due(
             same={"attempts": F("attempts") + 1, "next_attempt_at": now + LEASE},
         )
     return [Claim.of(row, resumed=False) for row in rows]
+
+
+def claim_due(*, cutoff: datetime, now: datetime, limit: int) -> list[Claim]:
+    """Start the next attempt of up to `limit` installments due by `cutoff`."""
+    if limit <= 0:
+        return []
+    return _claim(due(cutoff), now=now, limit=limit)
+
+
+def claim_now(*, installment: Installment, now: datetime) -> Claim | None:
+    """Start the next attempt of this installment at once, due or not (sandbox
+    time travel), if it is still as the caller read it: `scheduled` or `failed`
+    after the same number of attempts, its plan active. None when another caller
+    took it first: it is in flight, or that caller's attempt already settled it.
+    """
+    queryset = Installment.objects.filter(
+        pk=installment.pk,
+        status__in=(Status.SCHEDULED, Status.FAILED),
+        attempts=installment.attempts,
+        plan__status=PaymentPlan.Status.ACTIVE,
+    )
+    claims = _claim(queryset, now=now, limit=1)
+    return claims[0] if claims else None
 
 
 def claim_stale(*, now: datetime, limit: int) -> list[Claim]:

@@ -13,9 +13,9 @@ from datetime import date, datetime, timedelta
 
 from django.utils import timezone
 
-from ..models import start_of_day
+from ..models import Installment, start_of_day
 from .charging import BROKEN, UNDECIDED, ChargePool
-from .claims import claim_due, claim_stale, due, stale
+from .claims import claim_due, claim_now, claim_stale, due, stale
 from .outcomes import Tally, record
 
 BATCH_SIZE = 500
@@ -112,15 +112,17 @@ def _count(summary: PassSummary, claims, results, pass_date: date) -> None:
     summary.tally.broken += sum(1 for r in results if r.status == BROKEN)
 
 
-def installment_collect_now(*, installment_pk: int) -> PassSummary:
-    """Collect one installment that is due now (the sandbox's time travel)."""
+def installment_collect_now(*, installment: Installment) -> PassSummary:
+    """Collect one installment now, due or not (the sandbox's time travel), by
+    the engine's own claim: nothing is claimed (`claimed == 0`) when another
+    caller's attempt holds it or has just settled it."""
     started = time.monotonic()
     now = timezone.now()
     summary = PassSummary()
-    claims = claim_due(cutoff=now, now=now, limit=1, pks=[installment_pk])
-    if claims:
+    claim = claim_now(installment=installment, now=now)
+    if claim is not None:
         with ChargePool(threads=1) as pool:
-            results = pool.submit(claims).wait()
-        _count(summary, claims, results, timezone.localdate(now))
+            results = pool.submit([claim]).wait()
+        _count(summary, [claim], results, timezone.localdate(now))
     summary.seconds = time.monotonic() - started
     return summary

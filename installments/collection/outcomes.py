@@ -174,6 +174,9 @@ def _record_paid(batch: _Batch, results: list[Result]) -> None:
                 customer_pk=result.claim.customer_pk,
                 amount=result.claim.amount,
                 reference=result.claim.public_id,
+                processor_reference=result.reference,
+                resource_type="installment",
+                resource_id=result.claim.public_id,
                 currency=result.claim.currency,
                 description=(
                     f"Installment {result.claim.sequence} of "

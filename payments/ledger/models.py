@@ -56,6 +56,13 @@ class LedgerTransaction(AppendOnly):
     # What this movement is for (an installment id, a payout id, a charge
     # reference): one transaction per (kind, reference), enforced below.
     reference = models.CharField(max_length=120)
+    # What the merchant's wallet shows of it (docs/wallet.md): the processor
+    # reference of the charge or transfer that moved the money, and the
+    # resource it belongs to (the installment, the plan of a deposit, the
+    # payout). Blank on movements that are no wallet's.
+    processor_reference = models.CharField(max_length=120, blank=True)
+    resource_type = models.CharField(max_length=32, blank=True)
+    resource_id = models.CharField(max_length=40, blank=True)
     merchant = models.ForeignKey(
         "merchants.Merchant",
         on_delete=models.PROTECT,

@@ -18,6 +18,7 @@ from . import api
 
 MERCHANT_ID = path_id("merchant_id", "mer", "The merchant's identifier")
 WALLET_TYPES = ["collection", "payout", "payout_returned"]
+WALLET_RESOURCE_TYPES = ["installment", "payment_plan", "payout"]
 WALLET_TRANSACTION = component(
     "WalletTransaction",
     obj(
@@ -38,7 +39,22 @@ WALLET_TRANSACTION = component(
                 "type": "integer",
                 "description": "amount - fee: the change to the available balance.",
             },
-            "reference": string("What moved: `inst_..._a1`, `po_...`, ..."),
+            "reference": string(
+                "The processor reference of the charge or transfer that moved the "
+                "money: `inst_..._a1` (`_a2`, `_a1m2`, ... on a retry or another "
+                "payment method) for an installment (the `processorReference` of "
+                "its `installment.paid` event), `plan_..._d1` (`_d2`, ... after a "
+                "declined try) for a deposit, the payout id `po_...` (the "
+                "`reference` of `transfer.success`) for a payout."
+            ),
+            "resource_type": string(
+                "What the money was for: `installment`, `payment_plan` (its "
+                "deposit) or `payout`.",
+                enum=WALLET_RESOURCE_TYPES,
+            ),
+            "resource_id": string(
+                "Its id: `inst_...`, `plan_...` or `po_...` (the events' `resourceId`)."
+            ),
             "description": string(),
             "created_at": TIMESTAMP,
         }

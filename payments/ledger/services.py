@@ -37,8 +37,13 @@ def ledger_post(
     customer=None,
     currency: str = "NGN",
     description: str = "",
+    processor_reference: str = "",
+    resource_type: str = "",
+    resource_id: str = "",
 ) -> LedgerTransaction:
-    """Write one balanced transaction. Refuses unbalanced or empty postings."""
+    """Write one balanced transaction. Refuses unbalanced or empty postings.
+    A movement of a merchant's wallet names the processor reference that moved
+    the money and the resource it belongs to (what the wallet shows)."""
     lines = [(account, value) for account, value in lines if value != 0]
     if not lines or sum(value for _, value in lines) != 0:
         raise ValueError(f"ledger postings must balance: {lines}")
@@ -53,6 +58,9 @@ def ledger_post(
             fee=fee,
             net=net,
             description=description,
+            processor_reference=processor_reference,
+            resource_type=resource_type,
+            resource_id=resource_id,
         )
         LedgerLine.objects.bulk_create(
             LedgerLine(transaction=txn, account=account, amount=value)
@@ -71,6 +79,9 @@ class Collection:
     customer_pk: int
     amount: int
     reference: str
+    processor_reference: str
+    resource_type: str
+    resource_id: str
     currency: str = "NGN"
     description: str = ""
 
@@ -96,6 +107,9 @@ def collections_post(collections: Sequence[Collection]) -> list[LedgerTransactio
             fee=fee,
             net=net,
             description=item.description,
+            processor_reference=item.processor_reference,
+            resource_type=item.resource_type,
+            resource_id=item.resource_id,
         )
         transactions.append(txn)
         for account, value in (
@@ -124,10 +138,16 @@ def collection_post(
     customer,
     amount: int,
     reference: str,
+    processor_reference: str,
+    resource_type: str,
+    resource_id: str,
     currency: str = "NGN",
     description: str = "",
 ) -> LedgerTransaction:
-    """One deposit or installment collected (`collections_post` of one item)."""
+    """One deposit or installment collected (`collections_post` of one item).
+    `processor_reference` is the charge that collected it, `resource_type` and
+    `resource_id` what it was for (`installment`, or `payment_plan` for a
+    deposit)."""
     (txn,) = collections_post(
         [
             Collection(
@@ -136,6 +156,9 @@ def collection_post(
                 customer_pk=customer.pk,
                 amount=amount,
                 reference=reference,
+                processor_reference=processor_reference,
+                resource_type=resource_type,
+                resource_id=resource_id,
                 currency=currency,
                 description=description,
             )
@@ -173,6 +196,15 @@ def verification_refund_post(
     )
 
 
+def _payout_resource(payout) -> dict:
+    """A payout's transfer reference is the payout's own id."""
+    return {
+        "processor_reference": payout.public_id,
+        "resource_type": "payout",
+        "resource_id": payout.public_id,
+    }
+
+
 def payout_post(*, payout) -> LedgerTransaction:
     """The merchant's available balance leaves the wallet and is in transit."""
     return ledger_post(
@@ -183,6 +215,7 @@ def payout_post(*, payout) -> LedgerTransaction:
         amount=payout.amount,
         net=-payout.amount,
         description=f"Payout to {payout.bank_code} ••••{payout.account_last4}",
+        **_payout_resource(payout),
         lines=[
             (wallet_account(payout.merchant.public_id), payout.amount),
             (PAYOUTS_IN_TRANSIT, -payout.amount),
@@ -199,6 +232,7 @@ def payout_settled_post(*, payout) -> LedgerTransaction:
         currency=payout.currency,
         amount=payout.amount,
         description=f"Payout paid to {payout.bank_code} ••••{payout.account_last4}",
+        **_payout_resource(payout),
         lines=[
             (PAYOUTS_IN_TRANSIT, payout.amount),
             (PROCESSOR_CLEARING, -payout.amount),
@@ -219,6 +253,7 @@ def payout_returned_post(*, payout, after_settlement: bool) -> LedgerTransaction
         amount=payout.amount,
         net=payout.amount,
         description=f"Payout {what}: returned to the wallet",
+        **_payout_resource(payout),
         lines=[
             (source, payout.amount),
             (wallet_account(payout.merchant.public_id), -payout.amount),

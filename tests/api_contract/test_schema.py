@@ -246,6 +246,9 @@ def test_plan_and_wallet_are_documented_as_the_design_names_them(schema):
         "fee",
         "net",
         "reference",
+        # Beside the design's fields (issue 14): what the line was for.
+        "resource_type",
+        "resource_id",
         "description",
         "created_at",
     ]

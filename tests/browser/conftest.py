@@ -116,7 +116,9 @@ def screenshot(request, page):
     def take(name: str) -> Path:
         taken.append(name)
         path = folder / f"{len(taken):02d}-{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        # A whole-page picture of a long page (the API reference) can take
+        # longer than the 10 s an interaction gets when the machine is busy.
+        page.screenshot(path=str(path), full_page=True, timeout=60_000)
         return path
 
     return take

@@ -208,6 +208,9 @@ def test_the_database_refuses_a_second_collection_for_an_installment(plan_active
                     customer_pk=plan.customer_id,
                     amount=first.amount,
                     reference=first.public_id,
+                    processor_reference=f"{first.public_id}_a2",
+                    resource_type="installment",
+                    resource_id=first.public_id,
                 )
             ]
         )
@@ -231,6 +234,9 @@ def test_a_batch_holding_one_collection_already_posted_is_refused_whole(plan_act
             customer_pk=plan.customer_id,
             amount=installment.amount,
             reference=installment.public_id,
+            processor_reference=f"{installment.public_id}_a1",
+            resource_type="installment",
+            resource_id=installment.public_id,
         )
 
     with pytest.raises(IntegrityError), transaction.atomic():

@@ -204,13 +204,19 @@ PAYOUT_ACCOUNT_FAILS = "0123456789"  # sandbox: transfers to accounts ending 9 f
 
 
 def credit_wallet(merchant, amount: int, reference: str | None = None) -> int:
-    """A collected payment (as the auto-debit engine posts it); returns the net
-    the wallet received (97.5%)."""
+    """A collected installment (posted as the auto-debit engine posts it: under
+    the installment's id, naming the charge's `reference`, `inst_<id>_a<n>`);
+    returns the net the wallet received (97.5%)."""
+    reference = reference or f"inst_{random_token(96)}_a1"
+    installment_id = reference.rsplit("_a", 1)[0]
     txn = collection_post(
         merchant=merchant,
         customer=CustomerFactory(),
         amount=amount,
-        reference=reference or f"inst_{random_token(96)}_a1",
+        reference=installment_id,
+        processor_reference=reference,
+        resource_type="installment",
+        resource_id=installment_id,
         description="Installment collected",
     )
     return txn.net

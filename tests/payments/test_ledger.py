@@ -49,7 +49,13 @@ def test_collection_credits_the_wallet_with_97_5_percent():
     merchant, customer = MerchantFactory(), CustomerFactory()
 
     txn = ledger.collection_post(
-        merchant=merchant, customer=customer, amount=30_001, reference="plan_x_deposit"
+        merchant=merchant,
+        customer=customer,
+        amount=30_001,
+        reference="plan_x_d1",
+        processor_reference="plan_x_d1",
+        resource_type="payment_plan",
+        resource_id="plan_x",
     )
 
     assert (txn.amount, txn.fee, txn.net) == (30_001, 750, 29_251)
@@ -62,13 +68,21 @@ def test_collection_credits_the_wallet_with_97_5_percent():
 @pytest.mark.django_db
 def test_the_same_movement_cannot_be_posted_twice():
     merchant, customer = MerchantFactory(), CustomerFactory()
-    ledger.collection_post(
-        merchant=merchant, customer=customer, amount=50_000, reference="inst_1"
-    )
-    with pytest.raises(IntegrityError), transaction.atomic():
-        ledger.collection_post(
-            merchant=merchant, customer=customer, amount=50_000, reference="inst_1"
+
+    def post(processor_reference):
+        return ledger.collection_post(
+            merchant=merchant,
+            customer=customer,
+            amount=50_000,
+            reference="inst_1",
+            processor_reference=processor_reference,
+            resource_type="installment",
+            resource_id="inst_1",
         )
+
+    post("inst_1_a1")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        post("inst_1_a2")
     assert selectors.wallet_available_balance(merchant) == merchant_net(50_000)
 
 

@@ -22,6 +22,8 @@ TRANSACTION_KEYS = {
     "fee",
     "net",
     "reference",
+    "resource_type",
+    "resource_id",
     "description",
     "created_at",
 }
@@ -63,13 +65,24 @@ def test_the_wallet_has_the_documented_shape(api, payee, committed):
     assert newest["id"].startswith("txn_")
     assert newest["created_at"].endswith("Z")
     assert {
-        key: newest[key] for key in ("type", "amount", "fee", "net", "reference")
+        key: newest[key]
+        for key in (
+            "type",
+            "amount",
+            "fee",
+            "net",
+            "reference",
+            "resource_type",
+            "resource_id",
+        )
     } == {
         "type": "collection",
         "amount": 23_334,
         "fee": 583,
         "net": 22_751,
         "reference": "inst_b_a1",
+        "resource_type": "installment",
+        "resource_id": "inst_b",
     }
     assert newest["description"] == "Installment collected"
 

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from config.api.formats import iso_utc
 from webhooks import services
 from webhooks.models import Delivery
 
@@ -226,7 +227,12 @@ def test_a_failed_replay_is_recorded_and_keeps_the_retry_schedule(
     assert delivery.scheduled_attempts == 1
     failed = api.get(FAILED_URL, **jwt(subscriber)).json()
     assert failed["total"] == 2
-    assert [item["attempt"] for item in failed["data"]] == [2, 1]
+    # The replay is numbered apart and names no next attempt; the scheduled
+    # attempt keeps its number and the retry it scheduled.
+    assert [
+        (item["trigger"], item["attempt"], item["next_attempt_at"])
+        for item in failed["data"]
+    ] == [("replay", 1, None), ("scheduled", 1, iso_utc(due))]
 
 
 # 23 ----------------------------------------------------------------------------

@@ -47,7 +47,7 @@ def emit(merchant, event_type="payment.success", data=PAID) -> Event:
 
 
 def attempts_of(event) -> list[DeliveryAttempt]:
-    return list(event.attempts.order_by("attempt"))
+    return list(event.attempts.order_by("attempted_at", "id"))
 
 
 def delivery(event) -> Delivery:
@@ -257,6 +257,7 @@ def test_a_receiver_that_never_answers_well_gets_nine_attempts_then_the_event_fa
         "event_type": "payment.success",
         "url": receiver.url,
         "attempt": 9,
+        "trigger": "scheduled",
         "status_code": 503,
         "error": "HTTP 503",
         "latency_ms": attempts[-1].latency_ms,
@@ -281,7 +282,9 @@ def test_a_receiver_that_never_answers_well_gets_nine_attempts_then_the_event_fa
     assert delivery(event).status == Delivery.Status.DELIVERED
     assert receiver.received[-1].body == event.body.encode()
     last = attempts_of(event)[-1]
-    assert (last.attempt, last.trigger, last.delivered) == (10, "replay", True)
+    # The event's first replay, not a tenth attempt of the schedule.
+    assert (last.attempt, last.trigger, last.delivered) == (1, "replay", True)
+    assert last.next_attempt_at is None
 
 
 def test_a_timeout_is_recorded_as_an_error_with_its_latency(

@@ -9,7 +9,7 @@ class InboundRequest(models.Model):
     outcome (processed, or the error) is written back onto the row. A refused
     one (missing or wrong signature: anyone can send those) keeps no body, only
     its size, digest and a few headers, and only a few per minute are kept
-    (payments/inbound.py). Rows are purged after their retention
+    (payments/gateway/services/inbound.py). Rows are purged after their retention
     (`inbound_requests_purge`)."""
 
     class Endpoint(models.TextChoices):

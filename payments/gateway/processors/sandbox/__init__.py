@@ -1,7 +1,7 @@
 """The sandbox processor: a deterministic simulator inside the service.
 
 Its magic values are exactly DESIGN section 9's table (docs/sandbox.md lists them
-for merchants). State lives in the database (payments.models.sandbox), so every
+for merchants). State lives in the database (payments.gateway.models.sandbox), so every
 web process and worker sees the same simulated processor, and each charge attempt
 is one SandboxTransaction row with a unique reference, like Paystack's refusal of
 a duplicate reference.

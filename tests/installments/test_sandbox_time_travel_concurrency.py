@@ -1,0 +1,141 @@
+"""Simultaneous sandbox `collect-next` calls on one plan (PostgreSQL, real
+threads): the engine's claim lets exactly one of them charge; the others answer
+409 `plan_not_collectable` while that installment is being collected."""
+
+import threading
+
+import pytest
+from django.conf import settings
+from rest_framework.test import APIClient
+
+from installments.collection import charging, time_travel
+from installments.models import Installment
+
+from ..checkout.conftest import CARD_POOR
+from ..concurrency import run_concurrently
+from .conftest import charges_for, check_ledger, installments_of, make_active_plan
+from .test_collection_failures import failures, only_card
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.skipif(
+        not settings.IS_POSTGRES,
+        reason="SQLite serialises every write transaction, so two calls cannot "
+        "overlap there; run with DATABASE_URL=postgres://...",
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+
+CALLS = 6
+BEING_COLLECTED = {
+    "ok": False,
+    "error": {
+        "code": "plan_not_collectable",
+        "message": "Installment 1 is being collected right now; ask again in a moment.",
+    },
+}
+
+
+def caller(setup, answered: threading.Semaphore):
+    """One call from its own client, as six tabs of a merchant's test console
+    would send; counts its answer."""
+
+    def send():
+        try:
+            return APIClient().post(
+                f"/api/v1/sandbox/payment-plans/{setup.plan.public_id}/collect-next",
+                **setup.owner.headers,
+            )
+        finally:
+            answered.release()
+
+    return send
+
+
+@pytest.fixture
+def charge_waits_for_the_others(monkeypatch):
+    """The call that charges waits (up to 30 s), between the processor's answer
+    and its record, until the other five have answered: every one of them asks
+    while the installment is being collected, none after it is paid (when the
+    next installment would rightly be collectable)."""
+    answered = threading.Semaphore(0)
+
+    def waiting(claim, result):
+        for _ in range(CALLS - 1):
+            answered.acquire(timeout=30)
+
+    monkeypatch.setattr(charging, "after_charge", waiting)
+    return answered
+
+
+def test_six_simultaneous_calls_collect_the_installment_once(
+    charge_waits_for_the_others,
+):
+    setup = make_active_plan()
+    first = installments_of(setup.plan)[0]
+
+    answers = run_concurrently(caller(setup, charge_waits_for_the_others), CALLS)
+
+    assert [a for a in answers if isinstance(a, Exception)] == []
+    statuses = sorted(answer.status_code for answer in answers)
+    assert statuses == [200] + [409] * (CALLS - 1), [a.content for a in answers]
+    [collected] = [a.json()["data"] for a in answers if a.status_code == 200]
+    assert [(i["status"], i["attempts"]) for i in collected["installments"]] == [
+        ("paid", 1),
+        ("scheduled", 0),
+        ("scheduled", 0),
+    ]
+    for refused in (a for a in answers if a.status_code == 409):
+        assert refused.json() == BEING_COLLECTED
+    assert [c.reference for c in charges_for(first)] == [f"{first.public_id}_a1"]
+    assert not Installment.objects.filter(plan=setup.plan, sequence__gt=1).exclude(
+        status="scheduled", attempts=0
+    )
+    assert "clean" in check_ledger()
+
+
+@pytest.fixture
+def calls_wait_for_the_first_attempt(monkeypatch):
+    """Every call but the first, having read which installment is next, waits
+    (up to 30 s) until the first call's attempt is recorded before claiming it:
+    the calls all read the installment before that attempt settled."""
+    first_done = threading.Event()
+    first = threading.Lock()
+    real = time_travel.installment_collect_now
+
+    def collecting(**kwargs):
+        if not first.acquire(blocking=False):
+            first_done.wait(30)
+            return real(**kwargs)
+        try:
+            return real(**kwargs)
+        finally:
+            first_done.set()
+
+    monkeypatch.setattr(time_travel, "installment_collect_now", collecting)
+
+
+def test_calls_that_read_the_installment_before_a_failed_attempt_do_not_retry_it(
+    calls_wait_for_the_first_attempt,
+):
+    setup = make_active_plan()
+    only_card(setup, CARD_POOR)
+    first = installments_of(setup.plan)[0]
+
+    answers = run_concurrently(caller(setup, threading.Semaphore(0)), CALLS)
+
+    assert [a for a in answers if isinstance(a, Exception)] == []
+    statuses = sorted(answer.status_code for answer in answers)
+    assert statuses == [200] + [409] * (CALLS - 1), [a.content for a in answers]
+    [collected] = [a.json()["data"] for a in answers if a.status_code == 200]
+    assert (collected["installments"][0]["status"], collected["status"]) == (
+        "failed",
+        "active",
+    )
+    for refused in (a for a in answers if a.status_code == 409):
+        assert refused.json() == BEING_COLLECTED
+    first.refresh_from_db()
+    assert (first.status, first.attempts) == ("failed", 1)
+    assert [c.reference for c in charges_for(first)] == [f"{first.public_id}_a1"]
+    assert [f["reason"] for f in failures(setup.plan)] == ["insufficient_funds"]
+    assert "clean" in check_ledger()

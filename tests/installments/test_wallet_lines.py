@@ -1,0 +1,145 @@
+"""Each wallet line (endpoint 9) names the processor reference of the charge or
+transfer that moved the money and the resource it belongs to, as the events do:
+a deposit paid on its second try (`plan_..._d2`), a payout (`po_...`), an
+installment paid by the customer's second method (`inst_..._a1m2`)."""
+
+import re
+from dataclasses import dataclass
+from importlib import import_module
+from io import StringIO
+
+import pytest
+from django.apps import apps as django_apps
+from django.core.cache import cache
+from django.core.management import call_command
+from django.test import Client
+from rest_framework.test import APIClient
+
+from installments.models import Installment, PaymentPlan
+from payments.models import LedgerTransaction, Payout
+from webhooks.models import Event
+
+from ..checkout.conftest import CARD_POOR, add_card, complete, open_session, register
+from ..conftest import make_merchant_with_key
+from ..merchants.conftest import sign_in
+from ..payments.conftest import set_payout_account
+from .conftest import PlanSetup, check_ledger, collect, installments_of
+from .test_collection_failures import make_default
+
+pytestmark = pytest.mark.django_db
+
+ORDER_AMOUNT = 400_000
+
+
+@dataclass
+class WalletStory:
+    setup: PlanSetup
+    payout: Payout
+    first: Installment
+    answer: dict  # endpoint 9's whole answer
+
+
+def wallet_story(committed) -> WalletStory:
+    """A merchant's first month, through the API and the engine: the deposit's
+    first card declines and a second pays it; the daily payout pays it out; the
+    first installment's default card (the declining one) fails and the other
+    card pays it."""
+    cache.clear()  # the bank list is cached; the payout account looks it up
+    owner = make_merchant_with_key()
+    set_payout_account(owner.merchant)
+    shopper = register("ada@mail.example.com")
+    poor = add_card(shopper, CARD_POOR)
+    token = open_session(owner, amount=ORDER_AMOUNT, order_reference="ORD-2041")
+    assert complete(shopper, token, poor).status_code == 402
+    response = complete(shopper, token, add_card(shopper))
+    assert response.status_code == 201, response.content
+    plan = PaymentPlan.objects.get(public_id=response.json()["data"]["id"])
+    setup = PlanSetup(owner=owner, shopper=shopper, plan=plan)
+    with committed():
+        call_command("run_payouts", stdout=StringIO())
+    make_default(setup, poor)
+    first = installments_of(plan)[0]
+    assert "1 paid" in collect(first.due_date)
+    first.refresh_from_db()
+    answer = APIClient().get(
+        f"/api/v1/merchant/{owner.merchant.public_id}/wallet", **owner.headers
+    )
+    assert answer.status_code == 200, answer.content
+    return WalletStory(
+        setup=setup,
+        payout=Payout.objects.get(merchant=owner.merchant),
+        first=first,
+        answer=answer.json(),
+    )
+
+
+def event_data(event_type: str) -> dict:
+    [event] = Event.objects.filter(event_type=event_type)
+    return event.data
+
+
+def test_each_wallet_line_names_its_processor_reference_and_resource(committed):
+    story = wallet_story(committed)
+    plan, payout, first = story.setup.plan, story.payout, story.first
+
+    lines = [
+        (row["type"], row["reference"], row["resource_type"], row["resource_id"])
+        for row in story.answer["data"]["transactions"]
+    ]
+
+    assert lines == [
+        ("collection", f"{first.public_id}_a1m2", "installment", first.public_id),
+        ("payout", payout.public_id, "payout", payout.public_id),
+        ("collection", f"{plan.public_id}_d2", "payment_plan", plan.public_id),
+    ]
+    # The same references as the events the merchant received for them.
+    paid = event_data("installment.paid")
+    assert (paid["processorReference"], paid["resourceId"]) == lines[0][1::2]
+    transferred = event_data("transfer.success")
+    assert (transferred["reference"], transferred["resourceId"]) == lines[1][1::2]
+    deposit = event_data("payment.success")
+    assert deposit["resourceId"] == lines[2][3]
+    assert first.processor_reference == lines[0][1]
+    assert plan.deposit_attempts.get(status="succeeded").reference == lines[2][1]
+    assert "clean" in check_ledger()
+
+
+def test_lines_posted_before_the_ledger_named_them_are_backfilled(committed):
+    story = wallet_story(committed)
+    merchant = story.setup.owner.merchant
+    # As on a database from before: the ledger did not name them.
+    LedgerTransaction.objects.update(
+        processor_reference="", resource_type="", resource_id=""
+    )
+    payouts = import_module(
+        "payments.migrations.0010_ledger_transaction_processor_reference_and_resource"
+    ).backfill_payouts
+    collections = import_module(
+        "installments.migrations.0003_backfill_wallet_line_resources"
+    ).backfill_collections
+
+    payouts(django_apps, None)
+    collections(django_apps, None)
+
+    again = APIClient().get(
+        f"/api/v1/merchant/{merchant.public_id}/wallet", **story.setup.owner.headers
+    )
+    assert again.json() == story.answer
+
+
+def test_the_dashboard_wallet_shows_each_lines_resource_and_processor_reference(
+    committed,
+):
+    story = wallet_story(committed)
+
+    page = sign_in(Client(), story.setup.owner.merchant).get("/dashboard/wallet/")
+
+    shown = re.findall(
+        r'data-testid="transaction-refs"><code title="(\w+)">(\S+)</code> · '
+        r'<code title="processor reference">(\S+)</code>',
+        page.content.decode(),
+    )
+    assert shown == [
+        (row["resource_type"], row["resource_id"], row["reference"])
+        for row in story.answer["data"]["transactions"]
+    ]
