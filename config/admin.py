@@ -1,12 +1,14 @@
-"""Admin building blocks every app shares."""
+"""The one read-only admin mixin: rows that change only through their services
+(sessions, plans, events, ledgers, histories) are shown to staff, never added,
+changed or deleted there."""
 
-from django.contrib import admin
 
+class ReadOnlyAdminMixin:
+    """Mix into a `ModelAdmin` or an inline, before it: `class PlanAdmin(
+    ReadOnlyAdminMixin, admin.ModelAdmin)`. Admin actions still run (they call
+    services)."""
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    list_per_page = 50
-
-    def has_add_permission(self, request):
+    def has_add_permission(self, request, obj=None):
         return False
 
     def has_change_permission(self, request, obj=None):

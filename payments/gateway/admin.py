@@ -9,7 +9,7 @@ import re
 
 from django.contrib import admin, messages
 
-from config.admin import ReadOnlyAdmin
+from config.admin import ReadOnlyAdminMixin
 
 from .models import (
     InboundRequest,
@@ -45,7 +45,8 @@ class ProcessorRefundInline(admin.StackedInline):
 
 
 @admin.register(ProcessorCharge)
-class ProcessorChargeAdmin(ReadOnlyAdmin):
+class ProcessorChargeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_per_page = 50
     list_display = (
         "reference",
         "customer",
@@ -61,7 +62,8 @@ class ProcessorChargeAdmin(ReadOnlyAdmin):
 
 
 @admin.register(InboundRequest)
-class InboundRequestAdmin(ReadOnlyAdmin):
+class InboundRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_per_page = 50
     list_display = (
         "endpoint",
         "event",
@@ -95,7 +97,8 @@ class InboundRequestAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ProcessorEvent)
-class ProcessorEventAdmin(ReadOnlyAdmin):
+class ProcessorEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_per_page = 50
     list_display = ("kind", "event", "source", "note", "handled_at")
     list_filter = ("kind", "source")
     search_fields = ("key",)
@@ -119,7 +122,8 @@ def revoke_sandbox_authorization(modeladmin, request, queryset):
 
 
 @admin.register(SandboxAuthorization)
-class SandboxAuthorizationAdmin(ReadOnlyAdmin):
+class SandboxAuthorizationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_per_page = 50
     list_display = ("code", "channel", "last4", "behaviour", "revoked_at")
     list_filter = ("channel", "behaviour")
     actions = [revoke_sandbox_authorization]
@@ -140,7 +144,8 @@ class SandboxAuthorizationAdmin(ReadOnlyAdmin):
 
 
 @admin.register(SandboxTransaction)
-class SandboxTransactionAdmin(ReadOnlyAdmin):
+class SandboxTransactionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_per_page = 50
     list_display = ("reference", "kind", "amount", "status", "step", "created_at")
     list_filter = ("kind", "status")
     search_fields = ("reference", "email")

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from config.admin import ReadOnlyAdmin
+from config.admin import ReadOnlyAdminMixin
 
 from .models import LedgerLine, LedgerTransaction
 
@@ -19,9 +19,10 @@ class LedgerLineInline(admin.TabularInline):
 
 
 @admin.register(LedgerTransaction)
-class LedgerTransactionAdmin(ReadOnlyAdmin):
+class LedgerTransactionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """The journal, read-only: corrections are new transactions, never edits."""
 
+    list_per_page = 50
     list_display = (
         "public_id",
         "kind",

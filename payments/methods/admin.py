@@ -8,7 +8,7 @@ set-up flows are read-only.
 
 from django.contrib import admin
 
-from config.admin import ReadOnlyAdmin
+from config.admin import ReadOnlyAdminMixin
 
 from ..customers.models import Customer
 from .models import BankMandate, CardSetup, PaymentMethod
@@ -45,7 +45,8 @@ class CustomerAdmin(admin.ModelAdmin):
 
 
 @admin.register(PaymentMethod)
-class PaymentMethodAdmin(ReadOnlyAdmin):
+class PaymentMethodAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_per_page = 50
     list_display = (
         "public_id",
         "customer",
@@ -88,14 +89,16 @@ class PaymentMethodAdmin(ReadOnlyAdmin):
 
 
 @admin.register(CardSetup)
-class CardSetupAdmin(ReadOnlyAdmin):
+class CardSetupAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_per_page = 50
     list_display = ("reference", "customer", "status", "processor", "created_at")
     list_filter = ("status", "processor")
     search_fields = ("reference", "customer__email", "customer__public_id")
 
 
 @admin.register(BankMandate)
-class BankMandateAdmin(ReadOnlyAdmin):
+class BankMandateAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_per_page = 50
     list_display = (
         "reference",
         "customer",

@@ -2,13 +2,14 @@
 
 from django.contrib import admin
 
-from config.admin import ReadOnlyAdmin
+from config.admin import ReadOnlyAdminMixin
 
 from .models import Payout, PayoutRecipient
 
 
 @admin.register(Payout)
-class PayoutAdmin(ReadOnlyAdmin):
+class PayoutAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_per_page = 50
     list_display = (
         "public_id",
         "merchant",
@@ -25,5 +26,6 @@ class PayoutAdmin(ReadOnlyAdmin):
 
 
 @admin.register(PayoutRecipient)
-class PayoutRecipientAdmin(ReadOnlyAdmin):
+class PayoutRecipientAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_per_page = 50
     list_display = ("recipient_code", "processor", "bank_code", "account_number")
