@@ -7,6 +7,7 @@ extra requests through under concurrency; this does not.
 """
 
 import math
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -50,23 +51,35 @@ def _window_bounds(seconds: int, now: datetime) -> tuple[int, datetime]:
 
 
 _redis_client = None
+_redis_client_lock = threading.Lock()
 
 
 def _redis():
-    global _redis_client
-    if _redis_client is None:
-        import redis
+    """The process's one client (thread-safe; its pool holds the connections).
 
-        _redis_client = redis.Redis.from_url(settings.REDIS_URL)
-    return _redis_client
+    Made once under a lock: when the first requests of a threaded web process
+    raced to make it, the clients that lost were collected, and a collected
+    client closes its pool, with the connection a thread was still using in it
+    (`Bad file descriptor`, a 500)."""
+    global _redis_client
+    with _redis_client_lock:
+        if _redis_client is None:
+            import redis
+
+            _redis_client = redis.Redis.from_url(settings.REDIS_URL)
+        return _redis_client
 
 
 def _bump(key: str, expires_at: datetime, by: int) -> int:
     if settings.REDIS_URL:
-        client = _redis()
-        pipe = client.pipeline()
+        # A lifetime relative to now, not EXPIREAT: Redis would read this
+        # machine's end of window on its own clock, and a web machine running
+        # behind it would see its counter vanish in the last seconds of each
+        # window, letting every request there through.
+        lifetime = (expires_at - timezone.now()).total_seconds()
+        pipe = _redis().pipeline()
         pipe.incrby(key, by)
-        pipe.expireat(key, int(expires_at.timestamp()) + 1)
+        pipe.expire(key, max(1, math.ceil(lifetime)) + 1)
         return int(pipe.execute()[0])
     table = RateCounter._meta.db_table
     sql = (
