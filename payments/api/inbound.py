@@ -3,6 +3,7 @@ endpoint 24 (charge, transfer and refund events) and endpoint 25 (revocations),
 each only saying how to handle a verified payload."""
 
 import json
+import logging
 from abc import ABCMeta, abstractmethod
 
 from django_q.tasks import async_task
@@ -15,6 +16,8 @@ from .. import services
 from ..errors import InvalidSignature
 from ..inbound import SIGNATURE_HEADER, inbound_finish, inbound_store, signature_matches
 from ..models import InboundRequest
+
+logger = logging.getLogger(__name__)
 
 
 class InboundProcessorApi(APIView, metaclass=ABCMeta):
@@ -100,9 +103,14 @@ class PaystackWebhookApi(InboundProcessorApi):
         if self.accepted is not None:
             # After the stored row is final: a task that runs at once (tests,
             # sync mode) then records its outcome on it last.
-            async_task(
-                "payments.tasks.process_paystack_event",
-                self.accepted.pk,
-                task_name=f"paystack-event-{self.accepted.pk}",
-            )
+            try:
+                async_task(
+                    "payments.tasks.process_paystack_event",
+                    self.accepted.pk,
+                    task_name=f"paystack-event-{self.accepted.pk}",
+                )
+            except Exception:
+                # The broker is down (Redis): the event is stored, and the retry
+                # schedule handles events without an outcome.
+                logger.exception("Paystack event %s not queued", self.accepted.pk)
         return response
