@@ -1,6 +1,8 @@
 """Rate limits with REDIS_URL (DESIGN section 4): the counters live in Redis,
 shared by every web process, and exact under concurrency."""
 
+import socket
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -16,7 +18,7 @@ from config.api.models import RateCounter
 
 from ..concurrency import run_concurrently
 from ..conftest import make_merchant_with_key, redis_client
-from ..servers import web_processes
+from ..servers import _free_port, web_processes
 
 pytestmark = pytest.mark.redis
 
@@ -49,9 +51,9 @@ def test_threads_of_one_web_process_share_one_redis_client(monkeypatch):
     monkeypatch.setattr(ratelimit, "_redis_client", None)
     make_client = redis.Redis.from_url
 
-    def slow_to_make(url):
+    def slow_to_make(url, **options):
         time.sleep(0.02)  # widens the window: not a clock rule
-        return make_client(url)
+        return make_client(url, **options)
 
     monkeypatch.setattr(redis.Redis, "from_url", slow_to_make)
 
@@ -107,3 +109,63 @@ def test_two_web_processes_under_concurrency_count_every_request_once():
     # Counted in Redis, not in the database's counter table.
     assert int(counted) == 150
     assert not RateCounter.objects.exists()
+
+
+# --- Redis unreachable: the database counts ------------------------------------
+
+
+@pytest.fixture
+def redis_refusing(monkeypatch):
+    """The counters' Redis refuses connections (stopped): a port nothing
+    listens on."""
+    client = redis.Redis.from_url(f"redis://127.0.0.1:{_free_port()}/0")
+    monkeypatch.setattr(ratelimit, "_redis_client", client)
+
+
+@pytest.fixture
+def redis_silent(monkeypatch, settings):
+    """The counters' Redis accepts connections and never answers (hung, or a
+    network that drops replies): a socket that listens and never reads."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(16)
+        settings.REDIS_URL = f"redis://127.0.0.1:{server.getsockname()[1]}/0"
+        monkeypatch.setattr(ratelimit, "_redis_client", None)
+        monkeypatch.setattr(ratelimit, "REDIS_TIMEOUT_SECONDS", 0.2, raising=False)
+        yield
+
+
+def test_while_redis_refuses_connections_the_database_counts(db, redis_refusing):
+    windows = [ratelimit.hit("outage", limit=3) for _ in range(4)]
+
+    assert [w.count for w in windows] == [1, 2, 3, 4]
+    assert windows[-1].exceeded
+    assert ratelimit.peek("outage", limit=3).count == 4
+    assert RateCounter.objects.get().count == 4
+
+
+def test_while_redis_is_down_the_api_answers_and_limits(
+    api, merchant_with_key, redis_refusing
+):
+    url = f"/api/v1/merchant/{merchant_with_key.merchant.public_id}/api-key/history"
+
+    replies = [api.get(url, **merchant_with_key.headers) for _ in range(2)]
+
+    assert [r.status_code for r in replies] == [200, 200]
+    assert [r["X-RateLimit-Remaining"] for r in replies] == ["99", "98"]
+
+
+@pytest.mark.django_db(transaction=True)  # the thread's count commits
+def test_a_redis_that_never_answers_times_out_to_the_database(redis_silent):
+    """After REDIS_TIMEOUT_SECONDS the database counts (the client's timeout
+    error was a 500)."""
+    windows = []
+    worker = threading.Thread(
+        target=lambda: windows.append(ratelimit.hit("hung", limit=3)), daemon=True
+    )
+    worker.start()
+    worker.join(30)
+
+    assert not worker.is_alive(), "still waiting on Redis after 30 s"
+    assert [w.count for w in windows] == [1]
+    assert RateCounter.objects.get().count == 1
