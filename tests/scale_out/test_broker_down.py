@@ -1,7 +1,7 @@
 """With REDIS_URL the task broker can be down while the database is up (the ORM
 broker could not be). Work that commits and then enqueues its task must still
-answer as committed: each task has a sweeper schedule that finds the rows
-whose task never ran."""
+answer as committed: a sweeper schedule finds the rows whose task never ran
+(the failed-collection e-mail, which has none, is only logged)."""
 
 from datetime import timedelta
 
