@@ -31,7 +31,7 @@ from ..payments.conftest import (
     sign_in,
     signed_post,
 )
-from ..servers import _free_port
+from ..servers import free_port
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -40,7 +40,7 @@ def stop_broker(monkeypatch) -> None:
     """Enqueueing meets a refused connection from now on: the broker points at
     a port nothing listens on (the cache and counters keep the running Redis)."""
     monkeypatch.setattr(Conf, "SYNC", False)
-    monkeypatch.setattr(Conf, "REDIS", f"redis://127.0.0.1:{_free_port()}/0")
+    monkeypatch.setattr(Conf, "REDIS", f"redis://127.0.0.1:{free_port()}/0")
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from config.api.models import RateCounter
 
 from ..concurrency import run_concurrently
 from ..conftest import make_merchant_with_key, redis_client
-from ..servers import _free_port, web_processes
+from ..servers import free_port, web_processes
 
 pytestmark = pytest.mark.redis
 
@@ -118,7 +118,7 @@ def test_two_web_processes_under_concurrency_count_every_request_once():
 def redis_refusing(monkeypatch):
     """The counters' Redis refuses connections (stopped): a port nothing
     listens on."""
-    client = redis.Redis.from_url(f"redis://127.0.0.1:{_free_port()}/0")
+    client = redis.Redis.from_url(f"redis://127.0.0.1:{free_port()}/0")
     monkeypatch.setattr(ratelimit, "_redis_client", client)
 
 
