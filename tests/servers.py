@@ -33,8 +33,9 @@ def test_database_url() -> str:
 
 
 @contextmanager
-def web_processes(count: int, extra_env: dict | None = None):
-    """Start `count` gunicorn processes on free ports; yield their base URLs."""
+def web_processes(count: int, extra_env: dict | None = None, threads: int = 1):
+    """Start `count` gunicorn processes on free ports, each serving `threads`
+    requests at a time; yield their base URLs."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tests.settings",
@@ -48,7 +49,7 @@ def web_processes(count: int, extra_env: dict | None = None):
             port = free_port()
             proc = subprocess.Popen(
                 [gunicorn, "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"]
-                + ["--log-level", "warning"],
+                + ["--threads", str(threads), "--log-level", "warning"],
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,

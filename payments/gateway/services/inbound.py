@@ -203,12 +203,21 @@ def inbound_receive(*, endpoint: str, body: bytes, headers: Mapping) -> str:
         raise
     inbound_finish(inbound, event=event)
     if paystack:
-        # After the stored row is final: a task that runs at once (tests, sync
-        # mode) then records its outcome on it last.
+        _process_later(inbound)
+    return outcome
+
+
+def _process_later(inbound: InboundRequest) -> None:
+    # After the stored row is final: a task that runs at once (tests, sync mode)
+    # then records its outcome on it last.
+    try:
         async_task(
             PROCESS_EVENT_TASK, inbound.pk, task_name=f"paystack-event-{inbound.pk}"
         )
-    return outcome
+    except Exception:
+        # The broker is down (Redis): the event is stored, and the retry
+        # schedule handles events without an outcome.
+        logger.exception("Paystack event %s not queued", inbound.pk)
 
 
 def _event_accept(*, inbound: InboundRequest, payload: dict) -> str:
