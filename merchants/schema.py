@@ -10,19 +10,56 @@ from config.api.schema import (
     PAGINATION,
     TIMESTAMP,
     component,
+    describe_body,
+    describe_fields,
     errors,
     list_envelope,
+    new_password,
     obj,
     ok_envelope,
     path_id,
     string,
+    url_schema,
 )
 
 from . import api
-from .models import SCHEDULE_TYPES
+from .models import MAX_INSTALLMENTS, RELEASE_RULE_PATTERN, SCHEDULE_TYPES
 from .serializers import LoginInput, RegisterInput, RotateKeyInput, SettingsInput
 
 MERCHANT_ID = path_id("merchant_id", "mer", "The merchant's identifier")
+RELEASE_RULES = [
+    rule
+    for rule in (
+        "on_deposit",
+        "on_completion",
+        *(f"after_installments:{n}" for n in range(1, MAX_INSTALLMENTS + 1)),
+    )
+    if RELEASE_RULE_PATTERN.match(rule)
+]
+
+describe_fields(RegisterInput, password=new_password)
+# Sent together, the bounds must be in order (checked against the stored ones too
+# when only one is sent, which no schema can say): some k lies between them.
+describe_body(
+    SettingsInput,
+    anyOf=[
+        {
+            "properties": {
+                "min_installments": {"maximum": k},
+                "max_installments": {"minimum": k},
+            }
+        }
+        for k in range(1, MAX_INSTALLMENTS + 1)
+    ],
+)
+describe_fields(
+    SettingsInput,
+    webhook_url={
+        **url_schema(("https",)),
+        "description": "An https URL; empty removes it.",
+    },
+    release_rule={"enum": RELEASE_RULES},
+)
 
 MERCHANT = component(
     "Merchant",

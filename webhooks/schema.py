@@ -5,22 +5,46 @@ Imported by config.api.schema.discover_schema_modules(); see that module for wha
 every operation gets without saying (security, common error statuses).
 """
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 
 from config.api.schema import (
+    ANY_HOST,
+    DNS_NAME,
     PAGINATION,
+    PORT_NUMBER,
     TIMESTAMP,
     TRUE,
     component,
+    describe_fields,
     list_envelope,
     nullable,
     obj,
     path_id,
     string,
+    url_schema,
 )
 
 from . import api
 from .serializers import WebhookTestInput
+
+
+def webhook_test_url() -> dict:
+    """What the delivery guard lets endpoint 21 send to, under the settings of
+    the moment: https (http too where WEBHOOK_ALLOW_HTTP), a port that parses, no
+    credentials; a host name (private addresses too where
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS). A name that resolves to a private address is
+    refused too (400), which no pattern can tell."""
+    schemes = ("http", "https") if settings.WEBHOOK_ALLOW_HTTP else ("https",)
+    private = settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS
+    return {
+        **url_schema(schemes, host=ANY_HOST if private else DNS_NAME, port=PORT_NUMBER),
+        "description": "Defaults to the merchant's webhook URL. It must use https "
+        "and must not point to a private, loopback or reserved address.",
+    }
+
+
+describe_fields(WebhookTestInput, webhook_url=webhook_test_url)
 
 OUTCOME_FIELDS = {
     "delivered": {"type": "boolean"},
