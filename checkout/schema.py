@@ -12,23 +12,25 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 
-from config.api.schema import (
+from config.api.request_fields import (
     CONTROL,
+    describe_fields,
+    refusing,
+    url_schema,
+)
+from config.api.schema import (
     DATE,
     KOBO,
     PAGINATION,
     TIMESTAMP,
     component,
-    describe_fields,
     errors,
     list_envelope,
     nullable,
     obj,
     ok_envelope,
     path_id,
-    refusing,
     string,
-    url_schema,
 )
 from installments import rules
 from installments.schema import PAYMENT_PLAN

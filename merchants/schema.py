@@ -6,20 +6,22 @@ every operation gets without saying (security, common error statuses).
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
+from config.api.request_fields import (
+    describe_body,
+    describe_fields,
+    new_password,
+    url_schema,
+)
 from config.api.schema import (
     PAGINATION,
     TIMESTAMP,
     component,
-    describe_body,
-    describe_fields,
     errors,
     list_envelope,
-    new_password,
     obj,
     ok_envelope,
     path_id,
     string,
-    url_schema,
 )
 
 from . import api

@@ -11,21 +11,23 @@ from datetime import date
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
+from config.api.request_fields import (
+    describe_fields,
+    new_password,
+    url_schema,
+)
 from config.api.schema import (
     PAGINATION,
     PROCESSOR_SIGNATURE,
     TIMESTAMP,
     TRUE,
     component,
-    describe_fields,
     errors,
     list_envelope,
-    new_password,
     obj,
     ok_envelope,
     path_id,
     string,
-    url_schema,
 )
 
 from . import schema_money  # noqa: F401 - wallet, payout account, endpoint 24

@@ -8,21 +8,23 @@ every operation gets without saying (security, common error statuses).
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 
-from config.api.schema import (
+from config.api.request_fields import (
     ANY_HOST,
     DNS_NAME,
-    PAGINATION,
     PORT_NUMBER,
+    describe_fields,
+    url_schema,
+)
+from config.api.schema import (
+    PAGINATION,
     TIMESTAMP,
     TRUE,
     component,
-    describe_fields,
     list_envelope,
     nullable,
     obj,
     path_id,
     string,
-    url_schema,
 )
 
 from . import api
