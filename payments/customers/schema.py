@@ -3,10 +3,19 @@ profile); imported by payments/schema.py."""
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
+from config.api.request_fields import describe_fields, new_password
 from config.api.schema import TIMESTAMP, component, errors, obj, ok_envelope, string
 
 from . import api
 from .serializers import CustomerLoginInput, CustomerRegisterInput
+
+# --- what the input serializers' own checks admit ---
+
+PHONE = {
+    "pattern": r"^\+?[0-9]+$",
+    "description": "Digits, optionally after a `+`.",
+}
+describe_fields(CustomerRegisterInput, password=new_password, phone=PHONE)
 
 CUSTOMER_TOKENS = component(
     "CustomerTokens",

@@ -3,10 +3,14 @@ payments/schema.py."""
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
+from config.api.request_fields import describe_fields
 from config.api.schema import component, errors, obj, ok_envelope, path_id, string
 
+from ..methods.schema import ACCOUNT_NUMBER, BANK_CODE
 from . import api
 from .serializers import PayoutAccountInput
+
+describe_fields(PayoutAccountInput, bank_code=BANK_CODE, account_number=ACCOUNT_NUMBER)
 
 MERCHANT_ID = path_id("merchant_id", "mer", "The merchant's identifier")
 PAYOUT_ACCOUNT = component(
