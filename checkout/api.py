@@ -15,7 +15,7 @@ from installments.serializers import plan_output
 from merchants import selectors as merchant_selectors
 from merchants.authentication import resolve_merchant
 from merchants.errors import MerchantNotActive, MerchantNotFound
-from payments import selectors as payment_selectors
+from payments.customers import selectors as customer_selectors
 
 from . import selectors, services
 from .errors import (
@@ -122,7 +122,7 @@ class PreviewApi(APIView):
         if credential_kind(request) == "api_key":
             merchant = resolve_merchant(request, merchant_id)
             customer = (
-                payment_selectors.customer_by_public_id(customer_id)
+                customer_selectors.customer_by_public_id(customer_id)
                 if customer_id
                 else None
             )

@@ -2,7 +2,8 @@
 `widget.js` and the widget demo page (DESIGN section 11).
 
 Server-rendered; the customer signs in with their customer account (a session
-login, installments.customer_auth). Paying calls the same service as
+login, payments/customers/session.py, with the sign-in and registration forms
+the `/account/` pages use too). Paying calls the same service as
 `POST /api/v1/checkout/sessions/<token>/complete`, so the page and the API obey
 the same rules. Adding a payment method goes through the `/account/` method
 pages, which send the customer back here with the new method selected.
@@ -29,11 +30,17 @@ from config.api.security_headers import (
     allow_framing_by,
     origin_of,
 )
+from config.api.session_auth import see_other
 from installments import selectors as plan_selectors
-from installments.customer_auth import customer_sign_out, session_customer
-from installments.forms import CustomerRegisterForm, CustomerSignInForm
-from installments.views import register_attempt, see_other, sign_in_attempt
-from payments import selectors as payment_selectors
+from payments.customers.forms import (
+    CustomerRegisterForm,
+    CustomerSignInForm,
+    register_attempt,
+    sign_in_attempt,
+)
+from payments.customers.session import customer_sign_out, session_customer
+from payments.gateway.selectors import processor_page_origins
+from payments.methods.selectors import payment_methods_chargeable
 
 from . import selectors, services
 from .models import CheckoutSession
@@ -127,9 +134,9 @@ def _pay_page(request, session, customer, *, error="", status=200):
     options = plan_options(session, customer)
     schedule, count = plan_choice(request, options)
     terms, preview_error = plan_terms(session, customer, schedule, count)
-    methods = payment_selectors.payment_methods_chargeable(customer)
+    methods = payment_methods_chargeable(customer)
     # "Add a card" is answered with a redirect to the processor's card page.
-    allow_form_targets(request, payment_selectors.processor_page_origins())
+    allow_form_targets(request, processor_page_origins())
     wanted = request.POST.get("payment_method_id") or request.GET.get("method")
     selected = next(
         (method.public_id for method in methods if method.public_id == wanted),

@@ -8,11 +8,9 @@ class InstallmentsConfig(AppConfig):
         from django_q.models import Schedule
 
         from config.api.schedules import ScheduleSpec, declare
-        from payments.hooks import (
-            register_charge_confirmation_handler,
-            register_ledger_check,
-            register_revocation_handler,
-        )
+        from payments.gateway.hooks import register_charge_confirmation_handler
+        from payments.ledger.hooks import register_ledger_check
+        from payments.methods.hooks import register_revocation_handler
 
         from . import confirmations, ledger_checks, scores
 

@@ -10,7 +10,7 @@ import re
 from django.db import transaction
 from django.utils import timezone
 
-from payments.hooks import ConfirmedCharge
+from payments.gateway.hooks import ConfirmedCharge
 
 from .collection.charging import PAID, Result
 from .collection.claims import Claim

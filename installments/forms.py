@@ -1,4 +1,5 @@
-"""Forms of the customer pages (account and hosted checkout).
+"""Forms of the customer's payment method pages under `/account/` (the sign-in
+and registration forms are payments.customers.forms).
 
 Where the API has an input serializer for the same thing, the form validates with
 it (`merchants.forms.validate_with_serializer`), so a page and the API accept and
@@ -10,57 +11,13 @@ from datetime import date
 from django import forms
 
 from merchants.forms import validate_with_serializer
-from payments import selectors as payment_selectors
-from payments.serializers import CustomerRegisterInput, InitiateMandateInput
-
-
-class CustomerSignInForm(forms.Form):
-    email = forms.EmailField(
-        max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
-    )
-    password = forms.CharField(
-        max_length=128,
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
-
-
-class CustomerRegisterForm(forms.Form):
-    email = forms.EmailField(
-        max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
-    )
-    first_name = forms.CharField(
-        max_length=100, widget=forms.TextInput(attrs={"autocomplete": "given-name"})
-    )
-    last_name = forms.CharField(
-        max_length=100, widget=forms.TextInput(attrs={"autocomplete": "family-name"})
-    )
-    phone = forms.CharField(
-        max_length=20,
-        label="Phone number",
-        widget=forms.TextInput(
-            attrs={"autocomplete": "tel", "inputmode": "tel", "placeholder": "+234"}
-        ),
-    )
-    password = forms.CharField(
-        max_length=128,
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text="At least 8 characters; not a common password.",
-    )
-
-    def clean(self):
-        cleaned = super().clean()
-        if not self.errors:
-            validated = validate_with_serializer(self, CustomerRegisterInput, cleaned)
-            if validated is not None:
-                cleaned.update(validated)
-        return cleaned
+from payments.gateway import selectors as gateway_selectors
+from payments.methods.serializers import InitiateMandateInput
 
 
 def _bank_choices():
     return [("", "Choose your bank")] + [
-        (bank.code, bank.name) for bank in payment_selectors.banks()
+        (bank.code, bank.name) for bank in gateway_selectors.banks()
     ]
 
 

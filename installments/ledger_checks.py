@@ -8,7 +8,7 @@ collection per reference.
 
 from collections.abc import Iterator
 
-from payments.models import LedgerTransaction
+from payments.ledger.models import LedgerTransaction
 
 from .models import DepositAttempt, Installment
 

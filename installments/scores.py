@@ -15,9 +15,9 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from payments.hooks import RevokedPaymentMethod
-from payments.models import Customer
-from payments.selectors import revoked_payment_method_counts
+from payments.customers.models import Customer
+from payments.methods.hooks import RevokedPaymentMethod
+from payments.methods.selectors import revoked_payment_method_counts
 
 from . import rules
 from .models import Installment, InstallmentStatusChange, PaymentPlan

@@ -12,7 +12,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from payments.services.ledger import collection_post
+from payments.ledger.services import collection_post
 from webhooks.services import emit_event, emit_events
 
 from . import rules

@@ -1,6 +1,7 @@
-"""The customer's pages under `/account/` (DESIGN section 11): sign-in and
-registration, plans with their next due dates, payment methods (add a card by the
-processor's redirect, add a bank mandate step by step, set default, delete).
+"""The customer's pages under `/account/` (DESIGN section 11): plans with their
+next due dates, payment methods (add a card by the processor's redirect, add a
+bank mandate step by step, set default, delete). Signing in and registering are
+payments.customers.account's pages, mounted beside these.
 
 HTTP in/out only: each view validates a form, calls one service, renders. Every
 page reads and writes the signed-in customer (`request.customer`) and nothing
@@ -17,150 +18,24 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.views import View
-from django.views.decorators.cache import never_cache
-from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
-from rest_framework.exceptions import ValidationError as ApiValidationError
 
 from config.api.errors import DomainError
-from config.api.login_guard import client_ip
 from config.api.security_headers import allow_form_targets
-from payments import selectors as payment_selectors
-from payments import services as payment_services
-from payments.models import BankMandate
+from config.api.session_auth import see_other
+from payments.customers.session import customer_login_required, next_path
+from payments.gateway.selectors import processor_page_origins
+from payments.methods import selectors as method_selectors
+from payments.methods import services as method_services
+from payments.methods.models import BankMandate
 
 from . import selectors
-from .customer_auth import (
-    customer_login_required,
-    customer_sign_in,
-    customer_sign_out,
-    safe_next_url,
-    session_customer,
-)
 from .errors import PlanNotFound
-from .forms import (
-    STEP_FORMS,
-    STEP_SUBMITS,
-    BankAccountForm,
-    CustomerRegisterForm,
-    CustomerSignInForm,
-)
-
-
-def see_other(url: str) -> HttpResponseRedirect:
-    """303: after a POST the browser GETs the next page (reload never re-posts)."""
-    response = HttpResponseRedirect(url)
-    response.status_code = 303
-    return response
-
-
-def _next(request) -> str | None:
-    return safe_next_url(request, request.POST.get("next") or request.GET.get("next"))
+from .forms import STEP_FORMS, STEP_SUBMITS, BankAccountForm
 
 
 def _with_next(url: str, next_url: str | None) -> str:
     return f"{url}?{urlencode({'next': next_url})}" if next_url else url
-
-
-# --- signing in and registering (also used by the hosted checkout) -----------
-
-
-def sign_in_attempt(request, form: CustomerSignInForm):
-    """The customer, signed in; or None with the reason on the form (and the
-    HTTP status to answer with)."""
-    if not form.is_valid():
-        return None, 400
-    try:
-        customer = payment_services.customer_login(
-            email=form.cleaned_data["email"],
-            password=form.cleaned_data["password"],
-            client_ip=client_ip(request),
-        )
-    except DomainError as error:
-        form.add_error(None, error.message)
-        return None, error.http_status
-    customer_sign_in(request, customer)
-    return customer, 200
-
-
-def register_attempt(request, form: CustomerRegisterForm):
-    if not form.is_valid():
-        return None, 400
-    data = form.cleaned_data
-    try:
-        customer = payment_services.customer_register(
-            email=data["email"],
-            password=data["password"],
-            first_name=data["first_name"],
-            last_name=data["last_name"],
-            phone=data["phone"],
-        )
-    except ApiValidationError as error:
-        for field, problems in error.detail.items():
-            for problem in problems:
-                form.add_error(field if field in form.fields else None, str(problem))
-        return None, 400
-    except DomainError as error:
-        form.add_error("email" if error.http_status == 409 else None, error.message)
-        return None, error.http_status
-    customer_sign_in(request, customer)
-    return customer, 201
-
-
-@method_decorator([never_cache, sensitive_post_parameters("password")], "dispatch")
-class SignInView(View):
-    template_name = "account/sign_in.html"
-
-    def get(self, request):
-        if session_customer(request) is not None:
-            return HttpResponseRedirect(_next(request) or reverse("account:overview"))
-        return self._render(request, CustomerSignInForm())
-
-    def post(self, request):
-        form = CustomerSignInForm(request.POST)
-        customer, status = sign_in_attempt(request, form)
-        if customer is None:
-            return self._render(request, form, status=status)
-        return see_other(_next(request) or reverse("account:overview"))
-
-    def _render(self, request, form, status=200):
-        return TemplateResponse(
-            request,
-            self.template_name,
-            {"form": form, "next": _next(request) or ""},
-            status=status,
-        )
-
-
-@method_decorator([never_cache, sensitive_post_parameters("password")], "dispatch")
-class RegisterView(View):
-    template_name = "account/register.html"
-
-    def get(self, request):
-        return self._render(request, CustomerRegisterForm())
-
-    def post(self, request):
-        form = CustomerRegisterForm(request.POST)
-        customer, status = register_attempt(request, form)
-        if customer is None:
-            return self._render(request, form, status=status)
-        messages.success(request, "Welcome! Your account is ready.")
-        return see_other(_next(request) or reverse("account:overview"))
-
-    def _render(self, request, form, status=200):
-        return TemplateResponse(
-            request,
-            self.template_name,
-            {"form": form, "next": _next(request) or ""},
-            status=status,
-        )
-
-
-@require_POST
-def sign_out(request):
-    customer_sign_out(request)
-    messages.info(request, "You are signed out.")
-    return see_other(reverse("account:login"))
 
 
 # --- plans ---------------------------------------------------------------------
@@ -170,7 +45,7 @@ def sign_out(request):
 def overview(request):
     customer = request.customer
     plans = list(selectors.plans_of_customer(customer))
-    allow_form_targets(request, payment_selectors.processor_page_origins())
+    allow_form_targets(request, processor_page_origins())
     return TemplateResponse(
         request,
         "account/overview.html",
@@ -184,7 +59,7 @@ def overview(request):
                 }
                 for plan in plans
             ],
-            "methods": payment_selectors.payment_methods_listed(customer),
+            "methods": method_selectors.payment_methods_listed(customer),
         },
     )
 
@@ -211,14 +86,14 @@ def plan_detail(request, plan_id):
 
 
 def _back(request) -> HttpResponseRedirect:
-    return see_other(_next(request) or reverse("account:overview"))
+    return see_other(next_path(request) or reverse("account:overview"))
 
 
 @require_POST
 @customer_login_required
 def method_default(request, method_id):
     try:
-        method = payment_services.payment_method_set_default(
+        method = method_services.payment_method_set_default(
             customer=request.customer, public_id=method_id
         )
     except DomainError as error:
@@ -234,7 +109,7 @@ def method_default(request, method_id):
 @customer_login_required
 def method_delete(request, method_id):
     try:
-        method = payment_services.payment_method_delete(
+        method = method_services.payment_method_delete(
             customer=request.customer, public_id=method_id
         )
     except DomainError as error:
@@ -249,10 +124,10 @@ def card_start(request):
     """Start the card redirect flow: to the processor's page, then back to
     `card_return` with the reference."""
     callback = request.build_absolute_uri(
-        _with_next(reverse("account:card-return"), _next(request))
+        _with_next(reverse("account:card-return"), next_path(request))
     )
     try:
-        setup = payment_services.card_setup_initialize(
+        setup = method_services.card_setup_initialize(
             customer=request.customer,
             callback_url=callback,
             is_default=request.POST.get("is_default") == "on",
@@ -267,14 +142,14 @@ def card_start(request):
 def card_return(request):
     reference = request.GET.get("reference", "")
     try:
-        method = payment_services.card_setup_verify(
+        method = method_services.card_setup_verify(
             customer=request.customer, reference=reference[:100]
         )
     except DomainError as error:
         messages.error(request, f"The card was not saved. {error.message}")
     else:
         messages.success(request, f"{method.label} is saved.")
-        next_url = _next(request)
+        next_url = next_path(request)
         if next_url:
             return see_other(_with_method(next_url, method.public_id))
     return _back(request)
@@ -298,7 +173,7 @@ class BankStartView(View):
         if not form.is_valid():
             return self._render(request, form, status=400)
         try:
-            outcome = payment_services.mandate_initiate(
+            outcome = method_services.mandate_initiate(
                 customer=request.customer,
                 bank_code=form.cleaned_data["bank_code"],
                 account_number=form.cleaned_data["account_number"],
@@ -313,7 +188,7 @@ class BankStartView(View):
         return TemplateResponse(
             request,
             self.template_name,
-            {"form": form, "next": _next(request) or ""},
+            {"form": form, "next": next_path(request) or ""},
             status=status,
         )
 
@@ -322,12 +197,12 @@ def _after_step(request, outcome) -> HttpResponseRedirect:
     if outcome.next_action == "success":
         method = outcome.payment_method
         messages.success(request, f"{method.label} is saved.")
-        next_url = _next(request)
+        next_url = next_path(request)
         if next_url:
             return see_other(_with_method(next_url, method.public_id))
         return _back(request)
     step_url = reverse("account:bank-step", args=[outcome.mandate.reference])
-    return see_other(_with_next(step_url, _next(request)))
+    return see_other(_with_next(step_url, next_path(request)))
 
 
 @method_decorator(customer_login_required, "dispatch")
@@ -351,7 +226,7 @@ class BankStepView(View):
 
     def post(self, request, reference):
         action = self.mandate.next_action
-        details = payment_services.MandateDetails()
+        details = method_services.MandateDetails()
         form_class = STEP_FORMS.get(action)
         form = form_class(request.POST) if form_class else None
         if form is not None and not form.is_valid():
@@ -359,14 +234,14 @@ class BankStepView(View):
         try:
             if action in STEP_SUBMITS:
                 service, field = STEP_SUBMITS[action]
-                outcome = getattr(payment_services, service)(
+                outcome = getattr(method_services, service)(
                     customer=request.customer,
                     reference=reference,
                     details=details,
                     **{field: form.cleaned_data[field]},
                 )
             else:
-                outcome = payment_services.mandate_verify(
+                outcome = method_services.mandate_verify(
                     customer=request.customer, reference=reference, details=details
                 )
         except DomainError as error:
@@ -390,7 +265,7 @@ class BankStepView(View):
                 "mandate": self.mandate,
                 "form": form,
                 "error": error,
-                "next": _next(request) or "",
+                "next": next_path(request) or "",
             },
             status=status,
         )

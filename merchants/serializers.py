@@ -10,7 +10,7 @@ from config.api.serializers import (
     StrictSerializer,
     StrictURLField,
 )
-from webhooks.destinations import UrlNotAllowed, check_url, refusal_message
+from config.destinations import UrlNotAllowed, check_url, refusal_message
 
 from .models import MAX_INSTALLMENTS, RELEASE_RULE_PATTERN, SCHEDULE_TYPES
 

@@ -2,52 +2,70 @@ from django.apps import AppConfig
 
 
 class PaymentsConfig(AppConfig):
+    """One Django app (`payments`) of five domains, each a subpackage:
+    customers, ledger, gateway, methods, payouts (docs/architecture.md)."""
+
     name = "payments"
     verbose_name = "Payments"
 
     def ready(self):
-        from django_q.models import Schedule
-
         from config.api.auth import ROLE_CUSTOMER, register_principal
-        from config.api.schedules import ScheduleSpec, declare
 
-        from . import selectors
+        from .customers import selectors as customer_selectors
+        from .gateway.hooks import register_event_handler, register_inbound_handler
+        from .gateway.models import InboundRequest
+        from .methods.services import revocation_event_handle
+        from .payouts.services import TRANSFER_EVENTS, transfer_event_handle
 
-        register_principal(ROLE_CUSTOMER, selectors.customer_by_public_id)
-        declare(
-            ScheduleSpec(
-                name="payments-poll-revoked-mandates",
-                func="payments.tasks.poll_revoked_mandates",
-                schedule_type=Schedule.DAILY,
-            )
+        register_principal(ROLE_CUSTOMER, customer_selectors.customer_by_public_id)
+        # The gateway sits below methods and payouts: what the processor says
+        # about their records reaches them through the gateway's registries.
+        register_inbound_handler(
+            InboundRequest.Endpoint.PAYMENT_GATEWAY, revocation_event_handle
         )
-        declare(
-            ScheduleSpec(
-                name="payments-run-payouts",
-                func="payments.tasks.run_payouts",
-                schedule_type=Schedule.DAILY,
-            )
+        register_event_handler(TRANSFER_EVENTS, transfer_event_handle)
+        _declare_schedules()
+
+
+def _declare_schedules() -> None:
+    from django_q.models import Schedule
+
+    from config.api.schedules import ScheduleSpec, declare
+
+    declare(
+        ScheduleSpec(
+            name="payments-poll-revoked-mandates",
+            func="payments.methods.tasks.poll_revoked_mandates",
+            schedule_type=Schedule.DAILY,
         )
-        declare(
-            ScheduleSpec(
-                name="payments-retry-paystack-events",
-                func="payments.tasks.retry_paystack_events",
-                schedule_type=Schedule.MINUTES,
-                minutes=10,
-            )
+    )
+    declare(
+        ScheduleSpec(
+            name="payments-run-payouts",
+            func="payments.payouts.tasks.run_payouts",
+            schedule_type=Schedule.DAILY,
         )
-        declare(
-            ScheduleSpec(
-                name="payments-purge-inbound-requests",
-                func="payments.tasks.purge_inbound_requests",
-                schedule_type=Schedule.DAILY,
-            )
+    )
+    declare(
+        ScheduleSpec(
+            name="payments-retry-paystack-events",
+            func="payments.gateway.tasks.retry_paystack_events",
+            schedule_type=Schedule.MINUTES,
+            minutes=10,
         )
-        declare(
-            ScheduleSpec(
-                name="payments-refund-verification-charges",
-                func="payments.tasks.refund_verification_charges",
-                schedule_type=Schedule.MINUTES,
-                minutes=15,
-            )
+    )
+    declare(
+        ScheduleSpec(
+            name="payments-purge-inbound-requests",
+            func="payments.gateway.tasks.purge_inbound_requests",
+            schedule_type=Schedule.DAILY,
         )
+    )
+    declare(
+        ScheduleSpec(
+            name="payments-refund-verification-charges",
+            func="payments.gateway.tasks.refund_verification_charges",
+            schedule_type=Schedule.MINUTES,
+            minutes=15,
+        )
+    )

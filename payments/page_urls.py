@@ -3,7 +3,7 @@
 from django.urls import path
 from django.views.generic import TemplateView
 
-from . import sandbox_pages
+from .gateway import pages
 
 urlpatterns = [
     # Where the processor sends the customer after consenting to a direct debit
@@ -16,15 +16,13 @@ urlpatterns = [
     ),
     path(
         "sandbox/authorize/<str:reference>",
-        sandbox_pages.authorize,
+        pages.authorize,
         name="sandbox-authorize",
     ),
-    path(
-        "sandbox/mandate/<str:reference>", sandbox_pages.mandate, name="sandbox-mandate"
-    ),
+    path("sandbox/mandate/<str:reference>", pages.mandate, name="sandbox-mandate"),
     path(
         "sandbox/direct-debit/<str:reference>",
-        sandbox_pages.direct_debit,
+        pages.direct_debit,
         name="sandbox-direct-debit",
     ),
 ]

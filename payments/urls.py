@@ -1,6 +1,10 @@
 from config.api.urls import api_path
 
-from .api import customers, inbound, methods, wallet
+from .customers import api as customers
+from .gateway import api as inbound
+from .ledger import api as wallet
+from .methods import api as methods
+from .payouts import api as payouts
 
 urlpatterns = [
     *api_path(
@@ -70,7 +74,7 @@ urlpatterns = [
     ),
     *api_path(
         "merchant/<str:merchant_id>/payout-account",
-        wallet.PayoutAccountApi.as_view(),
+        payouts.PayoutAccountApi.as_view(),
         "merchant-payout-account",
     ),
     # Inbound processor events (endpoints 24 and 25).

@@ -22,6 +22,7 @@ from django_q.tasks import async_task
 from config.api.formats import iso_utc
 from config.api.ids import new_public_id
 from config.api.rows import bulk_insert
+from config.destinations import refusal_message
 from merchants.models import Merchant
 
 from . import transport
@@ -32,7 +33,6 @@ from .delivery import (
     attempt_row,
     deliver_due,
 )
-from .destinations import refusal_message
 from .errors import WebhookUrlNotAllowed
 from .models import (
     EVENT_TYPES,

@@ -36,7 +36,7 @@ from urllib3.exceptions import (
 )
 from urllib3.util.connection import allowed_gai_family
 
-from .destinations import UrlNotAllowed, address_allowed, check_url, refusal
+from config.destinations import UrlNotAllowed, address_allowed, check_url, refusal
 
 logger = logging.getLogger(__name__)
 

@@ -33,9 +33,9 @@ from installments import services as plans
 from installments.errors import PaymentInProgress
 from installments.models import DepositAttempt, PaymentPlan
 from merchants.errors import MerchantNotActive
-from payments import selectors as payment_selectors
-from payments.errors import PaymentFailed, PaymentMethodNotFound
-from payments.services.saved_charges import (
+from payments.methods import selectors as method_selectors
+from payments.methods.errors import PaymentFailed, PaymentMethodNotFound
+from payments.methods.services.saved_charges import (
     ChargeOutcome,
     charge_verify,
     saved_method_charge,
@@ -110,7 +110,7 @@ def _claim(
             config=rules.PlanConfig.of(merchant),
             start=timezone.localdate(),
         )
-        method = payment_selectors.own_payment_method(customer, method_id)
+        method = method_selectors.own_payment_method(customer, method_id)
         if not method.is_active:
             raise PaymentMethodNotFound(
                 "This payment method was deactivated by the bank or card issuer; "

@@ -114,3 +114,10 @@ def safe_next_url(request, candidate: str | None) -> str | None:
     ):
         return candidate
     return None
+
+
+def see_other(url: str) -> HttpResponseRedirect:
+    """303: after a POST the browser GETs the next page (reload never re-posts)."""
+    response = HttpResponseRedirect(url)
+    response.status_code = 303
+    return response

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connections, transaction
 
-from payments.selectors import payment_methods_chargeable_by_customer
-from payments.services.saved_charges import (
+from payments.methods.selectors import payment_methods_chargeable_by_customer
+from payments.methods.services.saved_charges import (
     ChargeOutcome,
     charge_find,
     saved_method_charge,

@@ -33,8 +33,8 @@ from django.utils import timezone
 
 from config.api.queue import enqueue_on_commit
 from merchants.models import Merchant
-from payments.models import Customer
-from payments.services.ledger import Collection, collections_post
+from payments.customers.models import Customer
+from payments.ledger.services import Collection, collections_post
 from webhooks.services import emit_for_merchants
 
 from .. import emails, scores

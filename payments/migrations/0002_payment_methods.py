@@ -2,7 +2,7 @@
 
 import config.api.crypto
 import django.db.models.deletion
-import payments.models.methods
+import payments.methods.models
 from django.db import migrations, models
 
 
@@ -53,7 +53,7 @@ class Migration(migrations.Migration):
             name='PaymentMethod',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('public_id', models.CharField(default=payments.models.methods.new_payment_method_id, max_length=40, unique=True)),
+                ('public_id', models.CharField(default=payments.methods.models.new_payment_method_id, max_length=40, unique=True)),
                 ('type', models.CharField(choices=[('card', 'Card'), ('bank', 'Bank')], max_length=8)),
                 ('status', models.CharField(choices=[('active', 'Active'), ('revoked', 'Revoked'), ('deleted', 'Deleted')], default='active', max_length=16)),
                 ('is_default', models.BooleanField(default=False)),

@@ -29,7 +29,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
 from config.api.schema import accepted_kinds
-from payments.inbound import SIGNATURE_HEADER
+from payments.gateway.services.inbound import SIGNATURE_HEADER
 
 from .conftest import (
     ROLE_OF_KIND,

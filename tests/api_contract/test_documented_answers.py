@@ -11,7 +11,7 @@ from openapi_schema_validator import OAS30Validator, oas30_format_checker
 from rest_framework.test import APIClient
 
 from config.api.schema import Generator
-from payments.inbound import signature_for
+from payments.gateway.services.inbound import signature_for
 
 from ..conftest import bearer, customer_jwt
 from ..factories import PASSWORD, CustomerFactory

@@ -41,7 +41,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from merchants.models import Merchant
-from payments.inbound import SIGNATURE_HEADER, signature_for
+from payments.gateway.services.inbound import SIGNATURE_HEADER, signature_for
 from payments.models import Customer
 
 from .conftest import FUZZ_EXAMPLES

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from payments.inbound import signature_for
+from payments.gateway.services.inbound import signature_for
 from payments.models import InboundRequest
 
 from ..conftest import bearer, merchant_jwt

@@ -17,7 +17,7 @@ import pytest
 from openapi_schema_validator import OAS30Validator, oas30_format_checker
 from rest_framework.test import APIClient
 
-from payments.inbound import SIGNATURE_HEADER, signature_for
+from payments.gateway.services.inbound import SIGNATURE_HEADER, signature_for
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from installments.models import PaymentPlan
-from payments.selectors import wallet_available_balance
+from payments.ledger.selectors import wallet_available_balance
 
 from ..checkout.conftest import add_card, register
 from ..conftest import make_merchant_with_key

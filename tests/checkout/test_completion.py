@@ -10,9 +10,9 @@ from django.utils import timezone
 from checkout import services
 from checkout.models import CheckoutSession
 from installments.models import DepositAttempt, Installment, PaymentPlan
-from payments.fees import platform_fee
+from payments.ledger.fees import platform_fee
+from payments.ledger.selectors import wallet_available_balance
 from payments.models import LedgerTransaction, PaymentMethod
-from payments.selectors import wallet_available_balance
 from webhooks.models import Event
 
 from ..conftest import bearer, customer_jwt, make_merchant_with_key, merchant_jwt

@@ -10,7 +10,7 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from payments.selectors import wallet_available_balance
+from payments.ledger.selectors import wallet_available_balance
 
 from ..conftest import make_merchant_with_key
 from ..webhooks.conftest import SECRET, Receiver

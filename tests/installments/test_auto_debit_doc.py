@@ -7,7 +7,7 @@ from installments.collection import LEASE, MAX_ATTEMPTS, RETRY_DAYS, attempt_ref
 from installments.collection.outcomes import RETRY_TIME
 from installments.services import FAILURE_REASONS
 from installments.tasks import PASS_BUDGET_SECONDS
-from payments.fees import platform_fee
+from payments.ledger.fees import platform_fee
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "auto-debit.md").read_text()
 

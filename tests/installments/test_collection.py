@@ -10,9 +10,9 @@ import pytest
 from django.utils import timezone
 
 from installments.models import Installment, PaymentPlan
+from payments.ledger.models import PLATFORM_FEES
+from payments.ledger.selectors import account_balance, wallet_available_balance
 from payments.models import Customer, LedgerTransaction
-from payments.models.ledger import PLATFORM_FEES
-from payments.selectors import account_balance, wallet_available_balance
 
 from ..conftest import make_merchant_with_key
 from ..webhooks.conftest import SECRET

@@ -18,15 +18,15 @@ from installments.models import (
     PaymentPlanStatusChange,
     start_of_day,
 )
+from payments.ledger.selectors import wallet_available_balance
+from payments.methods.models import secret_digest
 from payments.models import (
     Customer,
     LedgerTransaction,
     PaymentMethod,
     SandboxAuthorization,
     SandboxTransaction,
-    secret_digest,
 )
-from payments.selectors import wallet_available_balance
 
 from .. import servers
 from ..factories import MerchantFactory

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from installments.collection import charging, outcomes
 from installments.models import Installment, PaymentPlan
+from payments.gateway.processors import get_processor
 from payments.models import Customer, PaymentMethod
-from payments.processors import get_processor
 from webhooks.models import Event
 
 from ..checkout.conftest import CARD_OK, CARD_POOR, add_card

@@ -10,9 +10,9 @@ from django.utils import timezone
 
 from installments.collection import LEASE, charging, claims
 from installments.models import Installment
+from payments.gateway.services.processor_events import processor_event_handle
+from payments.methods.services.saved_charges import saved_method_charge
 from payments.models import LedgerTransaction, ProcessorEvent, SandboxTransaction
-from payments.services.processor_events import processor_event_handle
-from payments.services.saved_charges import saved_method_charge
 from webhooks.models import Event
 
 from ..checkout.conftest import CARD_POOR, add_card

@@ -15,9 +15,9 @@ from config.api.schedules import declared
 from installments import tasks
 from installments.collection import claims
 from installments.models import IllegalTransition, Installment
-from payments.hooks import ledger_checks
+from payments.ledger.hooks import ledger_checks
+from payments.ledger.services import Collection, collections_post
 from payments.models import Customer, LedgerLine, LedgerTransaction, PaymentMethod
-from payments.services.ledger import Collection, collections_post
 
 from ..payments.conftest import signed_post
 from .conftest import collect, installments_of, make_active_plan

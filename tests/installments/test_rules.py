@@ -53,7 +53,7 @@ def test_score_is_the_same_every_time_it_is_recomputed():
 
 
 def test_new_customer_score_matches_the_stored_default():
-    from payments.models import NEW_CUSTOMER_SCORE
+    from payments.customers.models import NEW_CUSTOMER_SCORE
 
     assert rules.NEW_CUSTOMER_SCORE == NEW_CUSTOMER_SCORE == 500
 

@@ -11,11 +11,16 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from config.api.ids import random_token
-from payments import hooks
-from payments.hooks import register_revocation_handler, unregister_revocation_handler
-from payments.inbound import signature_for
-from payments.services import payout_account_set
-from payments.services.ledger import collection_post
+from payments.gateway import hooks as gateway_hooks
+from payments.gateway.services.inbound import signature_for
+from payments.ledger import hooks as ledger_hooks
+from payments.ledger.services import collection_post
+from payments.methods import hooks as method_hooks
+from payments.methods.hooks import (
+    register_revocation_handler,
+    unregister_revocation_handler,
+)
+from payments.payouts.services import payout_account_set
 
 from ..conftest import customer_jwt, make_merchant_with_key
 from ..factories import CustomerFactory
@@ -168,18 +173,18 @@ def payments_alone():
     these tests post, and its handlers would claim their references); the
     registrations are tested in tests/installments."""
     saved = (
-        list(hooks._revocation_handlers),
-        list(hooks._charge_confirmation_handlers),
-        dict(hooks._ledger_checks),
+        list(method_hooks._revocation_handlers),
+        list(gateway_hooks._charge_confirmation_handlers),
+        dict(ledger_hooks._ledger_checks),
     )
-    hooks._revocation_handlers.clear()
-    hooks._charge_confirmation_handlers.clear()
-    hooks._ledger_checks.clear()
+    method_hooks._revocation_handlers.clear()
+    gateway_hooks._charge_confirmation_handlers.clear()
+    ledger_hooks._ledger_checks.clear()
     yield
-    hooks._revocation_handlers[:] = saved[0]
-    hooks._charge_confirmation_handlers[:] = saved[1]
-    hooks._ledger_checks.clear()
-    hooks._ledger_checks.update(saved[2])
+    method_hooks._revocation_handlers[:] = saved[0]
+    gateway_hooks._charge_confirmation_handlers[:] = saved[1]
+    ledger_hooks._ledger_checks.clear()
+    ledger_hooks._ledger_checks.update(saved[2])
 
 
 @pytest.fixture

@@ -5,9 +5,9 @@ import threading
 import pytest
 from django.db import connection
 
+from payments.gateway.processors import get_processor
+from payments.methods.services import mandates
 from payments.models import BankMandate, ProcessorCharge, ProcessorRefund
-from payments.processors import get_processor
-from payments.services import mandates
 
 from ..factories import CustomerFactory
 from .conftest import add_bank, initiate_mandate, mandate_step, postgres_only, sign_in

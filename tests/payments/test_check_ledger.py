@@ -8,9 +8,9 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.utils import timezone
 
-from payments.hooks import register_ledger_check, unregister_ledger_check
+from payments.ledger.hooks import register_ledger_check, unregister_ledger_check
+from payments.ledger.models import PLATFORM_FEES, PROCESSOR_CLEARING, wallet_account
 from payments.models import LedgerLine, LedgerTransaction, Payout
-from payments.models.ledger import PLATFORM_FEES, PROCESSOR_CLEARING, wallet_account
 
 from .conftest import add_card, credit_wallet
 

@@ -10,9 +10,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from payments import dashboard_selectors
-from payments.dashboard_chart import collections_chart
-from payments.errors import AccountNotResolved, ProcessorTimeout
+from payments.dashboard import selectors as dashboard_selectors
+from payments.dashboard.chart import collections_chart
+from payments.gateway.errors import AccountNotResolved, ProcessorTimeout
 from payments.models import Payout
 
 from ..factories import MerchantFactory
@@ -209,7 +209,7 @@ def test_a_bad_payout_account_is_refused_next_to_its_field(
 def test_an_account_the_bank_cannot_resolve_is_explained(
     dashboard_for, merchant_active, monkeypatch
 ):
-    from payments.services import payout_accounts
+    from payments.payouts.services import payout_accounts
 
     class Refusing:
         def resolve_account(self, **kwargs):
@@ -230,7 +230,7 @@ def test_an_account_the_bank_cannot_resolve_is_explained(
 def test_the_payout_account_page_says_when_the_bank_list_cannot_be_read(
     dashboard_for, payee, monkeypatch
 ):
-    from payments import selectors
+    from payments.gateway import selectors
 
     def down():
         raise ProcessorTimeout()

@@ -6,8 +6,8 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 
+from payments.methods.selectors import payment_methods_chargeable
 from payments.models import PaymentMethod
-from payments.selectors import payment_methods_chargeable
 
 from ..factories import CustomerFactory
 from .conftest import add_bank, add_card, postgres_only, sign_in

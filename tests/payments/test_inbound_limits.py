@@ -11,8 +11,8 @@ import time_machine
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from payments.gateway.services import paystack_events_retry
 from payments.models import InboundRequest
-from payments.services import paystack_events_retry
 
 from .conftest import signed_post
 

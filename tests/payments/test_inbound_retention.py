@@ -13,8 +13,8 @@ from django_q.models import Schedule
 from rest_framework.test import APIClient
 
 from config.api.schedules import declared
-from payments import tasks
-from payments.inbound import inbound_store
+from payments.gateway import tasks
+from payments.gateway.services.inbound import inbound_store
 from payments.models import InboundRequest, PaymentMethod, ProcessorEvent
 
 from .conftest import add_bank, signed_post
@@ -88,7 +88,7 @@ def test_the_purge_keeps_processed_rows_inside_the_retention(db):
 def test_the_purge_is_a_declared_daily_schedule(db):
     spec = next(s for s in declared() if s.name == "payments-purge-inbound-requests")
 
-    assert spec.func == "payments.tasks.purge_inbound_requests"
+    assert spec.func == "payments.gateway.tasks.purge_inbound_requests"
     assert spec.schedule_type == Schedule.DAILY
     call_command("setup_schedules", stdout=StringIO())
     assert Schedule.objects.get(name=spec.name).func == spec.func
@@ -114,7 +114,7 @@ def test_rows_the_old_code_left_without_a_verdict_are_purged_like_refused_ones(d
 
 
 def test_the_purge_goes_through_every_batch(db, monkeypatch):
-    monkeypatch.setattr("payments.services.inbound_requests.PURGE_BATCH", 2)
+    monkeypatch.setattr("payments.gateway.services.inbound_requests.PURGE_BATCH", 2)
     for _ in range(5):
         signed_post(APIClient(), "/api/v1/webhooks/paystack", b"{}", signature=None)
     assert InboundRequest.objects.count() == 5

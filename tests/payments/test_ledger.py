@@ -5,11 +5,11 @@ from django.db import IntegrityError, transaction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from payments import selectors
-from payments.fees import merchant_net, platform_fee
+from payments.ledger import selectors
+from payments.ledger import services as ledger
+from payments.ledger.fees import merchant_net, platform_fee
+from payments.ledger.models import PLATFORM_FEES, PROCESSOR_CLEARING
 from payments.models import LedgerLine, LedgerTransaction
-from payments.models.ledger import PLATFORM_FEES, PROCESSOR_CLEARING
-from payments.services import ledger
 
 from ..factories import CustomerFactory, MerchantFactory
 

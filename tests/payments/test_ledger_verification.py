@@ -11,16 +11,16 @@ from django.core.management import call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from payments import selectors
+from payments.gateway.processors import RefundResult, get_processor
+from payments.gateway.services import verification_refunds_retry
+from payments.ledger import selectors
+from payments.ledger.models import CUSTOMER_REFUNDS, PROCESSOR_CLEARING
 from payments.models import (
     LedgerLine,
     LedgerTransaction,
     ProcessorCharge,
     ProcessorRefund,
 )
-from payments.models.ledger import CUSTOMER_REFUNDS, PROCESSOR_CLEARING
-from payments.processors import RefundResult, get_processor
-from payments.services import verification_refunds_retry
 
 from .conftest import (
     CARD_DECLINED,

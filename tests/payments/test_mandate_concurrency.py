@@ -4,8 +4,8 @@ lost the race is told the outcome or "in progress", never "wrong OTP"."""
 
 import pytest
 
+from payments.gateway.processors import get_processor
 from payments.models import BankMandate, PaymentMethod, ProcessorCharge
-from payments.processors import get_processor
 
 from ..concurrency import run_concurrently
 from ..factories import CustomerFactory

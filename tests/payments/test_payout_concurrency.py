@@ -8,9 +8,9 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from payments import selectors
+from payments.ledger import selectors
 from payments.models import InboundRequest, Payout, ProcessorEvent, SandboxTransfer
-from payments.services import payouts
+from payments.payouts.services import payouts
 from webhooks.models import Event
 
 from ..concurrency import run_concurrently

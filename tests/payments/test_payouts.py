@@ -14,10 +14,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.api.schedules import declared
-from payments import selectors
-from payments.errors import ProcessorRefused, ProcessorTimeout
+from payments.gateway.errors import ProcessorRefused, ProcessorTimeout
+from payments.gateway.processors import TransferResult, get_processor
+from payments.ledger import selectors
 from payments.models import (
-    IllegalPayoutTransition,
     LedgerTransaction,
     Payout,
     PayoutRecipient,
@@ -25,8 +25,8 @@ from payments.models import (
     SandboxRecipient,
     SandboxTransfer,
 )
-from payments.processors import TransferResult, get_processor
-from payments.services import (
+from payments.payouts.models import IllegalPayoutTransition
+from payments.payouts.services import (
     MINIMUM_PAYOUT,
     payout_create,
     payout_outcome_apply,
@@ -452,5 +452,5 @@ def test_run_payouts_can_be_limited_to_one_merchant(
 def test_payouts_run_daily_from_a_declared_schedule():
     spec = {spec.name: spec for spec in declared()}["payments-run-payouts"]
 
-    assert spec.func == "payments.tasks.run_payouts"
+    assert spec.func == "payments.payouts.tasks.run_payouts"
     assert spec.schedule_type == "D"

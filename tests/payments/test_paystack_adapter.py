@@ -10,15 +10,15 @@ import pytest
 import requests
 import responses
 
-from payments.errors import (
+from payments.gateway.errors import (
     AccountNotResolved,
     InvalidOtp,
     ProcessorError,
     ProcessorRefused,
     ProcessorTimeout,
 )
-from payments.processors import FailureReason, TransactionStatus
-from payments.processors.paystack import PaystackProcessor
+from payments.gateway.processors import FailureReason, TransactionStatus
+from payments.gateway.processors.paystack import PaystackProcessor
 
 BASE = "https://api.paystack.co"
 SECRET = "sk_test_0123456789"

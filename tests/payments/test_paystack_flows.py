@@ -11,8 +11,8 @@ import responses
 import time_machine
 from django.utils import timezone
 
+from payments.gateway.processors import get_processor
 from payments.models import PaymentMethod, ProcessorRefund
-from payments.processors import get_processor
 
 from .conftest import initiate_mandate, mandate_step, sign_in, verify_card
 from .test_paystack_adapter import AUTHORIZATION, TRANSACTION, ok

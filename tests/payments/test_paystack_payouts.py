@@ -9,8 +9,8 @@ import responses
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+from payments.gateway.processors import get_processor
 from payments.models import Payout, PayoutRecipient
-from payments.processors import get_processor
 
 from ..conftest import bearer, make_merchant_with_key, merchant_jwt
 from .conftest import credit_wallet, signed_post

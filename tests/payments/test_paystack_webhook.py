@@ -14,12 +14,14 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from config.api.schedules import declared
-from payments import selectors
-from payments.hooks import (
+from payments.gateway.hooks import (
     register_charge_confirmation_handler,
     unregister_charge_confirmation_handler,
 )
-from payments.inbound import signature_for
+from payments.gateway.processors import RefundResult, TransferResult, get_processor
+from payments.gateway.services import paystack_events_retry
+from payments.gateway.services.inbound import signature_for
+from payments.ledger import selectors
 from payments.models import (
     InboundRequest,
     LedgerTransaction,
@@ -28,8 +30,6 @@ from payments.models import (
     ProcessorEvent,
     ProcessorRefund,
 )
-from payments.processors import RefundResult, TransferResult, get_processor
-from payments.services import paystack_events_retry
 from webhooks.models import Event
 
 from .conftest import (
@@ -444,5 +444,5 @@ def test_the_retry_pass_is_a_declared_schedule():
     names = {spec.name: spec for spec in declared()}
 
     assert names["payments-retry-paystack-events"].func == (
-        "payments.tasks.retry_paystack_events"
+        "payments.gateway.tasks.retry_paystack_events"
     )

@@ -10,7 +10,10 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from config.api.schedules import declared
-from payments.errors import ProcessorTimeout
+from payments.gateway.errors import ProcessorTimeout
+from payments.gateway.processors import get_processor
+from payments.gateway.services import verification_refund
+from payments.gateway.tasks import refund_verification_charges
 from payments.models import (
     LedgerTransaction,
     PaymentMethod,
@@ -18,9 +21,6 @@ from payments.models import (
     ProcessorRefund,
     SandboxRefund,
 )
-from payments.processors import get_processor
-from payments.services import verification_refund
-from payments.tasks import refund_verification_charges
 
 from .conftest import add_bank, add_card, credit_wallet
 
@@ -70,7 +70,7 @@ def test_the_refund_sweeper_is_a_declared_schedule():
     names = {spec.name: spec for spec in declared()}
 
     spec = names["payments-refund-verification-charges"]
-    assert spec.func == "payments.tasks.refund_verification_charges"
+    assert spec.func == "payments.gateway.tasks.refund_verification_charges"
 
 
 @pytest.fixture

@@ -11,12 +11,18 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from config.api.schedules import declared
-from payments import services
-from payments.hooks import register_revocation_handler, unregister_revocation_handler
+from payments.gateway.processors import get_processor
+from payments.methods import services
+from payments.methods.hooks import (
+    register_revocation_handler,
+    unregister_revocation_handler,
+)
+from payments.methods.selectors import (
+    payment_methods_chargeable,
+    revoked_payment_method_count,
+)
+from payments.methods.tasks import poll_revoked_mandates
 from payments.models import InboundRequest, PaymentMethod, ProcessorEvent
-from payments.processors import get_processor
-from payments.selectors import payment_methods_chargeable, revoked_payment_method_count
-from payments.tasks import poll_revoked_mandates
 
 from ..factories import CustomerFactory
 from .conftest import add_bank, add_card, postgres_only, sign_in, signed_post
@@ -257,7 +263,7 @@ def test_the_poll_and_the_webhook_share_one_event_identity(alice, revocations):
 def test_the_poll_is_a_declared_daily_schedule():
     spec = next(s for s in declared() if s.name == "payments-poll-revoked-mandates")
 
-    assert spec.func == "payments.tasks.poll_revoked_mandates"
+    assert spec.func == "payments.methods.tasks.poll_revoked_mandates"
     assert spec.schedule_type == "D"
 
 

@@ -9,9 +9,9 @@ from urllib.parse import urlsplit
 import pytest
 from rest_framework.test import APIClient
 
-from payments.errors import ProcessorRefused
+from payments.gateway.errors import ProcessorRefused
+from payments.gateway.processors import FailureReason, get_processor
 from payments.models import PaymentMethod, SandboxAuthorization, SandboxTransaction
-from payments.processors import FailureReason, get_processor
 
 from .conftest import (
     CARD_DECLINED,
@@ -28,7 +28,13 @@ from .conftest import (
 
 pytestmark = pytest.mark.django_db
 
-BANKS_FILE = Path(__file__).resolve().parents[2] / "payments" / "data" / "banks_ng.json"
+BANKS_FILE = (
+    Path(__file__).resolve().parents[2]
+    / "payments"
+    / "gateway"
+    / "data"
+    / "banks_ng.json"
+)
 
 
 def charge_later(method_id: str, reference: str):

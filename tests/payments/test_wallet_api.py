@@ -5,10 +5,10 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from payments.errors import AccountNotResolved
+from payments.gateway.errors import AccountNotResolved
+from payments.gateway.processors import TransferResult, get_processor
 from payments.models import LedgerTransaction, Payout
-from payments.processors import TransferResult, get_processor
-from payments.services import payout_outcome_apply
+from payments.payouts.services import payout_outcome_apply
 
 from ..conftest import bearer, customer_jwt, merchant_jwt
 from .conftest import PAYOUT_ACCOUNT_FAILS, credit_wallet, set_payout_account

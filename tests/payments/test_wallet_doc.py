@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from payments.fees import platform_fee
+from payments.ledger.fees import platform_fee
 from payments.models import Payout
-from payments.services.payouts import MINIMUM_PAYOUT, transfer_success_data
+from payments.payouts.services.payouts import MINIMUM_PAYOUT, transfer_success_data
 
 from ..installments.test_wallet_lines import wallet_story
 

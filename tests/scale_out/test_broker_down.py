@@ -11,13 +11,10 @@ from django.utils import timezone
 from django_q.conf import Conf
 from rest_framework.test import APIClient
 
+from payments.gateway.services import paystack_events_retry, verification_refunds_retry
 from payments.models import InboundRequest, Payout, ProcessorCharge, ProcessorRefund
-from payments.services import (
-    payouts_run,
-    paystack_events_retry,
-    verification_refunds_retry,
-)
-from payments.services.payouts import STALE_AFTER
+from payments.payouts.services import payouts_run
+from payments.payouts.services.payouts import STALE_AFTER
 
 from ..checkout.conftest import CARD_POOR
 from ..conftest import make_merchant_with_key

@@ -6,9 +6,24 @@ are clean (usable in cron and CI).
 
 from django.core.management.base import BaseCommand, CommandError
 
-from payments.ledger_checks import all_checks
+from payments.gateway import ledger_checks as gateway_checks
+from payments.ledger import checks as ledger_checks
+from payments.ledger.hooks import NamedLedgerCheck
+from payments.ledger.hooks import ledger_checks as registered
+from payments.payouts import ledger_checks as payout_checks
 
 from ..progress import ProgressLine
+
+
+def all_checks() -> tuple[NamedLedgerCheck, ...]:
+    """The ledger's own checks, then those of payouts and the gateway, then the
+    ones higher apps registered."""
+    return (
+        *ledger_checks.BUILT_IN,
+        *payout_checks.CHECKS,
+        *gateway_checks.CHECKS,
+        *registered(),
+    )
 
 
 class Command(BaseCommand):

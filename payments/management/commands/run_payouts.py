@@ -7,7 +7,7 @@ a payout account and at least 100,000 kobo available gets one payout.
 
 from django.core.management.base import BaseCommand
 
-from payments.services import payouts_run
+from payments.payouts.services import payouts_run
 
 from ..progress import ProgressLine
 

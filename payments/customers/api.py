@@ -1,0 +1,47 @@
+"""HTTP in/out for customer registration and sign-in (DESIGN section 4)."""
+
+from rest_framework.views import APIView
+
+from config.api import responses
+from config.api.auth import ROLE_CUSTOMER, issue_tokens
+from config.api.login_guard import client_ip
+from config.api.permissions import accepts
+
+from . import services
+from .serializers import CustomerLoginInput, CustomerRegisterInput, customer_output
+
+
+def _tokens_for(customer) -> dict:
+    tokens = issue_tokens(role=ROLE_CUSTOMER, account=customer)
+    return {**tokens, "customer_id": customer.public_id}
+
+
+class CustomerRegisterApi(APIView):
+    authentication_classes = []
+
+    def post(self, request):
+        data = CustomerRegisterInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        customer = services.customer_register(**data.validated_data)
+        return responses.no_store(responses.created(_tokens_for(customer)))
+
+
+class CustomerLoginApi(APIView):
+    authentication_classes = []
+
+    def post(self, request):
+        data = CustomerLoginInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        customer = services.customer_login(
+            **data.validated_data, client_ip=client_ip(request)
+        )
+        return responses.no_store(responses.ok(_tokens_for(customer)))
+
+
+class CustomerMeApi(APIView):
+    """`GET /api/v1/customers/me`: the signed-in customer's own profile."""
+
+    permission_classes = [accepts("customer_jwt")]
+
+    def get(self, request):
+        return responses.ok(customer_output(request.user))

@@ -1,0 +1,50 @@
+"""Reads of the dashboard's wallet pages, scoped to one merchant (DESIGN §8, §12)."""
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+from django.db.models import Count, Sum
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+
+from ..ledger.models import LedgerTransaction
+
+
+@dataclass(frozen=True)
+class DayTotal:
+    day: date
+    amount: int  # gross collected that day (kobo)
+    net: int  # what the wallet received for it
+    count: int  # payments collected
+
+
+def daily_collections(merchant, *, days: int = 90, today: date | None = None):
+    """Collections (deposits and installments) per local day over the last `days`
+    days, today included, oldest first; days without any are zero."""
+    today = today or timezone.localdate()
+    first = today - timedelta(days=days - 1)
+    zone = timezone.get_current_timezone()
+    rows = (
+        LedgerTransaction.objects.filter(
+            merchant=merchant,
+            kind=LedgerTransaction.Kind.COLLECTION,
+            created_at__gte=datetime.combine(first, time.min, tzinfo=zone),
+            created_at__lt=datetime.combine(
+                today + timedelta(days=1), time.min, tzinfo=zone
+            ),
+        )
+        .annotate(day=TruncDate("created_at", tzinfo=zone))
+        .values("day")
+        .annotate(amount=Sum("amount"), net=Sum("net"), count=Count("id"))
+    )
+    by_day = {row["day"]: row for row in rows}
+    totals = []
+    for offset in range(days):
+        day = first + timedelta(days=offset)
+        row = by_day.get(day)
+        totals.append(
+            DayTotal(day, row["amount"], row["net"], row["count"])
+            if row
+            else DayTotal(day, 0, 0, 0)
+        )
+    return totals

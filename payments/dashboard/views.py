@@ -1,0 +1,154 @@
+"""Dashboard pages of `payments`: the wallet (balances, collections chart,
+transactions, payouts) and the payout bank account (DESIGN §8, §12).
+
+HTTP in/out only: balances and transactions come from the selectors of endpoint
+9, the payout account is saved by `payout_account_set`; every query is scoped to
+the signed-in merchant.
+"""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views import View
+
+from config.api.errors import DomainError
+from config.api.session_auth import see_other
+from merchants.dashboard_auth import MerchantLoginRequiredMixin
+
+from ..gateway import selectors as gateway_selectors
+from ..gateway.errors import AccountNotResolved
+from ..ledger import selectors as ledger_selectors
+from ..ledger.serializers import wallet_transaction_output
+from ..payouts import selectors as payout_selectors
+from ..payouts import services as payout_services
+from . import selectors
+from .chart import collections_chart
+from .forms import PayoutAccountForm
+
+TRANSACTIONS_PAGE_SIZE = 20
+PAYOUTS_PAGE_SIZE = 10
+CHART_DAYS = 90
+
+
+def _url(name: str) -> str:
+    return reverse(f"payments_dashboard:{name}")
+
+
+def _query_without(request, param: str) -> str:
+    query = request.GET.copy()
+    query.pop(param, None)
+    return query.urlencode()
+
+
+def _bank_name(code: str) -> str:
+    """The bank's name for people, or its code when the processor's list cannot
+    be read just now."""
+    try:
+        bank = gateway_selectors.bank_by_code(code)
+    except DomainError:
+        bank = None
+    return bank.name if bank else code
+
+
+class WalletView(MerchantLoginRequiredMixin, View):
+    def get(self, request):
+        merchant = request.merchant
+        transactions = Paginator(
+            ledger_selectors.wallet_transactions(merchant), TRANSACTIONS_PAGE_SIZE
+        ).get_page(request.GET.get("page"))
+        payouts = Paginator(
+            payout_selectors.payouts_of(merchant), PAYOUTS_PAGE_SIZE
+        ).get_page(request.GET.get("payouts_page"))
+        return TemplateResponse(
+            request,
+            "payments/dashboard/wallet.html",
+            {
+                "balances": ledger_selectors.wallet_balances(merchant),
+                "chart": collections_chart(
+                    selectors.daily_collections(merchant, days=CHART_DAYS)
+                ),
+                "chart_days": CHART_DAYS,
+                "transactions": transactions,
+                "rows": [
+                    (txn, wallet_transaction_output(txn))
+                    for txn in transactions.object_list
+                ],
+                "transactions_query": _query_without(request, "page"),
+                "payouts": payouts,
+                "payouts_query": _query_without(request, "payouts_page"),
+                "bank_name": _bank_name(merchant.payout_bank_code)
+                if merchant.payout_bank_code
+                else "",
+                "minimum_payout": payout_services.MINIMUM_PAYOUT,
+            },
+        )
+
+
+class PayoutAccountView(MerchantLoginRequiredMixin, View):
+    template_name = "payments/dashboard/payout_account.html"
+
+    def get(self, request):
+        merchant = request.merchant
+        initial = {
+            "bank_code": merchant.payout_bank_code,
+            "account_number": merchant.payout_account_number,
+        }
+        return self._render(request, initial=initial)
+
+    def post(self, request):
+        return self._render(request, data=request.POST)
+
+    def _render(self, request, *, data=None, initial=None):
+        try:
+            banks = gateway_selectors.banks()
+        except DomainError as error:
+            return TemplateResponse(
+                request,
+                self.template_name,
+                {"unavailable": error.message},
+                status=503,
+            )
+        form = PayoutAccountForm(banks, data=data, initial=initial)
+        if data is not None:
+            if form.is_valid() and self._save(request, form):
+                merchant = request.merchant
+                messages.success(
+                    request,
+                    "Payout account saved: the bank says it belongs to "
+                    f"{merchant.payout_account_name}.",
+                )
+                return see_other(_url("wallet"))
+            status = 400
+        else:
+            status = 200
+        return TemplateResponse(
+            request,
+            self.template_name,
+            {
+                "form": form,
+                "bank_name": _bank_name(request.merchant.payout_bank_code)
+                if request.merchant.payout_bank_code
+                else "",
+            },
+            status=status,
+        )
+
+    def _save(self, request, form) -> bool:
+        try:
+            request.merchant = payout_services.payout_account_set(
+                merchant=request.merchant, **form.cleaned_data
+            )
+        except ValidationError as error:
+            for field, texts in error.message_dict.items():
+                for text in texts:
+                    form.add_error(field if field in form.fields else None, text)
+            return False
+        except AccountNotResolved as error:
+            form.add_error("account_number", error.message)
+            return False
+        except DomainError as error:
+            form.add_error(None, error.message)
+            return False
+        return True

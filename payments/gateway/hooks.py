@@ -1,0 +1,98 @@
+"""Registries through which what sits above the gateway acts on what the
+processor sends. A lower app never imports a higher one (DESIGN section 1), and
+inside payments the gateway sits below `methods` and `payouts`; they register
+their handlers in payments/apps.py, higher apps in their own AppConfig.ready():
+
+    from payments.gateway.hooks import register_charge_confirmation_handler
+    register_charge_confirmation_handler(confirmations.installment_charge_confirm)
+
+Three registries:
+- charge confirmations: the processor's `charge.success` (endpoint 24), verified,
+  for a charge a higher app left pending (installments);
+- processor events: other events of endpoint 24 that a subpackage above acts on
+  (payouts: `transfer.success`, `transfer.failed`, `transfer.reversed`);
+- inbound endpoints: what a signed request of an endpoint other than 24 does
+  (endpoint 25: revocations, handled by `payments.methods`).
+"""
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+# Charge confirmations -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConfirmedCharge:
+    """A charge the processor reported (`charge.success`) and then confirmed on
+    `GET /transaction/verify/:reference`: the amounts are the verified ones."""
+
+    reference: str
+    amount: int  # kobo
+    currency: str
+    paid_at: datetime | None
+    processor_id: str
+    gateway_response: str
+    source: str  # "webhook"
+
+
+# Returns True when the reference is one of the handler's own charges (it then
+# confirmed it, or found it confirmed already), False when it is not its own.
+ChargeConfirmationHandler = Callable[[ConfirmedCharge], bool]
+
+_charge_confirmation_handlers: list[ChargeConfirmationHandler] = []
+
+
+def register_charge_confirmation_handler(handler: ChargeConfirmationHandler) -> None:
+    """Called inside the transaction that records the processor event as
+    handled: an exception rolls both back, so the event can be handled again."""
+    if handler not in _charge_confirmation_handlers:
+        _charge_confirmation_handlers.append(handler)
+
+
+def unregister_charge_confirmation_handler(
+    handler: ChargeConfirmationHandler,
+) -> None:
+    if handler in _charge_confirmation_handlers:
+        _charge_confirmation_handlers.remove(handler)
+
+
+def charge_confirmation_handlers() -> tuple[ChargeConfirmationHandler, ...]:
+    return tuple(_charge_confirmation_handlers)
+
+
+# Processor events (endpoint 24) ---------------------------------------------------
+
+# `handler(*, event, data, source, inbound)` handles one event named `event`
+# (its `data` object, where it came from, the stored request or None) and
+# returns the outcome: "handled", "duplicate" or "ignored: <why>". It raises
+# when the event cannot be handled now (it is then handled again later).
+EventHandler = Callable[..., str]
+
+_event_handlers: dict[str, EventHandler] = {}
+
+
+def register_event_handler(events: Iterable[str], handler: EventHandler) -> None:
+    for event in events:
+        _event_handlers[event] = handler
+
+
+def event_handler(event: str) -> EventHandler | None:
+    return _event_handlers.get(event)
+
+
+# Inbound endpoints ------------------------------------------------------------------
+
+# `handler(*, inbound, payload)` acts on a signed, stored request (its JSON
+# object) and returns the short outcome the endpoint answers and records.
+InboundHandler = Callable[..., str]
+
+_inbound_handlers: dict[str, InboundHandler] = {}
+
+
+def register_inbound_handler(endpoint: str, handler: InboundHandler) -> None:
+    _inbound_handlers[endpoint] = handler
+
+
+def inbound_handler(endpoint: str) -> InboundHandler:
+    return _inbound_handlers[endpoint]

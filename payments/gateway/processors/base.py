@@ -1,0 +1,331 @@
+"""The one processor interface every adapter implements (DESIGN section 9).
+
+Results are frozen dataclasses; failures are the domain errors of
+payments.gateway.errors:
+- ProcessorTimeout / ProcessorError: no usable answer (timeout, connection error,
+  5xx, malformed body). For a POST the outcome is unknown: verify the reference
+  before trying again.
+- ProcessorRefused: the processor answered and said no.
+- InvalidOtp (submit_otp only): the code was wrong and the reference still lives.
+Charge outcomes (declined, insufficient funds) are results, not exceptions.
+"""
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+
+class TransactionStatus:
+    SUCCESS = "success"
+    FAILED = "failed"
+    ABANDONED = "abandoned"  # the customer never finished the authorization page
+    PENDING = "pending"
+
+
+class FailureReason:
+    """Normalized reasons a charge failed; later issues put them in events."""
+
+    INSUFFICIENT_FUNDS = "insufficient_funds"
+    CARD_EXPIRED = "card_expired"
+    DO_NOT_HONOR = "do_not_honor"
+    DECLINED = "declined"
+    AUTHORIZATION_REVOKED = "authorization_revoked"
+    PROCESSOR_ERROR = "processor_error"
+
+
+class ChargeStatus:
+    """Replies of the Charge API (bank accounts), as Paystack names them."""
+
+    SEND_OTP = "send_otp"
+    SEND_BIRTHDAY = "send_birthday"
+    SEND_PHONE = "send_phone"
+    OPEN_URL = "open_url"
+    SUCCESS = "success"
+    FAILED = "failed"
+    PENDING = "pending"
+    # Replies the Charge API can give that mandates here do not support.
+    SEND_PIN = "send_pin"
+    SEND_ADDRESS = "send_address"
+    PAY_OFFLINE = "pay_offline"
+
+
+@dataclass(frozen=True)
+class Authorization:
+    """A reusable authorization: what later charges need (card or bank account)."""
+
+    authorization_code: str
+    channel: str  # "card" or "bank"
+    signature: str = ""  # same card -> same signature (cards only)
+    brand: str = ""  # "visa", "mastercard", "verve" (cards)
+    last4: str = ""
+    exp_month: str = ""
+    exp_year: str = ""
+    bank: str = ""
+    account_name: str = ""
+    reusable: bool = True
+
+
+@dataclass(frozen=True)
+class InitializedTransaction:
+    reference: str
+    authorization_url: str
+    access_code: str = ""
+
+
+@dataclass(frozen=True)
+class TransactionResult:
+    """Outcome of a card transaction or of charging a stored authorization."""
+
+    reference: str
+    status: str  # TransactionStatus
+    amount: int
+    currency: str = "NGN"
+    gateway_response: str = ""
+    failure_reason: str = ""  # FailureReason when status is failed
+    processor_id: str = ""
+    paid_at: datetime | None = None
+    authorization: Authorization | None = None
+
+    @property
+    def succeeded(self) -> bool:
+        return self.status == TransactionStatus.SUCCESS
+
+
+@dataclass(frozen=True)
+class ChargeStep:
+    """One reply of the Charge API for a bank account."""
+
+    reference: str
+    status: str  # ChargeStatus
+    display_text: str = ""
+    url: str = ""
+    amount: int = 0
+    gateway_response: str = ""
+    processor_id: str = ""
+    authorization: Authorization | None = None
+
+
+@dataclass(frozen=True)
+class DirectDebitRequest:
+    """A direct-debit authorization request: the customer consents at
+    `redirect_url`; `reference` (the processor's own) verifies it later."""
+
+    reference: str
+    redirect_url: str
+    access_code: str = ""
+
+
+@dataclass(frozen=True)
+class DirectDebitAuthorization:
+    """Where a direct-debit authorization request stands. Only an active one
+    with a code can be charged (activation may take hours after consent)."""
+
+    reference: str
+    active: bool
+    authorization_code: str = ""
+    bank: str = ""
+
+    @property
+    def chargeable(self) -> bool:
+        return self.active and bool(self.authorization_code)
+
+
+@dataclass(frozen=True)
+class RefundResult:
+    refund_id: str
+    transaction_reference: str
+    amount: int
+    status: str  # pending, processing, processed, failed, needs-attention
+    currency: str = "NGN"
+
+
+@dataclass(frozen=True)
+class Bank:
+    name: str
+    code: str
+
+
+@dataclass(frozen=True)
+class ResolvedAccount:
+    account_number: str
+    account_name: str
+    bank_code: str
+
+
+@dataclass(frozen=True)
+class TransferRecipient:
+    recipient_code: str
+    name: str
+    account_number: str
+    bank_code: str
+
+
+@dataclass(frozen=True)
+class TransferResult:
+    reference: str
+    status: str  # success, failed, reversed, pending, ...
+    amount: int
+    transfer_code: str = ""
+    reason: str = ""
+
+    CONCLUSIVE = frozenset(
+        {"success", "failed", "reversed", "abandoned", "blocked", "rejected"}
+    )
+
+    @property
+    def conclusive(self) -> bool:
+        return self.status in self.CONCLUSIVE
+
+
+@dataclass(frozen=True)
+class RevokedMandate:
+    authorization_code: str
+    account_number: str = ""
+    bank_code: str = ""
+    extra: dict = field(default_factory=dict, compare=False)
+
+
+class Processor(ABC):
+    """Everything the service asks of a payment processor."""
+
+    name: str
+    # Sites of the processor's own pages a customer is sent to after a form of
+    # ours (the card page behind `authorization_url`): our pages' CSP must let
+    # forms lead there.
+    hosted_page_origins: tuple[str, ...] = ()
+
+    # Cards: redirect flow, then recurring charges.
+    @abstractmethod
+    def initialize_transaction(
+        self,
+        *,
+        email: str,
+        amount: int,
+        reference: str,
+        callback_url: str,
+        currency: str = "NGN",
+        channels: tuple[str, ...] = ("card",),
+        metadata: dict | None = None,
+    ) -> InitializedTransaction: ...
+
+    @abstractmethod
+    def verify_transaction(self, *, reference: str) -> TransactionResult | None:
+        """None when the processor knows no transaction with this reference."""
+
+    @abstractmethod
+    def charge_authorization(
+        self,
+        *,
+        email: str,
+        amount: int,
+        authorization_code: str,
+        reference: str,
+        currency: str = "NGN",
+        metadata: dict | None = None,
+    ) -> TransactionResult: ...
+
+    # Bank accounts: the Charge API and its follow-up steps.
+    @abstractmethod
+    def charge_bank(
+        self,
+        *,
+        email: str,
+        amount: int,
+        reference: str,
+        bank_code: str,
+        account_number: str,
+        currency: str = "NGN",
+    ) -> ChargeStep: ...
+
+    @abstractmethod
+    def submit_otp(self, *, reference: str, otp: str) -> ChargeStep: ...
+
+    @abstractmethod
+    def submit_birthday(self, *, reference: str, birthday: date) -> ChargeStep: ...
+
+    @abstractmethod
+    def submit_phone(self, *, reference: str, phone: str) -> ChargeStep: ...
+
+    @abstractmethod
+    def check_charge(self, *, reference: str) -> ChargeStep: ...
+
+    # Bank accounts: a direct-debit authorization, for when the Charge API's
+    # authorization cannot be charged again.
+    @abstractmethod
+    def initialize_direct_debit(
+        self, *, email: str, callback_url: str, bank_code: str, account_number: str
+    ) -> DirectDebitRequest: ...
+
+    @abstractmethod
+    def verify_direct_debit(self, *, reference: str) -> DirectDebitAuthorization | None:
+        """None when the processor knows no authorization request by this reference."""
+
+    @abstractmethod
+    def refund(
+        self, *, transaction_reference: str, amount: int | None = None
+    ) -> RefundResult: ...
+
+    @abstractmethod
+    def fetch_refund(self, *, refund_id: str) -> RefundResult | None:
+        """Where a refund stands now; None when the processor knows no such refund."""
+
+    @abstractmethod
+    def list_banks(self) -> list[Bank]: ...
+
+    @abstractmethod
+    def resolve_account(
+        self, *, bank_code: str, account_number: str
+    ) -> ResolvedAccount: ...
+
+    @abstractmethod
+    def create_transfer_recipient(
+        self, *, name: str, bank_code: str, account_number: str, currency: str = "NGN"
+    ) -> TransferRecipient: ...
+
+    @abstractmethod
+    def transfer(
+        self,
+        *,
+        amount: int,
+        recipient_code: str,
+        reference: str,
+        reason: str,
+        currency: str = "NGN",
+    ) -> TransferResult: ...
+
+    @abstractmethod
+    def verify_transfer(self, *, reference: str) -> TransferResult | None:
+        """None when the processor knows no transfer with this reference."""
+
+    @abstractmethod
+    def list_revoked_mandates(self) -> list[RevokedMandate]: ...
+
+
+_REVOKED_HINTS = (
+    "authorization code is invalid",
+    "invalid authorization",
+    "authorization is invalid",
+    "authorization has been revoked",
+    "authorization revoked",
+    "authorization is inactive",
+    "authorization not active",
+    "authorization has been deactivated",
+    "mandate has been cancelled",
+    "mandate cancelled",
+    "mandate is not active",
+    "no longer valid",
+)
+
+
+def failure_reason_from_text(text: str) -> str:
+    """Map a processor's free-text reply onto a FailureReason."""
+    lowered = (text or "").lower()
+    if any(hint in lowered for hint in _REVOKED_HINTS):
+        return FailureReason.AUTHORIZATION_REVOKED
+    if "insufficient" in lowered:
+        return FailureReason.INSUFFICIENT_FUNDS
+    if "expired" in lowered:
+        return FailureReason.CARD_EXPIRED
+    if "do not honor" in lowered or "do not honour" in lowered:
+        return FailureReason.DO_NOT_HONOR
+    return FailureReason.DECLINED

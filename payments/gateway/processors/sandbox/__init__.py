@@ -1,0 +1,319 @@
+"""The sandbox processor: a deterministic simulator inside the service.
+
+Its magic values are exactly DESIGN section 9's table (docs/sandbox.md lists them
+for merchants). State lives in the database (payments.gateway.models.sandbox), so every
+web process and worker sees the same simulated processor, and each charge attempt
+is one SandboxTransaction row with a unique reference, like Paystack's refusal of
+a duplicate reference.
+"""
+
+import hashlib
+import time
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from config.api.ids import random_token
+from config.api.rows import OneRow, insert_row
+
+from ...errors import ProcessorRefused
+from ...models import SandboxAuthorization, SandboxRefund, SandboxTransaction
+from ..base import (
+    Authorization,
+    FailureReason,
+    InitializedTransaction,
+    Processor,
+    RefundResult,
+    RevokedMandate,
+    TransactionResult,
+    TransactionStatus,
+)
+from .banks import SandboxBankCharges, _duplicate_reference, _page_url
+from .payouts import SandboxPayouts
+from .values import (
+    CARDS,
+    SandboxInputError,
+    card_brand,
+)
+
+__all__ = ["SandboxInputError", "SandboxProcessor"]
+
+# The authorization every saved-method charge looks up, with SQL written once.
+_AUTHORIZATION = OneRow(SandboxAuthorization, equals=("authorization_code",))
+
+
+def _network_latency() -> None:
+    """The round trip a real processor costs (settings.SANDBOX_LATENCY_MS, 0 by
+    default), for measuring how the service behaves when each call waits."""
+    delay = settings.SANDBOX_LATENCY_MS
+    if delay > 0:
+        time.sleep(delay / 1000)
+
+
+def _charge_outcome(auth: SandboxAuthorization | None) -> tuple[str, str, str]:
+    """(status, failure reason, gateway response) of charging `auth`."""
+    if auth is None:
+        return (
+            "failed",
+            FailureReason.AUTHORIZATION_REVOKED,
+            "Authorization code is invalid",
+        )
+    if not auth.reusable:
+        return (
+            "failed",
+            FailureReason.DECLINED,
+            "This authorization cannot be charged again",
+        )
+    if auth.revoked_at is not None:
+        return (
+            "failed",
+            FailureReason.AUTHORIZATION_REVOKED,
+            "Authorization has been revoked by the customer's bank",
+        )
+    if auth.behaviour == SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS:
+        return "failed", FailureReason.INSUFFICIENT_FUNDS, "Insufficient Funds"
+    return "success", "", "Approved"
+
+
+class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
+    name = "sandbox"
+
+    # -- cards -------------------------------------------------------------
+
+    def initialize_transaction(
+        self,
+        *,
+        email,
+        amount,
+        reference,
+        callback_url,
+        currency="NGN",
+        channels=("card",),
+        metadata=None,
+    ):
+        try:
+            with transaction.atomic():
+                SandboxTransaction.objects.create(
+                    reference=reference,
+                    kind=SandboxTransaction.Kind.CARD_CHECKOUT,
+                    email=email,
+                    amount=amount,
+                    currency=currency,
+                    callback_url=callback_url,
+                    metadata=metadata or {},
+                )
+        except IntegrityError:
+            raise _duplicate_reference() from None
+        return InitializedTransaction(
+            reference=reference,
+            authorization_url=_page_url("sandbox-authorize", reference),
+            access_code=random_token(64),
+        )
+
+    def authorize_card(self, *, reference: str, card_number: str) -> SandboxTransaction:
+        """The card form of /sandbox/authorize/<reference> was submitted.
+
+        A transaction already decided stays as it is (a second submit, e.g. a
+        browser's back button, changes nothing)."""
+        number = "".join(card_number.split()).replace("-", "")
+        if number not in CARDS:
+            raise SandboxInputError(
+                "This is not a sandbox test card: use 4084084084084081, "
+                "4084080000000409 or 4000000000000002."
+            )
+        with transaction.atomic():
+            row = SandboxTransaction.objects.select_for_update().get(
+                reference=reference, kind=SandboxTransaction.Kind.CARD_CHECKOUT
+            )
+            if row.status != "pending":
+                return row
+            behaviour = CARDS[number]
+            row.card_last4 = number[-4:]
+            if behaviour is None:
+                row.status = "failed"
+                row.gateway_response = "Declined"
+            else:
+                row.status = "success"
+                row.gateway_response = "Approved"
+                row.authorization = SandboxAuthorization.objects.create(
+                    authorization_code=f"AUTH_{random_token(64).lower()}",
+                    channel="card",
+                    email=row.email,
+                    signature="SIG_" + hashlib.sha256(number.encode()).hexdigest()[:20],
+                    brand=card_brand(number),
+                    last4=number[-4:],
+                    exp_month="12",
+                    exp_year=str(timezone.now().year + 3),
+                    behaviour=behaviour,
+                )
+            row.save()
+        return row
+
+    def verify_transaction(self, *, reference):
+        _network_latency()
+        row = (
+            SandboxTransaction.objects.select_related("authorization")
+            .filter(reference=reference)
+            .first()
+        )
+        if row is None:
+            return None
+        status = {
+            "success": TransactionStatus.SUCCESS,
+            "failed": TransactionStatus.FAILED,
+        }.get(row.status, TransactionStatus.ABANDONED)
+        if row.kind == SandboxTransaction.Kind.BANK_CHARGE and status not in (
+            TransactionStatus.SUCCESS,
+            TransactionStatus.FAILED,
+        ):
+            status = TransactionStatus.PENDING
+        return TransactionResult(
+            reference=row.reference,
+            status=status,
+            amount=row.amount,
+            currency=row.currency,
+            gateway_response=row.gateway_response,
+            failure_reason=row.metadata.get("failure_reason", "")
+            or (FailureReason.DECLINED if status == TransactionStatus.FAILED else ""),
+            processor_id=str(row.pk),
+            paid_at=row.updated_at if status == TransactionStatus.SUCCESS else None,
+            authorization=self._authorization(row.authorization)
+            if row.authorization
+            else None,
+        )
+
+    @staticmethod
+    def _authorization(auth: SandboxAuthorization) -> Authorization:
+        return Authorization(
+            authorization_code=auth.authorization_code,
+            channel=auth.channel,
+            signature=auth.signature,
+            brand=auth.brand,
+            last4=auth.last4,
+            exp_month=auth.exp_month,
+            exp_year=auth.exp_year,
+            bank=auth.bank_code,
+            reusable=auth.reusable,
+        )
+
+    def charge_authorization(
+        self,
+        *,
+        email,
+        amount,
+        authorization_code,
+        reference,
+        currency="NGN",
+        metadata=None,
+    ):
+        _network_latency()
+        auth = _AUTHORIZATION.first(authorization_code=authorization_code)
+        status, reason, text = _charge_outcome(auth)
+        row = SandboxTransaction(
+            reference=reference,
+            kind=SandboxTransaction.Kind.AUTHORIZATION_CHARGE,
+            email=email,
+            amount=amount,
+            currency=currency,
+            status=status,
+            gateway_response=text,
+            authorization=auth,
+            card_last4=auth.last4 if auth else "",
+            metadata={**(metadata or {}), "failure_reason": reason},
+        )
+        try:
+            # Every auto-debit charge comes here: an insert with its SQL written
+            # once (config/api/rows.py), atomic on its own.
+            insert_row(row)
+        except IntegrityError:
+            raise _duplicate_reference() from None
+        return TransactionResult(
+            reference=reference,
+            status=status,
+            amount=amount,
+            currency=currency,
+            gateway_response=text,
+            failure_reason=reason,
+            processor_id=str(row.pk),
+            paid_at=row.created_at if status == "success" else None,
+            authorization=self._authorization(auth) if auth else None,
+        )
+
+    # -- refunds -----------------------------------------------------------
+
+    def refund(self, *, transaction_reference, amount=None):
+        with transaction.atomic():
+            row = (
+                SandboxTransaction.objects.select_for_update()
+                .filter(reference=transaction_reference, status="success")
+                .first()
+            )
+            if row is None:
+                raise ProcessorRefused(
+                    "The payment processor refused the request: Transaction not "
+                    "found or not successful",
+                    processor_message="Transaction not found",
+                    processor_status=404,
+                )
+            refunded = sum(r.amount for r in row.refunds.all())
+            amount = row.amount - refunded if amount is None else amount
+            if amount <= 0 or refunded + amount > row.amount:
+                raise ProcessorRefused(
+                    "The payment processor refused the request: Transaction has "
+                    "been fully reversed",
+                    processor_message="Transaction has been fully reversed",
+                    processor_status=400,
+                )
+            refund = SandboxRefund.objects.create(transaction=row, amount=amount)
+        return RefundResult(
+            refund_id=f"sbx_refund_{refund.pk}",
+            transaction_reference=transaction_reference,
+            amount=amount,
+            status="processed",
+            currency=row.currency,
+        )
+
+    def fetch_refund(self, *, refund_id):
+        # Sandbox refunds are processed at once; ids look like sbx_refund_<pk>.
+        prefix = "sbx_refund_"
+        number = refund_id[len(prefix) :] if refund_id.startswith(prefix) else ""
+        refund = (
+            SandboxRefund.objects.select_related("transaction")
+            .filter(pk=int(number))
+            .first()
+            if number.isdigit()
+            else None
+        )
+        if refund is None:
+            return None
+        return RefundResult(
+            refund_id=refund_id,
+            transaction_reference=refund.transaction.reference,
+            amount=refund.amount,
+            status=refund.status,
+            currency=refund.transaction.currency,
+        )
+
+    # -- mandates ----------------------------------------------------------
+
+    def list_revoked_mandates(self):
+        return [
+            RevokedMandate(
+                authorization_code=auth.authorization_code,
+                account_number=auth.account_number,
+                bank_code=auth.bank_code,
+            )
+            for auth in SandboxAuthorization.objects.filter(
+                revoked_at__isnull=False
+            ).order_by("pk")
+        ]
+
+    def revoke_authorization(self, *, authorization_code: str) -> bool:
+        """Sandbox only: the bank or issuer withdraws an authorization (the
+        nightly poll then reports it, and charges on it fail)."""
+        return bool(
+            SandboxAuthorization.objects.filter(
+                authorization_code=authorization_code, revoked_at__isnull=True
+            ).update(revoked_at=timezone.now())
+        )

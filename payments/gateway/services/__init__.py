@@ -1,0 +1,37 @@
+"""Use-cases of the gateway (one module per flow), importable from here."""
+
+from .charges import (
+    VERIFICATION_AMOUNT,
+    charge_record,
+    charge_record_result,
+    refund_refresh,
+    refund_status_update,
+    verification_refund,
+    verification_refund_schedule,
+    verification_refunds_retry,
+)
+from .inbound import inbound_receive
+from .inbound_requests import inbound_requests_purge
+from .processor_events import (
+    paystack_events_retry,
+    paystack_inbound_process,
+    processor_event_handle,
+    sandbox_transfer_settle,
+)
+
+__all__ = [
+    "VERIFICATION_AMOUNT",
+    "charge_record",
+    "charge_record_result",
+    "inbound_receive",
+    "inbound_requests_purge",
+    "paystack_events_retry",
+    "paystack_inbound_process",
+    "processor_event_handle",
+    "refund_refresh",
+    "refund_status_update",
+    "sandbox_transfer_settle",
+    "verification_refund",
+    "verification_refund_schedule",
+    "verification_refunds_retry",
+]

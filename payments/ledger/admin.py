@@ -1,0 +1,39 @@
+"""Admin for the journal, read-only: corrections are new transactions."""
+
+from django.contrib import admin
+
+from config.admin import ReadOnlyAdminMixin
+
+from .models import LedgerLine, LedgerTransaction
+
+
+class LedgerLineInline(admin.TabularInline):
+    model = LedgerLine
+    fields = ("account", "amount", "created_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(LedgerTransaction)
+class LedgerTransactionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The journal, read-only: corrections are new transactions, never edits."""
+
+    list_per_page = 50
+    list_display = (
+        "public_id",
+        "kind",
+        "reference",
+        "merchant",
+        "amount",
+        "fee",
+        "net",
+        "created_at",
+    )
+    list_filter = ("kind",)
+    search_fields = ("public_id", "reference", "merchant__public_id")
+    list_select_related = ("merchant",)
+    inlines = [LedgerLineInline]

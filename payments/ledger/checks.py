@@ -1,0 +1,174 @@
+"""The ledger's own invariants, verified by `python manage.py check_ledger`.
+
+Each check yields one sentence per breach and nothing when the books are clean.
+The ledger's own checks come first, then those of the subpackages whose records
+the ledger must match (payouts/ledger_checks.py, gateway/ledger_checks.py), then
+what higher apps registered through `payments.ledger.hooks.register_ledger_check`
+(installments: each paid installment has exactly one collection); the command
+(payments/management/commands/check_ledger.py) puts them together.
+
+Sums are done by the database (one grouped query per check); rows are walked in
+Python only where a rule needs them (transactions, payouts), in chunks.
+"""
+
+from collections.abc import Iterator
+
+from django.db.models import Count, F, Q, Sum, Value
+from django.db.models.functions import Concat
+
+from .fees import platform_fee
+from .hooks import NamedLedgerCheck
+from .models import (
+    CUSTOMER_REFUNDS,
+    PAYOUTS_IN_TRANSIT,
+    PLATFORM_FEES,
+    PROCESSOR_CLEARING,
+    WALLET_PREFIX,
+    LedgerLine,
+    LedgerTransaction,
+)
+
+Kind = LedgerTransaction.Kind
+FIXED_ACCOUNTS = (
+    PROCESSOR_CLEARING,
+    PLATFORM_FEES,
+    PAYOUTS_IN_TRANSIT,
+    CUSTOMER_REFUNDS,
+)
+CHUNK = 2000
+
+
+def transactions_balance() -> Iterator[str]:
+    """Every transaction's lines sum to zero, and it has at least two lines."""
+    bad = (
+        LedgerTransaction.objects.annotate(
+            total=Sum("lines__amount"), count=Count("lines")
+        )
+        .filter(Q(total__isnull=True) | ~Q(total=0) | Q(count__lt=2))
+        .values_list("public_id", "total", "count")
+        .order_by("id")
+    )
+    for public_id, total, count in bad.iterator(chunk_size=CHUNK):
+        yield (
+            f"transaction {public_id} does not balance: its {count} line(s) sum "
+            f"to {total or 0}"
+        )
+
+
+def accounts_known() -> Iterator[str]:
+    """Lines post only to the known accounts; a wallet line belongs to a
+    transaction of that wallet's own merchant."""
+    unknown = (
+        LedgerLine.objects.exclude(account__in=FIXED_ACCOUNTS)
+        .exclude(account__startswith=WALLET_PREFIX)
+        .values_list("account", flat=True)
+        .distinct()
+    )
+    for account in unknown:
+        yield f"lines post to an unknown account {account!r}"
+    strays = (
+        LedgerLine.objects.filter(account__startswith=WALLET_PREFIX)
+        .annotate(
+            owner=Concat(Value(WALLET_PREFIX), "transaction__merchant__public_id")
+        )
+        .exclude(account=F("owner"))
+        .values_list("transaction__public_id", "account")
+        .order_by("id")
+    )
+    for public_id, account in strays.iterator(chunk_size=CHUNK):
+        yield f"transaction {public_id} posts to {account} for another merchant"
+
+
+def _per_transaction_sums():
+    wallet = Q(lines__account__startswith=WALLET_PREFIX)
+    return (
+        LedgerTransaction.objects.annotate(
+            clearing=Sum("lines__amount", filter=Q(lines__account=PROCESSOR_CLEARING)),
+            fees=Sum("lines__amount", filter=Q(lines__account=PLATFORM_FEES)),
+            transit=Sum("lines__amount", filter=Q(lines__account=PAYOUTS_IN_TRANSIT)),
+            refunds=Sum("lines__amount", filter=Q(lines__account=CUSTOMER_REFUNDS)),
+            wallet=Sum("lines__amount", filter=wallet),
+        )
+        .values(
+            "public_id",
+            "kind",
+            "amount",
+            "fee",
+            "net",
+            "merchant_id",
+            "clearing",
+            "fees",
+            "transit",
+            "refunds",
+            "wallet",
+        )
+        .order_by("id")
+    )
+
+
+def _expected_lines(row: dict) -> dict | None:
+    """What each account of a transaction must hold, from its kind and header."""
+    amount = row["amount"]
+    kind = row["kind"]
+    if kind == Kind.COLLECTION:
+        return {"clearing": amount, "fees": -row["fee"], "wallet": -row["net"]}
+    if kind == Kind.VERIFICATION_CHARGE:
+        return {"clearing": amount, "refunds": -amount}
+    if kind == Kind.VERIFICATION_REFUND:
+        return {"clearing": -amount, "refunds": amount}
+    if kind == Kind.PAYOUT:
+        return {"wallet": amount, "transit": -amount}
+    if kind == Kind.PAYOUT_SETTLED:
+        return {"transit": amount, "clearing": -amount}
+    if kind == Kind.PAYOUT_RETURNED:
+        source = "clearing" if row["clearing"] else "transit"
+        return {source: amount, "wallet": -amount}
+    return None
+
+
+_MERCHANT_KINDS = (
+    Kind.COLLECTION,
+    Kind.PAYOUT,
+    Kind.PAYOUT_SETTLED,
+    Kind.PAYOUT_RETURNED,
+)
+
+
+def headers_match_lines() -> Iterator[str]:
+    """Each transaction's amount, fee and net are what its lines say: the fee is
+    the 2.5% rule, net is the wallet's change, and every account holds what the
+    kind of movement moves."""
+    accounts = ("clearing", "fees", "transit", "refunds", "wallet")
+    for row in _per_transaction_sums().iterator(chunk_size=CHUNK):
+        name = f"transaction {row['public_id']} ({row['kind']})"
+        expected = _expected_lines(row)
+        if expected is None:
+            yield f"{name} is of an unknown kind"
+            continue
+        if row["kind"] in _MERCHANT_KINDS and row["merchant_id"] is None:
+            yield f"{name} names no merchant"
+        if row["kind"] == Kind.COLLECTION:
+            if row["fee"] != platform_fee(row["amount"]):
+                yield (
+                    f"{name}: fee {row['fee']} is not 2.5% of {row['amount']} "
+                    f"({platform_fee(row['amount'])})"
+                )
+            if row["net"] != row["amount"] - row["fee"]:
+                yield f"{name}: net {row['net']} is not amount - fee"
+        moved = -(row["wallet"] or 0)
+        if row["net"] != moved:
+            yield f"{name}: net {row['net']} but the wallet moved by {moved}"
+        for account in accounts:
+            held = row[account] or 0
+            if held != expected.get(account, 0):
+                yield (
+                    f"{name}: {account} lines hold {held}, expected "
+                    f"{expected.get(account, 0)}"
+                )
+
+
+BUILT_IN = (
+    NamedLedgerCheck("every transaction balances", transactions_balance),
+    NamedLedgerCheck("lines post to known accounts", accounts_known),
+    NamedLedgerCheck("amounts and fees match the lines", headers_match_lines),
+)

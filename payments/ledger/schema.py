@@ -1,0 +1,110 @@
+"""OpenAPI description of the merchant's wallet (endpoint 9); imported by
+payments/schema.py."""
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
+
+from config.api.schema import (
+    KOBO,
+    PAGINATION,
+    TIMESTAMP,
+    component,
+    obj,
+    ok_envelope,
+    path_id,
+    string,
+)
+
+from . import api
+
+MERCHANT_ID = path_id("merchant_id", "mer", "The merchant's identifier")
+WALLET_TYPES = ["collection", "payout", "payout_returned"]
+WALLET_RESOURCE_TYPES = ["installment", "payment_plan", "payout"]
+WALLET_TRANSACTION = component(
+    "WalletTransaction",
+    obj(
+        {
+            "id": string("`txn_...`"),
+            "type": string(
+                "`collection` (a deposit or installment collected), `payout` (left "
+                "for your bank), `payout_returned` (a payout came back).",
+                enum=WALLET_TYPES,
+            ),
+            "amount": {
+                "type": "integer",
+                "description": "Gross movement in kobo, signed from the merchant's "
+                "point of view (positive in, negative out).",
+            },
+            "fee": {**KOBO, "minimum": 0, "description": "Platform fee (2.5%)."},
+            "net": {
+                "type": "integer",
+                "description": "amount - fee: the change to the available balance.",
+            },
+            "reference": string(
+                "The processor reference of the charge or transfer that moved the "
+                "money: `inst_..._a1` (`_a2`, `_a1m2`, ... on a retry or another "
+                "payment method) for an installment (the `processorReference` of "
+                "its `installment.paid` event), `plan_..._d1` (`_d2`, ... after a "
+                "declined try) for a deposit, the payout id `po_...` (the "
+                "`reference` of `transfer.success`) for a payout."
+            ),
+            "resource_type": string(
+                "What the money was for: `installment`, `payment_plan` (its "
+                "deposit) or `payout`.",
+                enum=WALLET_RESOURCE_TYPES,
+            ),
+            "resource_id": string(
+                "Its id: `inst_...`, `plan_...` or `po_...` (the events' `resourceId`)."
+            ),
+            "description": string(),
+            "created_at": TIMESTAMP,
+        }
+    ),
+)
+WALLET = component(
+    "Wallet",
+    obj(
+        {
+            "merchant_id": string("`mer_...`"),
+            "currency": string(example="NGN"),
+            "available_balance": {
+                **KOBO,
+                "minimum": 0,
+                "description": "Owed now; paid in the next payout.",
+            },
+            "pending_payout": {
+                **KOBO,
+                "minimum": 0,
+                "description": "Payouts on their way to the bank.",
+            },
+            "total_paid_out": {
+                **KOBO,
+                "minimum": 0,
+                "description": "Paid to the bank so far, less payouts sent back.",
+            },
+            "transactions": {
+                "type": "array",
+                "items": WALLET_TRANSACTION,
+                "description": "A page of the wallet's transactions, newest first.",
+            },
+        }
+    ),
+)
+extend_schema_view(
+    get=extend_schema(
+        operation_id="merchant_wallet",
+        summary="The merchant's wallet: balances and transactions (endpoint 9)",
+        description="Balances are derived from the ledger at the moment of asking; "
+        "`total` counts the wallet's transactions (paged with `limit`/`offset`).",
+        parameters=[MERCHANT_ID, *PAGINATION],
+        responses={
+            200: ok_envelope(
+                WALLET,
+                total={
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "The wallet's transactions in all pages.",
+                },
+            )
+        },
+    )
+)(api.WalletApi)

@@ -1,0 +1,136 @@
+"""HTTP in/out for a customer's payment methods (endpoints 10-20)."""
+
+import re
+from datetime import date
+from urllib.parse import urlsplit
+
+from django.utils import timezone
+from rest_framework import serializers
+
+from config.api.formats import iso_utc
+from config.api.serializers import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictSerializer,
+    StrictURLField,
+)
+
+from ..customers.serializers import validate_phone
+from ..gateway.selectors import bank_by_code
+
+OTP_PATTERN = re.compile(r"[0-9]{4,8}")
+ACCOUNT_NUMBER_PATTERN = re.compile(r"[0-9]{10}")
+
+
+class CustomerIdInput(StrictSerializer):
+    customer_id = StrictCharField(max_length=40)
+
+
+class InitializeCardInput(CustomerIdInput):
+    callback_url = StrictURLField(max_length=2000)
+    is_default = StrictBooleanField(required=False, default=False)
+
+    def validate_callback_url(self, value):
+        if urlsplit(value).scheme not in ("http", "https"):
+            raise serializers.ValidationError("callback_url must be an http(s) URL.")
+        return value
+
+
+class VerifyCardInput(CustomerIdInput):
+    reference = StrictCharField(max_length=100)
+    is_default = StrictBooleanField(required=False)
+
+
+def validate_account_number(value: str) -> str:
+    if not ACCOUNT_NUMBER_PATTERN.fullmatch(value):
+        raise serializers.ValidationError(
+            "account_number must be exactly 10 digits (a NUBAN account number)."
+        )
+    return value
+
+
+class InitiateMandateInput(StrictSerializer):
+    bank_code = StrictCharField(max_length=16)
+    account_number = StrictCharField(max_length=20)
+    is_default = StrictBooleanField(required=False, default=False)
+
+    def validate_bank_code(self, value):
+        if bank_by_code(value) is None:
+            raise serializers.ValidationError(
+                f"Unknown bank_code '{value}': GET /api/v1/payment-methods/banks "
+                "lists the supported banks."
+            )
+        return value
+
+    def validate_account_number(self, value):
+        return validate_account_number(value)
+
+
+class MandateStepInput(CustomerIdInput):
+    """Fields endpoints 15-18 share; the bank fields repeat initiate's and, when
+    sent, must match the mandate (bank_name is accepted and not used: the
+    label takes the name from the bank list)."""
+
+    reference = StrictCharField(max_length=100)
+    bank_code = StrictCharField(max_length=16, required=False)
+    bank_name = StrictCharField(max_length=100, required=False, allow_blank=True)
+    account_number = StrictCharField(max_length=20, required=False)
+    is_default = StrictBooleanField(required=False)
+
+    def validate_account_number(self, value):
+        return validate_account_number(value)
+
+
+class SubmitOtpInput(MandateStepInput):
+    otp = StrictCharField(max_length=20, trim_whitespace=True)
+
+    def validate_otp(self, value):
+        if not OTP_PATTERN.fullmatch(value):
+            raise serializers.ValidationError("otp must be 4 to 8 digits.")
+        return value
+
+
+class SubmitBirthdayInput(MandateStepInput):
+    birthday = serializers.DateField(input_formats=["%Y-%m-%d"])
+
+    def validate_birthday(self, value):
+        if not date(1900, 1, 1) <= value < timezone.localdate():
+            raise serializers.ValidationError(
+                "birthday must be a past date (YYYY-MM-DD) after 1900-01-01."
+            )
+        return value
+
+
+class SubmitPhoneInput(MandateStepInput):
+    phone = StrictCharField(min_length=7, max_length=20)
+
+    def validate_phone(self, value):
+        return validate_phone(value)
+
+
+class VerifyMandateInput(MandateStepInput):
+    pass
+
+
+def payment_method_output(method) -> dict:
+    out = {
+        "id": method.public_id,
+        "customer_id": method.customer.public_id,
+        "type": method.type,
+        "label": method.label,
+        "last4": method.last4,
+        "is_default": method.is_default,
+        "is_active": method.is_active,
+        "created_at": iso_utc(method.created_at),
+    }
+    if method.type == method.Type.CARD:
+        out.update(
+            brand=method.brand, exp_month=method.exp_month, exp_year=method.exp_year
+        )
+    else:
+        out.update(bank_code=method.bank_code, bank_name=method.bank_name)
+    return out
+
+
+def bank_output(bank) -> dict:
+    return {"name": bank.name, "code": bank.code}

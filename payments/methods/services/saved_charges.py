@@ -1,0 +1,160 @@
+"""Charging a customer's saved payment method with a caller-chosen reference.
+
+For deposits (and any later collection): the caller commits its own record of the
+attempt first, then calls `saved_method_charge` outside any transaction holding
+row locks, then records the outcome. The reference is deterministic per attempt,
+so an answer lost to a timeout is recovered by verifying that reference, never by
+charging again.
+"""
+
+import logging
+from dataclasses import dataclass
+
+from ...gateway.errors import ProcessorError, ProcessorRefused, ProcessorTimeout
+from ...gateway.processors import (
+    FailureReason,
+    TransactionResult,
+    TransactionStatus,
+)
+from ...gateway.processors import get_processor as _get_processor
+from ..models import PaymentMethod
+from .revocations import revocation_from_charge_failure
+
+logger = logging.getLogger("payments")
+
+SUCCEEDED = "succeeded"
+FAILED = "failed"
+# The processor has not said (timeout, pending): verify the reference later.
+UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class ChargeOutcome:
+    status: str  # SUCCEEDED, FAILED or UNKNOWN
+    reference: str
+    amount: int = 0
+    failure_reason: str = ""  # FailureReason when FAILED
+    message: str = ""  # the processor's words, for people
+    processor_id: str = ""
+
+    @property
+    def succeeded(self) -> bool:
+        return self.status == SUCCEEDED
+
+    @property
+    def failed(self) -> bool:
+        return self.status == FAILED
+
+
+def _from_result(result: TransactionResult) -> ChargeOutcome:
+    if result.succeeded:
+        status = SUCCEEDED
+    elif result.status == TransactionStatus.FAILED:
+        status = FAILED
+    else:
+        status = UNKNOWN
+    return ChargeOutcome(
+        status=status,
+        reference=result.reference,
+        amount=result.amount,
+        failure_reason=(result.failure_reason or FailureReason.DECLINED)
+        if status == FAILED
+        else "",
+        message=result.gateway_response,
+        processor_id=result.processor_id,
+    )
+
+
+def _not_charged(reference: str, message: str) -> ChargeOutcome:
+    return ChargeOutcome(
+        status=FAILED,
+        reference=reference,
+        failure_reason=FailureReason.PROCESSOR_ERROR,
+        message=message,
+    )
+
+
+def charge_verify(*, reference: str, unseen_is_failed: bool) -> ChargeOutcome:
+    """What the processor knows of `reference`; UNKNOWN when it cannot say.
+
+    A reference the processor has never seen is FAILED (`processor_error`, never
+    charged) only with `unseen_is_failed`: right after a timeout the request may
+    still be on its way, so the caller passes it only for attempts old enough
+    that no request can still arrive.
+    """
+    try:
+        result = _get_processor().verify_transaction(reference=reference)
+    except (ProcessorError, ProcessorTimeout, ProcessorRefused) as error:
+        logger.warning("Verifying %s failed: %s", reference, error)
+        return ChargeOutcome(status=UNKNOWN, reference=reference, message=str(error))
+    if result is None:
+        if not unseen_is_failed:
+            return ChargeOutcome(status=UNKNOWN, reference=reference)
+        return _not_charged(
+            reference, "The payment processor never received this charge."
+        )
+    return _from_result(result)
+
+
+def charge_find(*, reference: str) -> ChargeOutcome | None:
+    """What the processor knows of `reference`: None when it has never seen it,
+    UNKNOWN when it cannot say now (for callers old enough to know that no
+    request with this reference can still arrive, e.g. a crashed attempt)."""
+    try:
+        result = _get_processor().verify_transaction(reference=reference)
+    except (ProcessorError, ProcessorTimeout, ProcessorRefused) as error:
+        logger.warning("Verifying %s failed: %s", reference, error)
+        return ChargeOutcome(status=UNKNOWN, reference=reference, message=str(error))
+    return None if result is None else _from_result(result)
+
+
+def saved_method_charge(
+    *,
+    method: PaymentMethod,
+    amount: int,
+    reference: str,
+    currency: str = "NGN",
+    metadata: dict | None = None,
+) -> ChargeOutcome:
+    """Charge `method` once under `reference` (never reused by the caller).
+
+    Never raises for a processor problem: a decline is FAILED with its reason; a
+    timeout or error is answered by verifying the reference, and is UNKNOWN
+    when the processor cannot say yet (settle it later with `charge_verify`).
+    A refusal before charging is FAILED (`processor_error`). A decline saying
+    the authorization is gone deactivates the method, as a revocation would.
+    """
+    processor = _get_processor()
+    if method.processor != processor.name:
+        return _not_charged(
+            reference,
+            f"This payment method was saved with {method.processor}; the service "
+            f"now uses {processor.name}.",
+        )
+    try:
+        result = processor.charge_authorization(
+            email=method.customer.email,
+            amount=amount,
+            authorization_code=method.authorization_code,
+            reference=reference,
+            currency=currency,
+            metadata=metadata,
+        )
+    except ProcessorRefused as error:
+        if "duplicate" in error.processor_message.lower():
+            # An earlier call with this reference reached the processor.
+            return charge_verify(reference=reference, unseen_is_failed=False)
+        return ChargeOutcome(
+            status=FAILED,
+            reference=reference,
+            failure_reason=FailureReason.PROCESSOR_ERROR,
+            message=error.processor_message,
+        )
+    except (ProcessorError, ProcessorTimeout) as error:
+        logger.warning("Charge %s has no answer (%s); verifying", reference, error)
+        return charge_verify(reference=reference, unseen_is_failed=False)
+    if not result.succeeded:
+        revocation_from_charge_failure(
+            authorization_code=method.authorization_code, result=result
+        )
+    return _from_result(result)

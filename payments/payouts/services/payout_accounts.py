@@ -1,0 +1,46 @@
+"""The merchant's payout bank account, checked and named by the processor."""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from merchants.models import Merchant
+
+from ...gateway.processors import get_processor
+from ...gateway.selectors import bank_by_code
+
+ACCOUNT_NUMBER_DIGITS = 10
+
+
+def payout_account_set(
+    *, merchant: Merchant, bank_code: str, account_number: str
+) -> Merchant:
+    """Check the bank against the processor's list, resolve the account holder's
+    name through the processor, and save the merchant's payout account."""
+    errors = {}
+    if not (len(account_number) == ACCOUNT_NUMBER_DIGITS and account_number.isdigit()):
+        errors["account_number"] = ["A NUBAN account number has exactly 10 digits."]
+    bank = bank_by_code(bank_code)
+    if bank is None:
+        errors["bank_code"] = [
+            "Unknown bank_code: GET /api/v1/payment-methods/banks lists the "
+            "supported banks."
+        ]
+    if errors:
+        raise ValidationError(errors)
+    resolved = get_processor().resolve_account(
+        bank_code=bank.code, account_number=account_number
+    )
+    with transaction.atomic(durable=True):
+        merchant = Merchant.objects.select_for_update().get(pk=merchant.pk)
+        merchant.payout_bank_code = bank.code
+        merchant.payout_account_number = account_number
+        merchant.payout_account_name = resolved.account_name[:200]
+        merchant.save(
+            update_fields=[
+                "payout_bank_code",
+                "payout_account_number",
+                "payout_account_name",
+                "updated_at",
+            ]
+        )
+    return merchant

@@ -1,0 +1,97 @@
+"""The payout pass: the daily schedule and `python manage.py run_payouts`."""
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.db.models import Q, Sum
+from django.utils import timezone
+
+from merchants.models import Merchant
+
+from ...ledger.models import WALLET_PREFIX, LedgerLine
+from ..models import Payout
+from .payouts import (
+    MINIMUM_PAYOUT,
+    STALE_AFTER,
+    payout_check,
+    payout_create,
+    payout_transfer_request,
+)
+
+logger = logging.getLogger("payments.payouts")
+
+
+@dataclass
+class PayoutRun:
+    created: list[str] = field(default_factory=list)
+    rechecked: int = 0
+    errors: int = 0
+
+
+def merchants_due_payout(merchant_ids: list[str] | None = None) -> list[Merchant]:
+    """Active merchants with a payout account whose wallet holds the minimum."""
+    balances = (
+        LedgerLine.objects.filter(account__startswith=WALLET_PREFIX)
+        .values("account")
+        .annotate(total=Sum("amount"))
+        .filter(total__lte=-MINIMUM_PAYOUT)
+        .values_list("account", flat=True)
+    )
+    public_ids = [account[len(WALLET_PREFIX) :] for account in balances]
+    if merchant_ids is not None:
+        public_ids = [mid for mid in public_ids if mid in set(merchant_ids)]
+    return list(
+        Merchant.objects.filter(public_id__in=public_ids, status=Merchant.Status.ACTIVE)
+        .exclude(Q(payout_bank_code="") | Q(payout_account_number=""))
+        .order_by("pk")
+    )
+
+
+def payouts_stale(merchant_ids: list[str] | None = None) -> list[Payout]:
+    """Open payouts whose request or outcome may have been lost."""
+    cutoff = timezone.now() - STALE_AFTER
+    stale = Payout.objects.filter(status__in=Payout.OPEN, updated_at__lte=cutoff)
+    if merchant_ids is not None:
+        stale = stale.filter(merchant__public_id__in=merchant_ids)
+    return list(stale.order_by("pk"))
+
+
+def payouts_run(
+    *,
+    merchant_ids: list[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> PayoutRun:
+    """Look again at stale open payouts, then pay every merchant due a payout.
+    One merchant's failure is logged and never stops the rest."""
+    run = PayoutRun()
+    stale = payouts_stale(merchant_ids)
+    due = merchants_due_payout(merchant_ids)
+    total = len(stale) + len(due)
+    done = 0
+    for payout in stale:
+        try:
+            if payout.status == Payout.Status.PENDING:
+                payout_transfer_request(payout_id=payout.pk)
+            else:
+                payout_check(payout_id=payout.pk)
+            run.rechecked += 1
+        except Exception:
+            logger.exception("Payout %s could not be rechecked", payout.public_id)
+            run.errors += 1
+        done += 1
+        if progress:
+            progress(done, total)
+    for merchant in due:
+        try:
+            payout = payout_create(merchant=merchant)
+            if payout is not None:
+                run.created.append(payout.public_id)
+                payout_transfer_request(payout_id=payout.pk)
+        except Exception:
+            logger.exception("Payout for %s failed", merchant.public_id)
+            run.errors += 1
+        done += 1
+        if progress:
+            progress(done, total)
+    return run

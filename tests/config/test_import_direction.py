@@ -1,0 +1,276 @@
+"""Imports point one way (DESIGN section 1, docs/architecture.md): checkout ->
+installments -> payments -> webhooks -> merchants -> config. A module may import
+from its own app and from any app to its right, never to its left. Inside
+payments, the domain subpackages are layered the same way and never import each
+other in a cycle.
+
+The walk reads every module of the project with `ast` (nothing is imported):
+imports at the top, inside functions and inside classes all count; those under
+`if TYPE_CHECKING:` do not (they never run). The documented exceptions:
+config/urls.py (mounts every app's URLs) and each app's apps.py (registrations
+in `ready()`).
+"""
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Highest first: an app may import itself and any app after it.
+APP_ORDER = ["checkout", "installments", "payments", "webhooks", "merchants", "config"]
+EXCEPTIONS = {"config.urls"}  # and every `<app>.apps`
+
+# The domain subpackages of payments, lowest first: each may import itself and
+# those before it. The modules at the top of payments (apps, urls, admin,
+# models, schema, management commands, ...) put them together and are imported
+# by none of them.
+PAYMENTS_LAYERS = ["customers", "ledger", "gateway", "methods", "payouts", "dashboard"]
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str  # the importing module
+    target: str  # the imported module (or the package a name comes from)
+    line: int
+
+
+def module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_module(name: str, root: Path) -> bool:
+    path = root.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def _type_checking_only(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _import_nodes(tree: ast.AST):
+    """Every import statement that runs, skipping `if TYPE_CHECKING:` bodies."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and _type_checking_only(node):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def imports_of(path: Path, root: Path) -> list[Import]:
+    module = module_name(path, root)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in _import_nodes(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found += [Import(module, alias.name, node.lineno) for alias in node.names]
+            continue
+        base = node.module or ""
+        if node.level:
+            anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+            base = ".".join([*anchor, *([base] if base else [])])
+        for alias in node.names:
+            name = f"{base}.{alias.name}"
+            target = name if _is_module(name, root) else base
+            found.append(Import(module, target, node.lineno))
+    return found
+
+
+def project_imports(root: Path, apps: list[str]) -> list[Import]:
+    found = []
+    for app in apps:
+        for path in sorted((root / app).rglob("*.py")):
+            found += imports_of(path, root)
+    return found
+
+
+def _app(module: str, apps: list[str]) -> str | None:
+    top = module.split(".")[0]
+    return top if top in apps else None
+
+
+def upward_imports(imports: list[Import], apps: list[str]) -> list[str]:
+    problems = []
+    for imp in imports:
+        source, target = _app(imp.module, apps), _app(imp.target, apps)
+        if source is None or target is None:
+            continue
+        if imp.module in EXCEPTIONS or imp.module == f"{source}.apps":
+            continue
+        if apps.index(target) < apps.index(source):
+            problems.append(
+                f"{imp.module} (line {imp.line}) imports {imp.target}: "
+                f"{source} may not import {target}, which sits above it"
+            )
+    return problems
+
+
+def _subpackage(module: str, layers: list[str]) -> str | None:
+    parts = module.split(".")
+    if parts[0] != "payments":
+        return None
+    return parts[1] if parts[1:] and parts[1] in layers else ""  # "": the top
+
+
+def subpackage_edges(imports: list[Import], layers: list[str]) -> dict:
+    """{(importing subpackage, imported): first Import} inside payments; the
+    top of payments is ""."""
+    edges = {}
+    for imp in imports:
+        source = _subpackage(imp.module, layers)
+        target = _subpackage(imp.target, layers)
+        if source is None or target is None or source == target:
+            continue
+        edges.setdefault((source, target), imp)
+    return edges
+
+
+def layer_breaches(edges: dict, layers: list[str]) -> list[str]:
+    problems = []
+    for (source, target), imp in sorted(edges.items()):
+        if source == "":
+            continue  # the top of payments puts the subpackages together
+        if target == "":
+            problems.append(
+                f"{imp.module} (line {imp.line}) imports {imp.target}, the top of "
+                "payments, which imports every subpackage: import from the "
+                "subpackage that defines it"
+            )
+        elif layers.index(target) > layers.index(source):
+            problems.append(
+                f"{imp.module} (line {imp.line}) imports {imp.target}: payments."
+                f"{source} may not import payments.{target}, which sits above it"
+            )
+    return problems
+
+
+def cycles(edges: dict) -> list[list[str]]:
+    """Each cycle between the subpackages once, as the list of its nodes (an
+    import of the top of payments is a layer breach already)."""
+    graph = {}
+    for source, target in edges:
+        if source and target:
+            graph.setdefault(source, set()).add(target)
+    found, seen = [], set()
+
+    def visit(node, path):
+        for nxt in sorted(graph.get(node, ())):
+            if nxt in path:
+                cycle = path[path.index(nxt) :]
+                key = frozenset(cycle)
+                if key not in seen:
+                    seen.add(key)
+                    found.append([*cycle, nxt])
+            else:
+                visit(nxt, [*path, nxt])
+
+    for start in sorted(graph):
+        visit(start, [start])
+    return found
+
+
+# --- the project ------------------------------------------------------------------
+
+
+def test_no_app_imports_an_app_above_it():
+    imports = project_imports(ROOT, APP_ORDER)
+
+    assert len(imports) > 500  # the walk did read the project
+    assert upward_imports(imports, APP_ORDER) == []
+
+
+def test_payments_subpackages_import_only_those_below_them():
+    edges = subpackage_edges(project_imports(ROOT, ["payments"]), PAYMENTS_LAYERS)
+
+    assert ("methods", "gateway") in edges  # the walk did see the subpackages
+    assert layer_breaches(edges, PAYMENTS_LAYERS) == []
+
+
+def test_payments_subpackages_have_no_import_cycle():
+    edges = subpackage_edges(project_imports(ROOT, ["payments"]), PAYMENTS_LAYERS)
+
+    assert cycles(edges) == []
+
+
+def test_every_payments_subpackage_has_its_place_in_the_layers():
+    found = {
+        path.parent.name
+        for path in (ROOT / "payments").glob("*/__init__.py")
+        if path.parent.name not in ("management", "migrations", "templatetags")
+    }
+
+    assert found == set(PAYMENTS_LAYERS)
+
+
+# --- the checks themselves fail where they must --------------------------------------
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_an_upward_import_is_reported_and_the_exceptions_are_not(tmp_path):
+    _write(
+        tmp_path,
+        {
+            "merchants/__init__.py": "",
+            "merchants/services.py": "from payments.models import Customer\n",
+            "merchants/apps.py": "def ready():\n    from checkout import hooks\n",
+            "payments/__init__.py": "",
+            "payments/models.py": "from merchants.services import x\n",
+            "config/__init__.py": "",
+            "config/urls.py": "import checkout.urls\n",
+            "checkout/__init__.py": "",
+            "checkout/pages.py": "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from config import x\n"
+            "from . import models\n",
+        },
+    )
+    imports = project_imports(tmp_path, APP_ORDER)
+
+    problems = upward_imports(imports, APP_ORDER)
+
+    assert problems == [
+        "merchants.services (line 1) imports payments.models: merchants may not "
+        "import payments, which sits above it"
+    ]
+
+
+def test_a_cycle_and_an_upward_import_between_payments_subpackages_are_reported(
+    tmp_path,
+):
+    _write(
+        tmp_path,
+        {
+            "payments/__init__.py": "",
+            "payments/models.py": "from .gateway.models import Charge\n",
+            "payments/gateway/__init__.py": "",
+            "payments/gateway/models.py": "from ..methods import services\n",
+            "payments/methods/__init__.py": "",
+            "payments/methods/services.py": "from ..gateway import models\n"
+            "from payments.models import Charge\n",
+        },
+    )
+    edges = subpackage_edges(project_imports(tmp_path, ["payments"]), PAYMENTS_LAYERS)
+
+    assert cycles(edges) == [["gateway", "methods", "gateway"]]
+    assert layer_breaches(edges, PAYMENTS_LAYERS) == [
+        "payments.gateway.models (line 1) imports payments.methods.services: "
+        "payments.gateway may not import payments.methods, which sits above it",
+        "payments.methods.services (line 2) imports payments.models, the top of "
+        "payments, which imports every subpackage: import from the subpackage "
+        "that defines it",
+    ]
