@@ -101,9 +101,14 @@ def calls_wait_for_the_first_attempt(monkeypatch):
     the calls all read the installment before that attempt settled."""
     first_done = threading.Event()
     first = threading.Lock()
+    # All six have read before any claims: on a busy machine a thread that
+    # started late would otherwise read the installment after the failed
+    # attempt, when collecting it again is right.
+    all_read = threading.Barrier(CALLS, timeout=30)
     real = time_travel.installment_collect_now
 
     def collecting(**kwargs):
+        all_read.wait()
         if not first.acquire(blocking=False):
             first_done.wait(30)
             return real(**kwargs)
