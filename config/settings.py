@@ -104,8 +104,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Above XFrameOptionsMiddleware: it may drop X-Frame-Options for the hosted
-    # checkout framed on a merchant's own site (config/api/security_headers.py).
-    "config.api.security_headers.SecurityHeadersMiddleware",
+    # checkout framed on a merchant's own site (config/web/security_headers.py).
+    "config.web.security_headers.SecurityHeadersMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.api.middleware.ApiErrorMiddleware",
     "config.api.throttling.RateLimitHeadersMiddleware",

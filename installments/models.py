@@ -13,9 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.api.ids import new_public_id
-
-# Re-exported: callers import IllegalTransition from here.
-from .state_machine import IllegalTransition, StateMachine  # noqa: F401
+from config.models import StateMachine
 
 
 def new_plan_id() -> str:

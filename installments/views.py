@@ -24,7 +24,7 @@ from rest_framework.exceptions import ValidationError as ApiValidationError
 
 from config.api.errors import DomainError
 from config.api.login_guard import client_ip
-from config.api.security_headers import allow_form_targets
+from config.web.security_headers import allow_form_targets
 from payments import selectors as payment_selectors
 from payments import services as payment_services
 from payments.models import BankMandate

@@ -14,7 +14,7 @@ status banners; pages scope every query to it.
 
 from django.utils.cache import add_never_cache_headers
 
-from config.api.session_auth import SessionAccount, safe_next_url
+from config.web.session_auth import SessionAccount, safe_next_url
 
 from .models import Merchant
 

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from config.api.rows import bulk_insert
+from config.db.rows import bulk_insert
 from merchants.models import Merchant
 
 from . import transport

@@ -20,7 +20,7 @@ from django_q.tasks import async_task
 
 from config.api.formats import iso_utc
 from config.api.ids import new_public_id
-from config.api.rows import bulk_insert
+from config.db.rows import bulk_insert
 from merchants.models import Merchant
 
 from . import transport

@@ -10,7 +10,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from config.api.errors import UnsupportedCurrency
-from config.api.rows import insert_values, typed_select
+from config.db.rows import insert_values, typed_select
 from installments import rules
 
 from .. import selectors

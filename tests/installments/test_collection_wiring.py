@@ -12,9 +12,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from config.api.schedules import declared
+from config.models import IllegalTransition
 from installments import tasks
 from installments.collection import claims
-from installments.models import IllegalTransition, Installment
+from installments.models import Installment
 from payments.hooks import ledger_checks
 from payments.models import Customer, LedgerLine, LedgerTransaction, PaymentMethod
 from payments.services.ledger import Collection, collections_post

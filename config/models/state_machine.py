@@ -9,7 +9,7 @@ from typing import ClassVar
 from django.db import models
 from django.utils import timezone
 
-from config.api.rows import bulk_insert
+from config.db.rows import bulk_insert
 
 
 class IllegalTransition(ValueError):
