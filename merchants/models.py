@@ -7,8 +7,8 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
-from config.api.crypto import EncryptedTextField
 from config.api.ids import new_public_id
+from config.db.encryption import EncryptedTextField
 
 API_KEY_PREFIX = "service_live_sk_"
 

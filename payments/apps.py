@@ -9,7 +9,7 @@ class PaymentsConfig(AppConfig):
         from django_q.models import Schedule
 
         from config.api.auth import ROLE_CUSTOMER, register_principal
-        from config.api.schedules import ScheduleSpec, declare
+        from config.schedules import ScheduleSpec, declare
 
         from . import selectors
 

@@ -11,8 +11,8 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from config.api.schedules import declared
 from config.models import IllegalTransition
+from config.schedules import declared
 from installments import tasks
 from installments.collection import claims
 from installments.models import Installment

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from config.api.schedules import declared
+from config.schedules import declared
 from payments import services
 from payments.hooks import register_revocation_handler, unregister_revocation_handler
 from payments.models import InboundRequest, PaymentMethod, ProcessorEvent
