@@ -1,7 +1,7 @@
 """Forms of the customer pages (account and hosted checkout).
 
 Where the API has an input serializer for the same thing, the form validates with
-it (`merchants.forms.validate_with_serializer`), so a page and the API accept and
+it (`config.web.forms.validate_with_serializer`), so a page and the API accept and
 refuse exactly the same values with the same messages.
 """
 
@@ -9,7 +9,7 @@ from datetime import date
 
 from django import forms
 
-from merchants.forms import validate_with_serializer
+from config.web.forms import validate_with_serializer
 from payments import selectors as payment_selectors
 from payments.serializers import CustomerRegisterInput, InitiateMandateInput
 
