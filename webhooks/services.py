@@ -190,10 +190,10 @@ def event_replay(*, event: Event) -> ReplayResult:
     with transaction.atomic():
         delivery = Delivery.objects.select_for_update().get(pk=delivery.pk)
         if outcome.delivered and delivery.status != Delivery.Status.DELIVERED:
-            delivery.status = Delivery.Status.DELIVERED
             delivery.next_attempt_at = None
-            delivery.delivered_at = timezone.now()
-            delivery.save(update_fields=["status", "next_attempt_at", "delivered_at"])
+            delivery.transition_to(
+                Delivery.Status.DELIVERED, update_fields=["next_attempt_at"]
+            )
         # Numbered under the delivery's lock, so replays of one event at once
         # take one number each.
         replays = DeliveryAttempt.objects.filter(
