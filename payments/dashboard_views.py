@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views import View
 
 from config.api.errors import DomainError
-from merchants.dashboard_auth import MerchantLoginRequiredMixin
+from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
 from . import dashboard_selectors, selectors, services
 from .dashboard_chart import collections_chart

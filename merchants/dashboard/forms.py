@@ -12,8 +12,8 @@ from django.core.exceptions import ValidationError
 
 from config.web.forms import validate_with_serializer
 
-from .models import SCHEDULE_TYPES
-from .serializers import RotateKeyInput, SettingsInput
+from ..models import SCHEDULE_TYPES
+from ..serializers import RotateKeyInput, SettingsInput
 
 
 class SignInForm(forms.Form):
