@@ -3,6 +3,8 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
+# `make run ADDR=127.0.0.1:8001` serves elsewhere.
+ADDR := 127.0.0.1:8000
 
 .PHONY: run test lint format bench clean
 
@@ -12,17 +14,16 @@ $(STAMP): requirements.txt
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-## run: set up, then serve the API on 127.0.0.1:8000 with a django-q2 cluster
+## run: set up, then serve the API on $(ADDR) with a django-q2 cluster
 run: $(STAMP)
 	DEBUG=true $(PY) manage.py migrate --noinput
-	DEBUG=true $(PY) manage.py createcachetable
 	DEBUG=true $(PY) manage.py setup_schedules
 	DEBUG=true $(PY) manage.py seed_demo
-	@echo "Serving on http://127.0.0.1:8000 (API under /api/v1, dashboard /dashboard/, admin /admin/). Ctrl-C stops both."
+	@echo "Serving on http://$(ADDR) (API under /api/v1, dashboard /dashboard/, admin /admin/). Ctrl-C stops both."
 	@# Background jobs ignore SIGINT in a script: forward Ctrl-C to both as SIGTERM.
 	@trap 'kill $$(jobs -p) 2>/dev/null; wait; exit 0' INT TERM; \
 	  DEBUG=true $(PY) manage.py qcluster & \
-	  DEBUG=true $(PY) manage.py runserver 127.0.0.1:8000 --noreload & \
+	  DEBUG=true $(PY) manage.py runserver $(ADDR) --noreload & \
 	  wait -n; kill $$(jobs -p) 2>/dev/null; wait
 
 ## test: set up, then run the whole suite (SQLite, or DATABASE_URL when set)

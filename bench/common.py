@@ -89,7 +89,6 @@ def fresh_database():
     try:
         log(f"database {env.db}: migrating")
         env.manage("migrate", "--noinput")
-        env.manage("createcachetable")
         psql_db(
             env,
             "CREATE TABLE bench_baseline_row "

@@ -85,8 +85,10 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "django_q",
+    # Before django_q: its `qcluster` command replaces django-q2's
+    # (config/api/management/commands/qcluster.py).
     "config.api",
+    "django_q",
     "merchants",
     "webhooks",
     "payments",
@@ -109,6 +111,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.api.middleware.ApiErrorMiddleware",
     "config.api.throttling.RateLimitHeadersMiddleware",
+    # Last, so that its process_exception sees a view's error first: 503 for an
+    # unreachable database (config/api/unavailable.py).
+    "config.api.unavailable.DatabaseUnavailableMiddleware",
 ]
 
 # HTTPS posture (docs/operations.md, "Production settings"). The service runs behind

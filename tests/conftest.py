@@ -1,6 +1,8 @@
 from dataclasses import dataclass
+from functools import cache
 
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 
 from config.api.auth import ROLE_CUSTOMER, ROLE_MERCHANT, issue_tokens
@@ -13,15 +15,40 @@ from .factories import PASSWORD, CustomerFactory, MerchantFactory
 def pytest_collection_modifyitems(config, items):
     from django.db import connection
 
-    if connection.vendor == "postgresql":
-        return
-    skip = pytest.mark.skip(
-        reason="needs PostgreSQL row locks and concurrent writers "
-        "(run with DATABASE_URL=postgres://...; .ci/run does)"
-    )
+    skips = {}
+    if connection.vendor != "postgresql":
+        skips["postgres"] = pytest.mark.skip(
+            reason="needs PostgreSQL row locks and concurrent writers "
+            "(run with DATABASE_URL=postgres://...; .ci/run does)"
+        )
+    if not settings.REDIS_URL:
+        skips["redis"] = pytest.mark.skip(
+            reason="needs Redis as broker, cache and rate-limit store "
+            "(run with REDIS_URL=redis://...; .ci/run does)"
+        )
     for item in items:
-        if "postgres" in item.keywords:
-            item.add_marker(skip)
+        for marker, skip in skips.items():
+            # The marker itself: `item.keywords` also holds the names of the
+            # folders above the test (a checkout in a folder named `redis`).
+            if item.get_closest_marker(marker):
+                item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _empty_redis():
+    """With REDIS_URL, every test starts on an empty Redis database, as it does on
+    a fresh database: counters, the webhook gate and queued tasks live there, not
+    in the rolled-back test transaction. Only the database REDIS_URL names is
+    emptied; point it at one kept for tests."""
+    if settings.REDIS_URL:
+        redis_client().flushdb()
+
+
+@cache
+def redis_client():
+    import redis
+
+    return redis.Redis.from_url(settings.REDIS_URL)
 
 
 @pytest.fixture

@@ -1,7 +1,8 @@
-"""Real server processes (gunicorn) serving the test database, for tests that need
-more than one web process."""
+"""Real server processes serving the test database: gunicorn, for tests that need
+more than one web process, and django-q2's `qcluster`."""
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -32,8 +33,9 @@ def test_database_url() -> str:
 
 
 @contextmanager
-def web_processes(count: int, extra_env: dict | None = None):
-    """Start `count` gunicorn processes on free ports; yield their base URLs."""
+def web_processes(count: int, extra_env: dict | None = None, threads: int = 1):
+    """Start `count` gunicorn processes on free ports, each serving `threads`
+    requests at a time; yield their base URLs."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tests.settings",
@@ -44,10 +46,10 @@ def web_processes(count: int, extra_env: dict | None = None):
     servers = []
     try:
         for _ in range(count):
-            port = _free_port()
+            port = free_port()
             proc = subprocess.Popen(
                 [gunicorn, "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"]
-                + ["--log-level", "warning"],
+                + ["--threads", str(threads), "--log-level", "warning"],
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,
@@ -79,3 +81,70 @@ def _wait_until_serving(proc, url: str, attempts: int = 200) -> None:
             # master accepts before that), not for a clock rule.
             time.sleep(0.05)
     raise RuntimeError(f"server at {url} did not start")
+
+
+QCLUSTER_RUNNING = "] running."  # the sentinel's "Q Cluster <name> [<queue>] running."
+
+
+def qcluster_env(database_url: str | None = None, **extra: str) -> dict:
+    """Environment of a real `manage.py qcluster` (asynchronous queue, one worker)
+    on the test database, or on `database_url`."""
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.settings_qcluster",
+        "DATABASE_URL": database_url or test_database_url(),
+        "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "true",
+        "WEBHOOK_ALLOW_HTTP": "true",
+        **extra,
+    }
+
+
+@contextmanager
+def qcluster(log_path: Path, env: dict | None = None):
+    """Start `manage.py qcluster` in its own process group, output to `log_path`;
+    whatever of the group is left at the end is killed."""
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "manage.py", "qcluster"],
+            cwd=ROOT,
+            env=env or qcluster_env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        yield proc
+    finally:
+        if live_group_members(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def wait_until_running(proc, log_path: Path, seconds: float = 60) -> None:
+    """Until the cluster's sentinel says it runs (polls a real process's log)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if QCLUSTER_RUNNING in log_path.read_text(errors="replace"):
+            return
+        if proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    raise RuntimeError(f"qcluster did not start: {log_path.read_text()[-3000:]}")
+
+
+def live_group_members(pgid: int) -> list[int]:
+    """Processes of the group that still exist, zombies left out (an orphaned
+    zombie waits for PID 1, which may never reap it, but it runs nothing)."""
+    members = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text()
+        except OSError:
+            continue  # exited meanwhile
+        # "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+        state, _ppid, group = stat.rpartition(")")[2].split()[:3]
+        if int(group) == pgid and state != "Z":
+            members.append(int(entry.name))
+    return members

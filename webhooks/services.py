@@ -9,6 +9,7 @@ Delivery is at-least-once and the delivery rows are the source of truth:
   every attempt set-based; two passes never claim one row.
 """
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -56,6 +57,8 @@ __all__ = [
 ]
 
 DELIVER_TASK = "webhooks.tasks.deliver_due_webhooks"
+
+logger = logging.getLogger(__name__)
 
 
 def _new_event(*, merchant: Merchant, event_type: str, data: dict, now) -> Event:
@@ -134,20 +137,59 @@ def _enqueue_pass_on_commit() -> None:
 PASS_QUEUED_KEY = "webhooks:delivery-pass-queued"
 PASS_QUEUED_SECONDS = 30
 
+# Whether the gate's failure was logged: once, until the gate works again.
+_gate_failure_reported = False
+
 
 def enqueue_pass() -> None:
-    """Queue a delivery pass unless one is queued and has not started yet."""
-    if cache.add(PASS_QUEUED_KEY, True, PASS_QUEUED_SECONDS):
+    """Queue a delivery pass unless one is queued and has not started yet.
+
+    When the gate cannot be read (its cache is down, or its table missing) every
+    commit queues its pass: a pass too many is cheap, a delivery left to the
+    sweeper is not.
+    """
+    if _close_gate():
         try:
             async_task(DELIVER_TASK, task_name="deliver-webhooks")
         except Exception:
-            cache.delete(PASS_QUEUED_KEY)  # nothing is queued: do not hold the gate
+            _open_gate()  # nothing is queued: do not hold the gate
             raise
 
 
 def pass_started() -> None:
     """A pass starts: commits from now on queue the next one."""
-    cache.delete(PASS_QUEUED_KEY)
+    _open_gate()
+
+
+def _close_gate() -> bool:
+    """False only when a queued pass holds the gate already."""
+    global _gate_failure_reported
+    try:
+        closed = cache.add(PASS_QUEUED_KEY, True, PASS_QUEUED_SECONDS)
+    except Exception as error:  # any cache backend's failure
+        _gate_failed(error)
+        return True
+    _gate_failure_reported = False
+    return closed
+
+
+def _open_gate() -> None:
+    try:
+        cache.delete(PASS_QUEUED_KEY)
+    except Exception as error:  # any cache backend's failure
+        _gate_failed(error)
+
+
+def _gate_failed(error: Exception) -> None:
+    global _gate_failure_reported
+    if not _gate_failure_reported:
+        _gate_failure_reported = True
+        logger.warning(
+            "The webhook delivery gate cannot use the cache (%s: %s); every commit "
+            "that emits events queues its own delivery pass until it can.",
+            type(error).__name__,
+            error,
+        )
 
 
 # Replay and test --------------------------------------------------------------

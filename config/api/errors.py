@@ -51,3 +51,12 @@ class InvalidCredentials(DomainError):
     code = "invalid_credentials"
     http_status = 401
     message = "The e-mail address or password is incorrect."
+
+
+class ServiceUnavailable(DomainError):
+    code = "service_unavailable"
+    http_status = 503
+    message = (
+        "The service is temporarily unavailable; retry after the number of seconds "
+        "in Retry-After."
+    )

@@ -3,6 +3,8 @@
 - DomainError (business rule) -> soft shape `{ok: false, error: {code, message}}`.
 - Framework, authentication and validation errors -> `{detail: "<sentence>"}`;
   validation errors add `errors: {field: [messages]}` beside `detail`.
+- An unreachable database -> 503 `service_unavailable` with Retry-After, logged
+  once per outage (config/api/unavailable.py).
 - Anything unexpected -> 500 `{detail}` naming the request id, never a stack trace.
 """
 
@@ -16,6 +18,7 @@ from rest_framework.response import Response
 
 from . import request_id
 from .errors import DomainError
+from .unavailable import is_database_unreachable, logged_already, service_unavailable
 
 logger = logging.getLogger("config.api")
 
@@ -63,12 +66,10 @@ def validation_detail(errors) -> str:
 
 
 def exception_handler(exc, context):
+    if is_database_unreachable(exc):
+        return logged_already(_domain_error_response(service_unavailable(exc)))
     if isinstance(exc, DomainError):
-        return Response(
-            soft_error_body(exc.code, exc.message),
-            status=exc.http_status,
-            headers=exc.headers,
-        )
+        return _domain_error_response(exc)
     if isinstance(exc, DjangoValidationError):
         exc = drf.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else exc.messages
@@ -99,6 +100,14 @@ def exception_handler(exc, context):
 
     logger.exception("Unhandled error while serving %s", context.get("view"))
     return Response(internal_error_body(), status=500)
+
+
+def _domain_error_response(exc: DomainError) -> Response:
+    return Response(
+        soft_error_body(exc.code, exc.message),
+        status=exc.http_status,
+        headers=exc.headers,
+    )
 
 
 def _plain(errors):

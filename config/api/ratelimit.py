@@ -3,18 +3,31 @@
 The counter is bumped with one atomic statement: Redis `INCR` when REDIS_URL is set,
 otherwise `INSERT ... ON CONFLICT DO UPDATE ... RETURNING` on the database (the same
 SQL on PostgreSQL and SQLite). DRF's cache throttle reads, then writes, and lets
-extra requests through under concurrency; this does not.
+extra requests through under concurrency; this does not. While Redis cannot be
+reached the database counts instead, so an outage of Redis neither fails every
+request nor lifts the limits.
 """
 
+import logging
 import math
+import threading
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
+from redis.exceptions import RedisError
 
 from .models import RateCounter
+
+logger = logging.getLogger(__name__)
+
+# A command to Redis that takes longer than this counts in the database instead.
+# Set here rather than left to redis-py, whose default changed between versions
+# (none before 8, then 5 s): each request waits at most this long on a hung Redis.
+REDIS_TIMEOUT_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -50,24 +63,58 @@ def _window_bounds(seconds: int, now: datetime) -> tuple[int, datetime]:
 
 
 _redis_client = None
+_redis_client_lock = threading.Lock()
 
 
 def _redis():
-    global _redis_client
-    if _redis_client is None:
-        import redis
+    """The process's one client (thread-safe; its pool holds the connections).
 
-        _redis_client = redis.Redis.from_url(settings.REDIS_URL)
-    return _redis_client
+    Made once under a lock: when the first requests of a threaded web process
+    raced to make it, the clients that lost were collected, and a collected
+    client closes its pool, with the connection a thread was still using in it
+    (`Bad file descriptor`, a 500)."""
+    global _redis_client
+    with _redis_client_lock:
+        if _redis_client is None:
+            import redis
+
+            _redis_client = redis.Redis.from_url(
+                settings.REDIS_URL,
+                socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+                socket_timeout=REDIS_TIMEOUT_SECONDS,
+            )
+        return _redis_client
+
+
+_warned_at = -math.inf
+
+
+def _redis_unreachable(error: RedisError) -> None:
+    """Logged at most once a minute per process, not once a request."""
+    global _warned_at
+    if time.monotonic() - _warned_at >= 60:
+        _warned_at = time.monotonic()
+        logger.error("Redis unreachable, rate limits count in the database: %s", error)
 
 
 def _bump(key: str, expires_at: datetime, by: int) -> int:
     if settings.REDIS_URL:
-        client = _redis()
-        pipe = client.pipeline()
+        # A lifetime relative to now, not EXPIREAT: Redis would read this
+        # machine's end of window on its own clock, and a web machine running
+        # behind it would see its counter vanish in the last seconds of each
+        # window, letting every request there through.
+        lifetime = (expires_at - timezone.now()).total_seconds()
+        pipe = _redis().pipeline()
         pipe.incrby(key, by)
-        pipe.expireat(key, int(expires_at.timestamp()) + 1)
-        return int(pipe.execute()[0])
+        pipe.expire(key, max(1, math.ceil(lifetime)) + 1)
+        try:
+            return int(pipe.execute()[0])
+        except RedisError as error:
+            _redis_unreachable(error)
+    return _bump_in_database(key, expires_at, by)
+
+
+def _bump_in_database(key: str, expires_at: datetime, by: int) -> int:
     table = RateCounter._meta.db_table
     sql = (
         f"INSERT INTO {table} (key, count, expires_at) VALUES (%s, %s, %s) "  # noqa: S608
@@ -84,8 +131,12 @@ def _bump(key: str, expires_at: datetime, by: int) -> int:
 
 def _read(key: str) -> int:
     if settings.REDIS_URL:
-        value = _redis().get(key)
-        return int(value) if value else 0
+        try:
+            value = _redis().get(key)
+        except RedisError as error:
+            _redis_unreachable(error)
+        else:
+            return int(value) if value else 0
     row = RateCounter.objects.filter(key=key).values_list("count", flat=True).first()
     return row or 0
 
@@ -104,7 +155,8 @@ def peek(name: str, *, limit: int, window_seconds: int = 60) -> Window:
 
 
 def purge_expired() -> int:
-    """Drop database counters of windows that have ended (Redis expires its own)."""
+    """Drop database counters of windows that have ended (Redis expires its own;
+    with REDIS_URL the database holds those counted while Redis was unreachable)."""
     cutoff = timezone.now() - timedelta(seconds=1)
     deleted, _ = RateCounter.objects.filter(expires_at__lt=cutoff).delete()
     return deleted

@@ -12,7 +12,7 @@ This module adds what follows from the plumbing, so that no app repeats it:
 - error responses, each with both error shapes (`Error`): 400 and 413/415 for
   bodies and query parameters, 401/403 for authenticated endpoints, 404 for
   endpoints with path parameters, 429 where requests count against a merchant's
-  rate limit.
+  rate limit, 503 everywhere (the database out of reach, config/api/unavailable.py).
 - `additionalProperties: false` on request bodies: StrictSerializer refuses unknown
   fields.
 """
@@ -169,6 +169,8 @@ ERROR_DESCRIPTIONS = {
     422: "The request is well-formed but breaks a business rule.",
     429: "Rate limit exceeded: retry after the `Retry-After` seconds.",
     502: "The payment processor failed.",
+    503: "The service cannot reach its database for a moment "
+    "(`service_unavailable`): retry after the `Retry-After` seconds.",
     504: "The payment processor timed out.",
 }
 
@@ -282,6 +284,7 @@ class AutoSchema(openapi.AutoSchema):
             statuses.add(404)
         if kinds & RATE_LIMITED_KINDS:
             statuses.add(429)
+        statuses.add(503)  # any operation may meet a database outage
         return statuses
 
     def _query_parameter_names(self) -> set[str]:

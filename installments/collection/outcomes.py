@@ -26,12 +26,11 @@ import logging
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
-from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
-from django_q.tasks import async_task
 
+from config.api.queue import enqueue_on_commit
 from merchants.models import Merchant
 from payments.models import Customer
 from payments.services.ledger import Collection, collections_post
@@ -297,12 +296,7 @@ def apply_outcomes(results: list[Result], *, pass_date: date) -> Tally:
             customer_pks={result.claim.customer_pk for result in mine}
         )
         if batch.mail:
-            transaction.on_commit(
-                partial(
-                    async_task, EMAIL_TASK, batch.mail, task_name="collection-mail"
-                ),
-                robust=True,
-            )
+            enqueue_on_commit(EMAIL_TASK, batch.mail, task_name="collection-mail")
     return batch.tally
 
 

@@ -2,6 +2,7 @@
 endpoint 24 (charge, transfer and refund events) and endpoint 25 (revocations),
 each only saying how to handle a verified payload."""
 
+import logging
 from abc import ABCMeta, abstractmethod
 
 from django_q.tasks import async_task
@@ -13,6 +14,8 @@ from config.api.errors import InvalidRequest
 from .. import services
 from ..inbound import inbound_finish, inbound_payload, inbound_verified_store
 from ..models import InboundRequest
+
+logger = logging.getLogger(__name__)
 
 
 class InboundProcessorApi(APIView, metaclass=ABCMeta):
@@ -88,9 +91,14 @@ class PaystackWebhookApi(InboundProcessorApi):
         if self.accepted is not None:
             # After the stored row is final: a task that runs at once (tests,
             # sync mode) then records its outcome on it last.
-            async_task(
-                "payments.tasks.process_paystack_event",
-                self.accepted.pk,
-                task_name=f"paystack-event-{self.accepted.pk}",
-            )
+            try:
+                async_task(
+                    "payments.tasks.process_paystack_event",
+                    self.accepted.pk,
+                    task_name=f"paystack-event-{self.accepted.pk}",
+                )
+            except Exception:
+                # The broker is down (Redis): the event is stored, and the retry
+                # schedule handles events without an outcome.
+                logger.exception("Paystack event %s not queued", self.accepted.pk)
         return response

@@ -10,11 +10,11 @@ and a refund posts `verification_refund` once the processor says it is
 
 import logging
 from datetime import timedelta
-from functools import partial
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django_q.tasks import async_task
+
+from config.api.queue import enqueue_on_commit
 
 from ..errors import ProcessorError, ProcessorRefused, ProcessorTimeout
 from ..models import (
@@ -114,9 +114,9 @@ def verification_refund_schedule(charge: ProcessorCharge) -> None:
     """After commit, refund the verification charge in the task queue; the
     sweeper (`verification_refunds_retry`) catches any refund that did not
     happen (processor down, worker lost)."""
-    transaction.on_commit(
-        partial(async_task, "payments.tasks.refund_verification_charge", charge.pk)
-    )
+    # A broker that is down (Redis) must not turn the committed card into an
+    # error answer, which the customer would retry with a second charge.
+    enqueue_on_commit("payments.tasks.refund_verification_charge", charge.pk)
 
 
 def verification_refund(*, charge_id: int) -> ProcessorRefund | None:

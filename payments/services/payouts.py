@@ -18,12 +18,11 @@
 
 import logging
 from datetime import timedelta
-from functools import partial
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django_q.tasks import async_task
 
+from config.api.queue import enqueue_on_commit
 from merchants.models import Merchant
 from webhooks.services import emit_event
 
@@ -212,10 +211,10 @@ def _record_reply(payout: Payout, reply: TransferResult) -> Payout:
             payout.transition_to(Payout.Status.PROCESSING)
             if payout.processor == "sandbox":
                 # The sandbox settles asynchronously, like a real processor, and
-                # through the same handler as a processor event.
-                transaction.on_commit(
-                    partial(async_task, SANDBOX_SETTLE_TASK, payout.public_id)
-                )
+                # through the same handler as a processor event. With the broker
+                # down the transfer is still made; the next run's look at stale
+                # payouts settles it.
+                enqueue_on_commit(SANDBOX_SETTLE_TASK, payout.public_id)
     if reply.conclusive:
         payout = payout_check(payout_id=payout.pk)
     return payout

@@ -1,0 +1,143 @@
+"""`manage.py qcluster`: django-q2's cluster, stopped within seconds by SIGTERM or
+SIGINT, whether sent to the main process or to its whole process group.
+
+django-q2 1.11.1 stops the cluster from inside its signal handler: it sets the
+multiprocessing Event that the sentinel process sleeps on, then joins the sentinel.
+The sentinel keeps SIGTERM's default action, so a SIGTERM to the process group
+(systemd's default, `timeout`) kills it while it sleeps on that Event,
+and `Event.set()` in the main process then waits forever for the dead sleeper to
+wake (`multiprocessing.Condition.notify`). A busy worker also holds a graceful stop
+for as long as its task runs (up to `Q_CLUSTER.timeout`).
+
+This command (it replaces django-q2's own: `config.api` comes before `django_q` in
+INSTALLED_APPS) lets the signal handlers only note the request. The main thread
+then stops the cluster as django-q2 does, unless the sentinel is already gone, and
+a watchdog kills whatever is left of the cluster after STOP_GRACE_SECONDS: a task
+cut short is handed out again by the queue later, and every task here is safe to
+run twice (docs/operations.md).
+"""
+
+import contextlib
+import logging
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+from django.core.management.base import CommandError
+from django_q.cluster import Cluster
+from django_q.management.commands import qcluster
+
+logger = logging.getLogger(__name__)
+
+# Workers finish their task within this; what still runs after it is killed. Inside
+# the 10 seconds container runtimes wait before they send SIGKILL.
+STOP_GRACE_SECONDS = 6.0
+_POLL_SECONDS = 0.2
+_SENTINEL_EXIT_SECONDS = 0.2
+
+
+class Command(qcluster.Command):
+    help = (
+        "Start a django-q2 cluster; SIGTERM or SIGINT stops it within "
+        f"{STOP_GRACE_SECONDS:g} seconds."
+    )
+
+    def handle(self, *args, **options):
+        if options.get("cluster_name"):
+            os.environ["Q_CLUSTER_NAME"] = options["cluster_name"]
+        received: list[int] = []  # the signals asking to stop
+
+        def request_stop(signum, frame):
+            received.append(signum)
+
+        cluster = Cluster()  # installs django-q2's handlers: replaced right away
+        signal.signal(signal.SIGTERM, request_stop)
+        signal.signal(signal.SIGINT, request_stop)
+        try:
+            cluster.start()
+        except RuntimeError:
+            # The sentinel died while starting: of the group's signal, or of an
+            # error it logged.
+            if not received:
+                raise
+        if not options.get("run_once"):
+            while not received and cluster.sentinel.is_alive():
+                time.sleep(_POLL_SECONDS)
+        died = not received and not options.get("run_once")
+        if received:
+            logger.info(
+                "%s: stopping the cluster (at most %g s).",
+                signal.Signals(received[0]).name,
+                STOP_GRACE_SECONDS,
+            )
+        _stop(cluster)
+        if died:
+            raise CommandError("The cluster's sentinel process exited unexpectedly.")
+
+
+def _stop(cluster: Cluster) -> None:
+    watchdog = threading.Timer(STOP_GRACE_SECONDS, _force_stop)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        # A signal to the whole group reaches the sentinel too, which then exits
+        # at once: wait for that (on its pipe, not on a lock), so that nobody sets
+        # the Event it died sleeping on. django-q2's stop() sets it only while the
+        # sentinel lives, then waits for the sentinel to stop the workers.
+        cluster.sentinel.join(_SENTINEL_EXIT_SECONDS)
+        cluster.stop()
+    finally:
+        watchdog.cancel()
+    _kill(_descendants(os.getpid()))  # normally none: the sentinel stopped them
+
+
+def _force_stop() -> None:
+    """Runs on the watchdog's thread: the main thread may be blocked for good."""
+    leftovers = _descendants(os.getpid())
+    logger.warning(
+        "The cluster did not stop within %g s; killing %d processes (a task cut "
+        "short runs again later).",
+        STOP_GRACE_SECONDS,
+        len(leftovers),
+    )
+    _kill(leftovers)
+    logging.shutdown()
+    os._exit(0)
+
+
+def _kill(pids: list[int]) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    for pid in pids:
+        # Reaps our own children; the others are not ours to wait for.
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every live process below `pid` (Linux /proc; elsewhere none, so only
+    django-q2's own stop applies)."""
+    children: dict[int, list[int]] = {}
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # exited meanwhile
+        # "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+        ppid = int(stat.rpartition(")")[2].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    found: list[int] = []
+    pending = [pid]
+    while pending:
+        for child in children.get(pending.pop(), []):
+            found.append(child)
+            pending.append(child)
+    return found
