@@ -12,6 +12,12 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 
+from config.api.request_fields import (
+    CONTROL,
+    describe_fields,
+    refusing,
+    url_schema,
+)
 from config.api.schema import (
     DATE,
     KOBO,
@@ -26,6 +32,7 @@ from config.api.schema import (
     path_id,
     string,
 )
+from installments import rules
 from installments.schema import PAYMENT_PLAN
 
 from . import api
@@ -35,6 +42,58 @@ from .serializers import (
     PaymentLinkToggleInput,
     PreviewInput,
     SessionCreateInput,
+)
+from .services.sessions import SUPPORTED_CURRENCIES
+
+# What the rules refuse whatever the merchant (DESIGN section 6); a merchant's own
+# plan configuration narrows schedule types and counts further (422).
+AMOUNT = {
+    "minimum": rules.MIN_AMOUNT,
+    "maximum": rules.MAX_AMOUNT,
+    "description": "Kobo, 10,000 to 1,000,000,000 inclusive (else 400 "
+    "`amount_out_of_range`).",
+}
+CURRENCY = {
+    "enum": list(SUPPORTED_CURRENCIES),
+    "description": "ISO 4217; only `NGN` is supported (else 400 "
+    "`unsupported_currency`).",
+}
+SCHEDULE_TYPE = {
+    "enum": list(rules.SCHEDULE_TYPES),
+    "description": "One of the merchant's `allowed_schedule_types` (else 422 "
+    "`schedule_type_not_allowed`).",
+}
+INSTALLMENT_COUNT = {
+    "minimum": 1,
+    "maximum": rules.MAX_INSTALLMENTS,
+    "description": "Installments after the deposit, within the merchant's and the "
+    "customer's bounds (else 422 `invalid_installment_count`).",
+}
+NO_CONTROL_CHARACTERS = refusing(CONTROL, "No control characters.")
+HTTP_URL = url_schema(("http", "https"))
+
+describe_fields(
+    SessionCreateInput,
+    amount=AMOUNT,
+    currency=CURRENCY,
+    title=NO_CONTROL_CHARACTERS,
+    order_reference=NO_CONTROL_CHARACTERS,
+)
+describe_fields(
+    PreviewInput,
+    amount=AMOUNT,
+    schedule_type=SCHEDULE_TYPE,
+    installment_count=INSTALLMENT_COUNT,
+)
+describe_fields(
+    CompleteInput, schedule_type=SCHEDULE_TYPE, installment_count=INSTALLMENT_COUNT
+)
+describe_fields(
+    PaymentLinkCreateInput,
+    amount=AMOUNT,
+    currency=CURRENCY,
+    title=NO_CONTROL_CHARACTERS,
+    redirect_url=HTTP_URL,
 )
 
 IDEMPOTENCY_KEY = OpenApiParameter(

@@ -279,6 +279,8 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api.schema.add_components",
     ],
+    # One name for the schedule types, whichever field lists them.
+    "ENUM_NAME_OVERRIDES": {"ScheduleTypeEnum": "installments.rules.SCHEDULE_TYPES"},
     "SERVE_AUTHENTICATION": [],
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -6,6 +6,13 @@ every operation gets without saying (security, common error statuses).
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
+from config.api.request_fields import (
+    describe_body,
+    describe_fields,
+    new_password,
+    url_schema,
+    webhook_url,
+)
 from config.api.schema import (
     PAGINATION,
     TIMESTAMP,
@@ -19,10 +26,51 @@ from config.api.schema import (
 )
 
 from . import api
-from .models import SCHEDULE_TYPES
+from .models import MAX_INSTALLMENTS, RELEASE_RULE_PATTERN, SCHEDULE_TYPES
 from .serializers import LoginInput, RegisterInput, RotateKeyInput, SettingsInput
 
 MERCHANT_ID = path_id("merchant_id", "mer", "The merchant's identifier")
+RELEASE_RULES = [
+    rule
+    for rule in (
+        "on_deposit",
+        "on_completion",
+        *(f"after_installments:{n}" for n in range(1, MAX_INSTALLMENTS + 1)),
+    )
+    if RELEASE_RULE_PATTERN.match(rule)
+]
+
+describe_fields(
+    RegisterInput,
+    password=new_password,
+    business_url={
+        **url_schema(("http", "https")),
+        "description": "Your shop's address (http or https): the hosted checkout "
+        "may be framed only there, and the widget's messages go only to it.",
+    },
+)
+# Sent together, the bounds must be in order (checked against the stored ones too
+# when only one is sent, which no schema can say): some k lies between them.
+describe_body(
+    SettingsInput,
+    anyOf=[
+        {
+            "properties": {
+                "min_installments": {"maximum": k},
+                "max_installments": {"minimum": k},
+            }
+        }
+        for k in range(1, MAX_INSTALLMENTS + 1)
+    ],
+)
+describe_fields(
+    SettingsInput,
+    webhook_url=webhook_url(
+        "An https URL that does not point to a private, loopback or reserved "
+        "address; empty removes it."
+    ),
+    release_rule={"enum": RELEASE_RULES},
+)
 
 MERCHANT = component(
     "Merchant",

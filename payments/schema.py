@@ -6,8 +6,16 @@ Imported by config.api.schema.discover_schema_modules(); see that module for wha
 every operation gets without saying (security, common error statuses).
 """
 
+from datetime import date
+
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
+from config.api.request_fields import (
+    describe_fields,
+    new_password,
+    url_schema,
+)
 from config.api.schema import (
     PAGINATION,
     PROCESSOR_SIGNATURE,
@@ -29,6 +37,8 @@ from .serializers import (
     CustomerRegisterInput,
     InitializeCardInput,
     InitiateMandateInput,
+    MandateStepInput,
+    PayoutAccountInput,
     SubmitBirthdayInput,
     SubmitOtpInput,
     SubmitPhoneInput,
@@ -38,6 +48,61 @@ from .serializers import (
 
 CUSTOMER_ID = path_id("customer_id", "cus", "The customer's identifier")
 METHOD_ID = path_id("method_id", "pm", "The payment method's identifier")
+
+# --- what the input serializers' own checks admit ---
+
+PHONE = {
+    "pattern": r"^\+?[0-9]+$",
+    "description": "Digits, optionally after a `+`.",
+}
+ACCOUNT_NUMBER = {
+    "pattern": "^[0-9]{10}$",
+    "minLength": 10,
+    "maxLength": 10,
+    "description": "A NUBAN account number: exactly 10 digits.",
+}
+BANK_CODE = {"description": "A `code` from the bank list (endpoint 11)."}
+FIRST_BIRTHDAY_YEAR = 1900
+
+
+def _years(first: int, last: int) -> str:
+    """A pattern for the years `first` to `last`, a decade per alternative."""
+    decades = []
+    for decade in range(first // 10, last // 10 + 1):
+        low, high = max(first, decade * 10) % 10, min(last, decade * 10 + 9) % 10
+        digit = "[0-9]" if (low, high) == (0, 9) else f"[{low}-{high}]"
+        decades.append(f"{decade}{digit}")
+    return "|".join(decades)
+
+
+def birthday() -> dict:
+    """A past date from 1900-01-01: as a pattern, the years up to the last one."""
+    years = _years(FIRST_BIRTHDAY_YEAR, timezone.localdate().year - 1)
+    return {
+        "pattern": f"^(?:{years})-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$",
+        "description": f"YYYY-MM-DD, from {date(FIRST_BIRTHDAY_YEAR, 1, 1)} to "
+        "yesterday.",
+    }
+
+
+describe_fields(CustomerRegisterInput, password=new_password, phone=PHONE)
+describe_fields(InitializeCardInput, callback_url=url_schema(("http", "https")))
+describe_fields(
+    InitiateMandateInput, bank_code=BANK_CODE, account_number=ACCOUNT_NUMBER
+)
+describe_fields(MandateStepInput, account_number=ACCOUNT_NUMBER)
+describe_fields(
+    SubmitOtpInput,
+    otp={
+        "pattern": "^[0-9]{4,8}$",
+        "minLength": 4,
+        "maxLength": 8,
+        "description": "4 to 8 digits.",
+    },
+)
+describe_fields(SubmitBirthdayInput, birthday=birthday)
+describe_fields(SubmitPhoneInput, phone=PHONE)
+describe_fields(PayoutAccountInput, bank_code=BANK_CODE, account_number=ACCOUNT_NUMBER)
 
 CUSTOMER_TOKENS = component(
     "CustomerTokens",

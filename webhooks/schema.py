@@ -7,6 +7,7 @@ every operation gets without saying (security, common error statuses).
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 
+from config.api.request_fields import describe_fields, webhook_url
 from config.api.schema import (
     PAGINATION,
     TIMESTAMP,
@@ -22,6 +23,14 @@ from config.api.schema import (
 from . import api
 from .models import DeliveryAttempt
 from .serializers import WebhookTestInput
+
+describe_fields(
+    WebhookTestInput,
+    webhook_url=webhook_url(
+        "Defaults to the merchant's webhook URL. It must use https and must not "
+        "point to a private, loopback or reserved address."
+    ),
+)
 
 OUTCOME_FIELDS = {
     "delivered": {"type": "boolean"},

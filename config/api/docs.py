@@ -5,7 +5,12 @@ copies of Swagger UI and ReDoc, plus static/js/api-docs.js): no CDN, no inline
 script, so they run under a Content-Security-Policy of their own.
 """
 
-from drf_spectacular.renderers import OpenApiJsonRenderer, OpenApiYamlRenderer
+from drf_spectacular.renderers import (
+    OpenApiJsonRenderer,
+    OpenApiJsonRenderer2,
+    OpenApiYamlRenderer,
+    OpenApiYamlRenderer2,
+)
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import (
     SpectacularAPIView,
@@ -25,9 +30,19 @@ DOCS_POLICY = policy(
 
 
 class ApiSchemaView(SpectacularAPIView):
-    """`GET /api/v1/schema/`: OpenAPI 3 JSON (`?format=yaml` for YAML)."""
+    """`GET /api/v1/schema/`: OpenAPI 3 JSON (`?format=yaml` for YAML).
 
-    renderer_classes = [OpenApiJsonRenderer, OpenApiYamlRenderer]
+    The first renderer is the default (`Accept: */*` or none); the plain
+    `application/json` and `application/yaml` that code generators send are
+    served too, not refused with a 406.
+    """
+
+    renderer_classes = [
+        OpenApiJsonRenderer,
+        OpenApiYamlRenderer,
+        OpenApiJsonRenderer2,
+        OpenApiYamlRenderer2,
+    ]
     authentication_classes = []
     throttle_classes = []
 

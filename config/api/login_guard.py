@@ -5,6 +5,8 @@ the window ends. Per client IP: a generous budget (300/min by default), so that 
 people behind one address still get in.
 """
 
+import hashlib
+
 from django.conf import settings
 
 from . import ratelimit
@@ -13,7 +15,10 @@ from .passwords import burn_hash_time
 
 
 def _failure_key(kind: str, email: str) -> str:
-    return f"login-fail:{kind}:{email.strip().lower()}"
+    """A digest of the address, not the address: an e-mail address may be 254
+    characters and counter keys hold 200 (and the counters need no PII)."""
+    digest = hashlib.sha256(email.strip().lower().encode()).hexdigest()
+    return f"login-fail:{kind}:{digest}"
 
 
 def check_login_allowed(*, kind: str, email: str, client_ip: str) -> None:

@@ -14,7 +14,9 @@ This module adds what follows from the plumbing, so that no app repeats it:
   endpoints with path parameters, 429 where requests count against a merchant's
   rate limit, 503 everywhere (the database out of reach, config/api/unavailable.py).
 - `additionalProperties: false` on request bodies: StrictSerializer refuses unknown
-  fields.
+  fields; their `required` list is the serializer's, PATCH included.
+- what request fields admit beyond their type (config/api/request_fields.py), so
+  that a value the schema admits is one the server accepts.
 """
 
 from http import HTTPStatus
@@ -24,6 +26,7 @@ from drf_spectacular import openapi
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.utils import OpenApiParameter
 
+from .request_fields import body_description, request_property
 from .serializers import StrictSerializer
 
 API_PREFIX = "/api/v1/"
@@ -249,7 +252,31 @@ class AutoSchema(openapi.AutoSchema):
         schema = super()._map_basic_serializer(serializer, direction)
         if isinstance(serializer, StrictSerializer):
             schema["additionalProperties"] = False
+            properties = schema["properties"]
+            for name in serializer.fields:
+                properties[name] = request_property(serializer, name, properties[name])
+            schema.update(body_description(serializer))
+            # drf-spectacular drops `required` for PATCH (a partial update); these
+            # serializers are never partial: what they require, PATCH requires too.
+            required = sorted(
+                name for name, field in serializer.fields.items() if field.required
+            )
+            if required:
+                schema["required"] = required
+            else:
+                schema.pop("required", None)
         return schema
+
+    def _get_request_for_media_type(self, serializer, direction="request"):
+        schema, required = super()._get_request_for_media_type(serializer, direction)
+        if isinstance(serializer, dict):
+            # A body described by hand (the processor callbacks) is required when
+            # it requires properties, as drf-spectacular decides for serializers.
+            described = serializer
+            if "$ref" in described:
+                described = _components[described["$ref"].rsplit("/", 1)[1]]
+            required = bool(described.get("required"))
+        return schema, required
 
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)

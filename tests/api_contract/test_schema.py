@@ -55,6 +55,39 @@ def test_schema_endpoint_also_speaks_yaml(api):
     assert b"openapi: 3.0" in response.content
 
 
+def test_schema_endpoint_answers_plain_json_to_code_generators(api, schema):
+    # Was 406: code generators send exactly `Accept: application/json`.
+    response = api.get("/api/v1/schema/", HTTP_ACCEPT="application/json")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/json")
+    assert json.loads(response.content) == schema
+
+
+@pytest.mark.parametrize(
+    ("query", "accept", "content_type", "start"),
+    [
+        ("?format=json", "", "application/vnd.oai.openapi+json", b"{"),
+        ("", "*/*", "application/vnd.oai.openapi+json", b"{"),
+        (
+            "",
+            "application/vnd.oai.openapi+json",
+            "application/vnd.oai.openapi+json",
+            b"{",
+        ),
+        ("", "application/vnd.oai.openapi", "application/vnd.oai.openapi", b"openapi:"),
+        ("", "application/yaml", "application/yaml", b"openapi:"),
+    ],
+)
+def test_schema_endpoint_serves_each_openapi_media_type(
+    api, query, accept, content_type, start
+):
+    headers = {"HTTP_ACCEPT": accept} if accept else {}
+    response = api.get(f"/api/v1/schema/{query}", **headers)
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith(content_type)
+    assert response.content.startswith(start)
+
+
 def test_schema_generation_has_no_warnings(tmp_path):
     # --fail-on-warn: an endpoint without a description in its app's schema.py
     # (an APIView drf-spectacular cannot guess) fails here.

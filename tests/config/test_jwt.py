@@ -8,6 +8,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from config.api.models import RateCounter
+
 from ..conftest import bearer, customer_jwt, merchant_jwt
 from ..factories import CustomerFactory, MerchantFactory
 
@@ -229,6 +231,28 @@ def test_five_failed_logins_lock_the_account_for_the_window(
             url, {"email": merchant_active.email, "password": password}, format="json"
         )
         assert again.status_code == 200
+
+
+@pytest.mark.parametrize("kind", ["merchant", "customer"])
+def test_a_failed_login_with_a_254_character_email_is_a_401(api, kind):
+    # Was a 500 on PostgreSQL: the failure counter's key held the address, and
+    # counter keys are 200 characters at most.
+    email = "ab@" + ".".join(["b" * 63, "c" * 63, "d" * 63, "e" * 59])
+    assert len(email) == 254
+    for _ in range(5):
+        response = api.post(
+            f"/api/v1/auth/{kind}/login",
+            {"email": email, "password": "wrong-pass-1"},
+            format="json",
+        )
+        assert response.status_code == 401
+    locked = api.post(
+        f"/api/v1/auth/{kind}/login",
+        {"email": email, "password": "wrong-pass-1"},
+        format="json",
+    )
+    assert locked.status_code == 429
+    assert all(len(counter.key) <= 200 for counter in RateCounter.objects.all())
 
 
 def test_customer_login_failures_are_throttled_too(api, customer):
