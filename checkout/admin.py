@@ -1,10 +1,12 @@
 from django.contrib import admin
 
+from config.admin import ReadOnlyAdminMixin
+
 from .models import CheckoutSession, IdempotencyRecord, PaymentLink
 
 
 @admin.register(CheckoutSession)
-class CheckoutSessionAdmin(admin.ModelAdmin):
+class CheckoutSessionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Read-only: sessions change only through the API."""
 
     list_display = (
@@ -22,24 +24,12 @@ class CheckoutSessionAdmin(admin.ModelAdmin):
     search_fields = ("token", "order_reference", "merchant__public_id")
     list_select_related = ("merchant", "plan")
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(admin.ModelAdmin):
+class IdempotencyRecordAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("key", "merchant", "session", "response_status", "expires_at")
     search_fields = ("key", "merchant__public_id", "session__token")
     list_select_related = ("merchant", "session")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(PaymentLink)

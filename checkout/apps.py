@@ -8,7 +8,7 @@ class CheckoutConfig(AppConfig):
     def ready(self):
         from django_q.models import Schedule
 
-        from config.api.schedules import ScheduleSpec, declare
+        from config.schedules import ScheduleSpec, declare
 
         declare(
             ScheduleSpec(

@@ -5,6 +5,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.api.ids import new_public_id, random_token
+from config.models import StateMachine
 
 SESSION_TOKEN_PREFIX = "fcs"
 LINK_ID_PREFIX = "pl"
@@ -57,7 +58,7 @@ class PaymentLink(models.Model):
         return f"{self.public_id} {self.title} ({'on' if self.is_active else 'off'})"
 
 
-class CheckoutSession(models.Model):
+class CheckoutSession(StateMachine):
     """One attempt to check out one order (DESIGN section 7).
 
     `status` stores `open` or `completed` (the deposit was paid); `expired` is
@@ -70,6 +71,11 @@ class CheckoutSession(models.Model):
         OPEN = "open"
         COMPLETED = "completed"
         EXPIRED = "expired"
+
+    # The whole lifecycle, though `expired` is read from `expires_at` and not
+    # stored today.
+    TRANSITIONS = {Status.OPEN: frozenset({Status.COMPLETED, Status.EXPIRED})}
+    STAMPS = {Status.COMPLETED: "completed_at"}
 
     # Unique by the constraint below, not `unique=True`: on PostgreSQL that would
     # add a second (LIKE) index that no query uses and every insert pays for.

@@ -25,12 +25,12 @@ from django.utils.cache import (
 from django.views.decorators.http import require_GET, require_POST
 
 from config.api.errors import DomainError
-from config.api.security_headers import (
+from config.web.security_headers import (
     allow_form_targets,
     allow_framing_by,
     origin_of,
 )
-from config.api.session_auth import see_other
+from config.web.session_auth import see_other
 from installments import selectors as plan_selectors
 from payments.customers.forms import (
     CustomerRegisterForm,
@@ -87,7 +87,7 @@ UNAVAILABLE = {
 
 def _page(request, template, context, *, status=200, merchant=None):
     """A checkout page under the site's full Content-Security-Policy, frameable
-    by this site and the merchant's own (config/api/security_headers.py). Its
+    by this site and the merchant's own (config/web/security_headers.py). Its
     script posts the widget's messages only to the merchant's origin and ours."""
     context["merchant_origin"] = origin_of(merchant.business_url) if merchant else None
     response = TemplateResponse(request, template, context, status=status)

@@ -4,7 +4,7 @@ from datetime import date
 
 from django.utils import timezone
 
-from config.api.rows import OneRow
+from config.db.rows import OneRow
 from installments import rules
 
 from .models import (
@@ -20,7 +20,7 @@ SESSION_TOKEN_SHAPE = re.compile(rf"{SESSION_TOKEN_PREFIX}_[0-9A-Za-z]{{1,36}}")
 LINK_SLUG_SHAPE = re.compile(r"[0-9A-Za-z]{1,16}")
 
 
-# Looked up by every session creation: the SQL is written once (config/api/rows.py).
+# Looked up by every session creation: the SQL is written once (config/db/rows.py).
 _RECORD = OneRow(IdempotencyRecord, equals=("merchant", "key"), parent="session")
 
 

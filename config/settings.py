@@ -53,7 +53,7 @@ def _derived_field_key(secret: str) -> str:
     return hashlib.sha256(b"field-encryption:" + secret.encode()).hexdigest()
 
 
-# Comma-separated: the first key encrypts, every key decrypts (config/api/crypto.py).
+# Comma-separated: the first key encrypts, every key decrypts (config/db/encryption.py).
 # When unset it is derived from SECRET_KEY, and from the fallbacks, so that a
 # SECRET_KEY rotation keeps stored secrets readable until reencrypt_secrets ran.
 FIELD_ENCRYPTION_KEY = env.str(
@@ -106,8 +106,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Above XFrameOptionsMiddleware: it may drop X-Frame-Options for the hosted
-    # checkout framed on a merchant's own site (config/api/security_headers.py).
-    "config.api.security_headers.SecurityHeadersMiddleware",
+    # checkout framed on a merchant's own site (config/web/security_headers.py).
+    "config.web.security_headers.SecurityHeadersMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.api.middleware.ApiErrorMiddleware",
     "config.api.throttling.RateLimitHeadersMiddleware",

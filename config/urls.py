@@ -33,9 +33,9 @@ urlpatterns = [
     # The merchant dashboard: one site whose pages live in the app whose data they
     # show; each app adds its own include here (DESIGN section 1).
     path("dashboard", RedirectView.as_view(url="/dashboard/", permanent=False)),
-    path("dashboard/", include("merchants.dashboard_urls")),
-    path("dashboard/", include("webhooks.dashboard_urls")),
-    path("dashboard/", include("payments.dashboard_urls")),
-    path("dashboard/", include("installments.dashboard_urls")),
-    path("dashboard/", include("checkout.dashboard_urls")),
+    path("dashboard/", include("merchants.dashboard.urls")),
+    path("dashboard/", include("webhooks.dashboard.urls")),
+    path("dashboard/", include("payments.dashboard.urls")),
+    path("dashboard/", include("installments.dashboard.urls")),
+    path("dashboard/", include("checkout.dashboard.urls")),
 ]

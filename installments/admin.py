@@ -3,6 +3,8 @@ installments and status histories inline."""
 
 from django.contrib import admin
 
+from config.admin import ReadOnlyAdminMixin
+
 from .models import (
     DepositAttempt,
     Installment,
@@ -12,18 +14,7 @@ from .models import (
 )
 
 
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-
-class InstallmentInline(ReadOnlyInline):
+class InstallmentInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Installment
     fields = (
         "public_id",
@@ -40,7 +31,7 @@ class InstallmentInline(ReadOnlyInline):
     readonly_fields = fields
 
 
-class DepositAttemptInline(ReadOnlyInline):
+class DepositAttemptInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = DepositAttempt
     fields = (
         "number",
@@ -54,14 +45,14 @@ class DepositAttemptInline(ReadOnlyInline):
     readonly_fields = fields
 
 
-class PlanStatusChangeInline(ReadOnlyInline):
+class PlanStatusChangeInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = PaymentPlanStatusChange
     fields = ("from_status", "to_status", "changed_at")
     readonly_fields = fields
 
 
 @admin.register(PaymentPlan)
-class PaymentPlanAdmin(admin.ModelAdmin):
+class PaymentPlanAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = (
         "public_id",
         "merchant",
@@ -83,18 +74,9 @@ class PaymentPlanAdmin(admin.ModelAdmin):
     list_select_related = ("merchant", "customer")
     inlines = [InstallmentInline, DepositAttemptInline, PlanStatusChangeInline]
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(InstallmentStatusChange)
-class InstallmentStatusChangeAdmin(admin.ModelAdmin):
+class InstallmentStatusChangeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = (
         "installment",
         "from_status",
@@ -105,12 +87,3 @@ class InstallmentStatusChangeAdmin(admin.ModelAdmin):
     )
     search_fields = ("installment__public_id", "installment__plan__public_id")
     list_select_related = ("installment",)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

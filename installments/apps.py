@@ -7,7 +7,7 @@ class InstallmentsConfig(AppConfig):
     def ready(self):
         from django_q.models import Schedule
 
-        from config.api.schedules import ScheduleSpec, declare
+        from config.schedules import ScheduleSpec, declare
         from payments.gateway.hooks import register_charge_confirmation_handler
         from payments.ledger.hooks import register_ledger_check
         from payments.methods.hooks import register_revocation_handler

@@ -2,7 +2,7 @@
 and registration forms are payments.customers.forms).
 
 Where the API has an input serializer for the same thing, the form validates with
-it (`merchants.forms.validate_with_serializer`), so a page and the API accept and
+it (`config.web.forms.validate_with_serializer`), so a page and the API accept and
 refuse exactly the same values with the same messages.
 """
 
@@ -10,7 +10,7 @@ from datetime import date
 
 from django import forms
 
-from merchants.forms import validate_with_serializer
+from config.web.forms import validate_with_serializer
 from payments.gateway import selectors as gateway_selectors
 from payments.methods.serializers import InitiateMandateInput
 

@@ -13,9 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.api.ids import new_public_id
-
-# Re-exported: callers import IllegalTransition from here.
-from .state_machine import IllegalTransition, StateMachine  # noqa: F401
+from config.models import StateMachine
 
 
 def new_plan_id() -> str:
@@ -74,6 +72,7 @@ class PaymentPlan(StateMachine):
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.PENDING
     )
+    status_changed_at = models.DateTimeField(default=timezone.now)
     # Deposit attempts so far: the next attempt's number is this plus one, so
     # a reference is never reused after a decline.
     deposit_attempt_count = models.PositiveSmallIntegerField(default=0)
@@ -180,6 +179,7 @@ class Installment(StateMachine):
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.SCHEDULED
     )
+    status_changed_at = models.DateTimeField(default=timezone.now)
     attempts = models.PositiveSmallIntegerField(default=0)
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     last_failure_reason = models.CharField(max_length=32, blank=True)
@@ -298,6 +298,7 @@ class DepositAttempt(StateMachine):
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.PROCESSING
     )
+    status_changed_at = models.DateTimeField(default=timezone.now)
     failure_reason = models.CharField(max_length=32, blank=True)
     gateway_response = models.CharField(max_length=255, blank=True)
     processor_id = models.CharField(max_length=64, blank=True)

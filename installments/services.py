@@ -1,5 +1,5 @@
-"""Use-cases of payment plans: prepare at checkout, the deposit attempts, activation,
-the release rule (DESIGN section 7).
+"""Use-cases of payment plans: prepare at checkout, the deposit attempts, activation
+(DESIGN section 7); completion and the release rule are `milestones.py`'s.
 
 These functions run inside their caller's transaction (`atomic(savepoint=False)`):
 checkout completion owns the durable transactions and the session lock; these
@@ -13,10 +13,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from payments.ledger.services import collection_post
-from webhooks.services import emit_event, emit_events
+from webhooks.services import emit_events
 
-from . import rules
+from . import events, rules
 from .errors import PaymentInProgress
+from .milestones import milestones_reach
 from .models import DepositAttempt, Installment, PaymentPlan, start_of_day
 
 # The closed list of `payment.failed` reasons (docs/webhooks.md); a processor's
@@ -32,13 +33,6 @@ FAILURE_REASONS = frozenset(
     }
 )
 GENERIC_DECLINE = "do_not_honor"
-RELEASE_ON_DEPOSIT = "on_deposit"
-RELEASE_ON_COMPLETION = "on_completion"
-PAID_STATUSES = (
-    PaymentPlan.Status.ACTIVE,
-    PaymentPlan.Status.COMPLETED,
-    PaymentPlan.Status.DEFAULTED,
-)
 
 
 def deposit_reference(plan: PaymentPlan, number: int) -> str:
@@ -127,8 +121,9 @@ def deposit_succeeded(
     """The deposit was collected: the plan activates, its installments are
     scheduled from the payment date, the money is posted (2.5% fee) and the
     merchant hears `payment.success`, `debit.scheduled` per installment and
-    `goods.release` when the release rule says so. Happens once per plan: the
-    attempt and the plan each refuse a second transition."""
+    `goods.release` when the release rule says so (decided by
+    `milestones_reach`, like the engine's). Happens once per plan: the attempt
+    and the plan each refuse a second transition."""
     at = at or timezone.now()
     with transaction.atomic(savepoint=False):
         attempt = _lock_attempt(attempt)
@@ -169,22 +164,15 @@ def deposit_succeeded(
             currency=attempt.currency,
             description=f"Deposit, order {plan.order_reference}",
         )
-        events = [
-            (
-                "payment.success",
-                {
-                    **plan_resource(plan),
-                    "amount": attempt.amount,
-                    "currency": attempt.currency,
-                },
-            ),
-            *(
-                ("debit.scheduled", debit_scheduled_data(plan, installment))
-                for installment in installments
-            ),
-            *goods_release_if_due(plan, at=at),
-        ]
-        emit_events(merchant=plan.merchant, events=events)
+        reached = milestones_reach(plans=[plan], at=at)
+        emit_events(
+            merchant=plan.merchant,
+            events=[
+                events.payment_success(plan, attempt),
+                *(events.debit_scheduled(plan, row) for row in installments),
+                *(events.goods_release(released) for released in reached.released),
+            ],
+        )
     return plan
 
 
@@ -202,10 +190,9 @@ def deposit_failed(
             update_fields=["failure_reason", "gateway_response"],
         )
         plan = attempt.plan
-        emit_event(
+        emit_events(
             merchant=plan.merchant,
-            event_type="payment.failed",
-            data={**plan_resource(plan), "reason": attempt.failure_reason},
+            events=[events.payment_failed(plan, attempt.failure_reason)],
         )
     return attempt
 
@@ -220,70 +207,3 @@ def plan_cancel(*, plan: PaymentPlan) -> PaymentPlan:
         plan = lock_plan(plan)
         plan.transition_to(PaymentPlan.Status.CANCELLED)
     return plan
-
-
-def plan_resource(plan: PaymentPlan) -> dict:
-    return {
-        "resourceType": "payment_plan",
-        "resourceId": plan.public_id,
-        "orderReference": plan.order_reference,
-    }
-
-
-def debit_scheduled_data(plan: PaymentPlan, installment: Installment) -> dict:
-    return {
-        "resourceType": "installment",
-        "resourceId": installment.public_id,
-        "paymentPlanId": plan.public_id,
-        "orderReference": plan.order_reference,
-        "amount": installment.amount,
-        "currency": installment.currency,
-        "dueDate": installment.due_date.isoformat(),
-    }
-
-
-def goods_release_due(plan: PaymentPlan) -> bool:
-    """Whether the merchant's release rule is satisfied now.
-
-    `on_deposit`: once the deposit is paid. `after_installments:N`: once N
-    installments are paid (or all of them, when the plan has fewer than N).
-    `on_completion`: when the plan is completed.
-    """
-    merchant = plan.merchant
-    rule = merchant.release_rule
-    paid = 0
-    if rule not in (RELEASE_ON_DEPOSIT, RELEASE_ON_COMPLETION):
-        paid = plan.installments.filter(status=Installment.Status.PAID).count()
-    return release_due(
-        rule=rule,
-        after_installments=merchant.release_after_installments,
-        status=plan.status,
-        paid=paid,
-        count=plan.installment_count,
-    )
-
-
-def release_due(
-    *, rule: str, after_installments: int | None, status: str, paid: int, count: int
-) -> bool:
-    """The release rule on a plan with this status and `paid` of its `count`
-    installments paid (the collection engine counts a batch's plans at once)."""
-    if status not in PAID_STATUSES:
-        return False
-    if rule == RELEASE_ON_DEPOSIT:
-        return True
-    if rule == RELEASE_ON_COMPLETION:
-        return status == PaymentPlan.Status.COMPLETED
-    if after_installments is None:
-        return False
-    return paid >= min(after_installments, count)
-
-
-def goods_release_if_due(plan: PaymentPlan, *, at: datetime) -> list[tuple[str, dict]]:
-    """The `goods.release` event to emit, at most once per plan (the caller
-    holds the plan's lock and emits what this returns)."""
-    if plan.goods_released_at is not None or not goods_release_due(plan):
-        return []
-    plan.goods_released_at = at
-    plan.save(update_fields=["goods_released_at", "updated_at"])
-    return [("goods.release", plan_resource(plan))]

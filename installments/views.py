@@ -21,8 +21,8 @@ from django.views import View
 from django.views.decorators.http import require_POST
 
 from config.api.errors import DomainError
-from config.api.security_headers import allow_form_targets
-from config.api.session_auth import see_other
+from config.web.security_headers import allow_form_targets
+from config.web.session_auth import see_other
 from payments.customers.session import customer_login_required, next_path
 from payments.gateway.selectors import processor_page_origins
 from payments.methods import selectors as method_selectors

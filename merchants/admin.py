@@ -7,20 +7,17 @@ hashes are excluded from every form.
 from django.contrib import admin, messages
 from django.template.response import TemplateResponse
 
+from config.admin import ReadOnlyAdminMixin
+
 from . import services
 from .models import ApiKey, Merchant
 
 
-class ApiKeyInline(admin.TabularInline):
+class ApiKeyInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = ApiKey
     fields = ("name", "masked_prefix", "created_at", "revoked_at")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     show_change_link = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 def _confirmed_action(label: str, verb: str, apply):

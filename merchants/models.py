@@ -7,8 +7,9 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
-from config.api.crypto import EncryptedTextField
 from config.api.ids import new_public_id
+from config.db.encryption import EncryptedTextField
+from config.models import StateMachine
 
 API_KEY_PREFIX = "service_live_sk_"
 
@@ -28,7 +29,7 @@ def default_schedule_types() -> list[str]:
     return ["monthly"]
 
 
-class Merchant(models.Model):
+class Merchant(StateMachine):
     """A business selling on installments. Not a Django user: merchants, customers
     and staff are separate kinds of account (DESIGN section 4)."""
 
@@ -36,6 +37,15 @@ class Merchant(models.Model):
         PENDING = "pending"
         ACTIVE = "active"
         SUSPENDED = "suspended"
+
+    TRANSITIONS = {
+        Status.PENDING: frozenset({Status.ACTIVE, Status.SUSPENDED}),
+        Status.ACTIVE: frozenset({Status.SUSPENDED}),
+        Status.SUSPENDED: frozenset({Status.ACTIVE}),
+    }
+    # `approved_at` is the first approval's, kept by a later reinstatement
+    # (services.merchant_approve).
+    STAMPS = {Status.SUSPENDED: "suspended_at"}
 
     class RatePlan(models.TextChoices):
         SANDBOX = "sandbox"

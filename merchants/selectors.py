@@ -1,5 +1,5 @@
 from config.api.ids import looks_like_public_id
-from config.api.rows import OneRow
+from config.db.rows import OneRow
 
 from .models import ApiKey, Merchant, hash_api_key
 
@@ -14,7 +14,7 @@ def merchant_by_email(email: str) -> Merchant | None:
     return Merchant.objects.filter(email__iexact=email.strip()).first()
 
 
-# Every API request looks its key up: the SQL is written once (config/api/rows.py).
+# Every API request looks its key up: the SQL is written once (config/db/rows.py).
 _LIVE_KEY = OneRow(
     ApiKey, equals=("key_hash",), also="t.revoked_at IS NULL", parent="merchant"
 )

@@ -66,11 +66,7 @@ def merchant_approve(*, merchant: Merchant) -> Merchant:
     with transaction.atomic():
         merchant = _locked(merchant)
         now = timezone.now()
-        if merchant.status != Merchant.Status.ACTIVE:
-            merchant.status = Merchant.Status.ACTIVE
-            merchant.approved_at = merchant.approved_at or now
-            merchant.suspended_at = None
-        fields = ["status", "approved_at", "suspended_at", "updated_at"]
+        fields = []
         if merchant.approval_email_sent_at is None:
             merchant.approval_email_sent_at = now
             fields.append("approval_email_sent_at")
@@ -82,7 +78,13 @@ def merchant_approve(*, merchant: Merchant) -> Merchant:
                     merchant_id=merchant.public_id,
                 )
             )
-        merchant.save(update_fields=fields)
+        if merchant.status != Merchant.Status.ACTIVE:
+            merchant.approved_at = merchant.approved_at or now
+            merchant.suspended_at = None
+            fields += ["approved_at", "suspended_at"]
+            merchant.transition_to(Merchant.Status.ACTIVE, at=now, update_fields=fields)
+        elif fields:
+            merchant.save(update_fields=[*fields, "updated_at"])
     return merchant
 
 
@@ -110,9 +112,7 @@ def merchant_suspend(*, merchant: Merchant) -> Merchant:
         merchant = _locked(merchant)
         if merchant.status == Merchant.Status.SUSPENDED:
             return merchant
-        merchant.status = Merchant.Status.SUSPENDED
-        merchant.suspended_at = timezone.now()
-        merchant.save(update_fields=["status", "suspended_at", "updated_at"])
+        merchant.transition_to(Merchant.Status.SUSPENDED)
         transaction.on_commit(
             partial(
                 emails.send_suspended,

@@ -30,7 +30,7 @@ class PaymentsConfig(AppConfig):
 def _declare_schedules() -> None:
     from django_q.models import Schedule
 
-    from config.api.schedules import ScheduleSpec, declare
+    from config.schedules import ScheduleSpec, declare
 
     declare(
         ScheduleSpec(

@@ -4,11 +4,13 @@ import json
 
 from django.contrib import admin, messages
 
+from config.admin import ReadOnlyAdminMixin
+
 from . import services
 from .models import DeliveryAttempt, Event
 
 
-class DeliveryAttemptInline(admin.TabularInline):
+class DeliveryAttemptInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = DeliveryAttempt
     fields = (
         "public_id",
@@ -24,11 +26,6 @@ class DeliveryAttemptInline(admin.TabularInline):
     )
     readonly_fields = fields
     ordering = ("attempted_at", "id")
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.action(description="Replay the selected events now")
@@ -52,7 +49,9 @@ def replay(modeladmin, request, queryset):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Events are immutable; viewing is enough to run the replay action."""
+
     list_display = (
         "public_id",
         "event_type",
@@ -96,13 +95,3 @@ class EventAdmin(admin.ModelAdmin):
     @admin.display(description="body as sent")
     def envelope(self, event):
         return json.dumps(event.envelope, indent=2)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        # Events are immutable; viewing is enough to run the replay action.
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

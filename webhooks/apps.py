@@ -8,7 +8,7 @@ class WebhooksConfig(AppConfig):
     def ready(self):
         from django_q.models import Schedule
 
-        from config.api.schedules import ScheduleSpec, declare
+        from config.schedules import ScheduleSpec, declare
 
         # The sweeper: sends whatever is due, whatever happened to the fast path.
         declare(

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from config.api.rows import bulk_insert
+from config.db.rows import bulk_insert
 from merchants.models import Merchant
 
 from . import transport
@@ -161,10 +161,11 @@ def _record(results: list[tuple[_Job, transport.Outcome]]) -> int:
         bulk_insert(attempts)
         if delivered_ids:
             # A success counts even from a worker whose lease ran out.
-            pending.filter(id__in=delivered_ids).update(
-                status=Delivery.Status.DELIVERED,
-                next_attempt_at=None,
-                delivered_at=now,
+            Delivery.transition_where(
+                pending.filter(id__in=delivered_ids),
+                Delivery.Status.DELIVERED,
+                at=now,
+                same={"next_attempt_at": None},
             )
         # Failures apply only while the claim is still this worker's: a worker
         # that took the row over after the lease has a higher step.
@@ -173,8 +174,11 @@ def _record(results: list[tuple[_Job, transport.Outcome]]) -> int:
                 next_attempt_at=next_at
             )
         for step, ids in exhausted.items():
-            pending.filter(id__in=ids, scheduled_attempts=step).update(
-                status=Delivery.Status.FAILED, next_attempt_at=None, failed_at=now
+            Delivery.transition_where(
+                pending.filter(id__in=ids, scheduled_attempts=step),
+                Delivery.Status.FAILED,
+                at=now,
+                same={"next_attempt_at": None},
             )
     return len(delivered_ids)
 

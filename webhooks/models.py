@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 
 from config.api.ids import new_public_id
+from config.models import StateMachine
 from merchants.models import Merchant
 
 # The closed catalogue of event types (docs/webhooks.md).
@@ -87,20 +88,26 @@ class Event(models.Model):
         return self.delivery.status
 
 
-class Delivery(models.Model):
+class Delivery(StateMachine):
     """Where an event's delivery stands: `pending` (due at `next_attempt_at`),
     `delivered`, or `failed` after the last scheduled attempt.
 
     Transitions: pending -> delivered, pending -> failed, failed -> delivered (a
-    replay). They are written set-based, many rows per statement, each guarded by
-    the state it leaves (`WHERE status = 'pending'`), so a stale writer changes
-    nothing.
+    replay). The delivery pass writes them set-based (`transition_where`), many
+    rows per statement, each guarded by the state it leaves (`WHERE status =
+    'pending'`), so a stale writer changes nothing.
     """
 
     class Status(models.TextChoices):
         PENDING = "pending"
         DELIVERED = "delivered"
         FAILED = "failed"
+
+    TRANSITIONS = {
+        Status.PENDING: frozenset({Status.DELIVERED, Status.FAILED}),
+        Status.FAILED: frozenset({Status.DELIVERED}),
+    }
+    STAMPS = {Status.DELIVERED: "delivered_at", Status.FAILED: "failed_at"}
 
     event = models.OneToOneField(
         Event, on_delete=models.CASCADE, related_name="delivery"

@@ -9,7 +9,6 @@ Delivery is at-least-once and the delivery rows are the source of truth:
   every attempt set-based; two passes never claim one row.
 """
 
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,9 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 from django_q.tasks import async_task
 
-from config.api.formats import iso_utc
 from config.api.ids import new_public_id
-from config.api.rows import bulk_insert
+from config.db.rows import bulk_insert
 from config.destinations import refusal_message
 from merchants.models import Merchant
 
@@ -34,6 +32,7 @@ from .delivery import (
     deliver_due,
 )
 from .errors import WebhookUrlNotAllowed
+from .events import envelope_body, webhook_test_data
 from .models import (
     EVENT_TYPES,
     TEST_EVENT_TYPE,
@@ -62,24 +61,18 @@ DELIVER_TASK = "webhooks.tasks.deliver_due_webhooks"
 logger = logging.getLogger(__name__)
 
 
-def _serialize(envelope: dict) -> str:
-    return json.dumps(envelope, separators=(",", ":"), ensure_ascii=False)
-
-
 def _new_event(*, merchant: Merchant, event_type: str, data: dict, now) -> Event:
     if event_type not in EVENT_TYPES:
         raise ValueError(f"unknown event type {event_type!r}")
     if not isinstance(data, dict):
         raise TypeError("event data must be a dict")
     event = Event(merchant=merchant, event_type=event_type, created_at=now)
-    event.body = _serialize(
-        {
-            "eventId": event.public_id,
-            "eventType": event_type,
-            "merchantId": merchant.public_id,
-            "createdAt": iso_utc(now),
-            "data": data,
-        }
+    event.body = envelope_body(
+        event_id=event.public_id,
+        event_type=event_type,
+        merchant_public_id=merchant.public_id,
+        created_at=now,
+        data=data,
     )
     return event
 
@@ -232,10 +225,10 @@ def event_replay(*, event: Event) -> ReplayResult:
     with transaction.atomic():
         delivery = Delivery.objects.select_for_update().get(pk=delivery.pk)
         if outcome.delivered and delivery.status != Delivery.Status.DELIVERED:
-            delivery.status = Delivery.Status.DELIVERED
             delivery.next_attempt_at = None
-            delivery.delivered_at = timezone.now()
-            delivery.save(update_fields=["status", "next_attempt_at", "delivered_at"])
+            delivery.transition_to(
+                Delivery.Status.DELIVERED, update_fields=["next_attempt_at"]
+            )
         # Numbered under the delivery's lock, so replays of one event at once
         # take one number each.
         replays = DeliveryAttempt.objects.filter(
@@ -265,17 +258,12 @@ def webhook_test(*, merchant: Merchant, url: str, secret: str) -> transport.Outc
         raise WebhookUrlNotAllowed(refusal_message(error)) from None
     now = timezone.now()
     event_id = new_public_id("evt")
-    body = _serialize(
-        {
-            "eventId": event_id,
-            "eventType": TEST_EVENT_TYPE,
-            "merchantId": merchant.public_id,
-            "createdAt": iso_utc(now),
-            "data": {
-                "resourceType": "webhook",
-                "message": "A test event: your endpoint received and can verify it.",
-            },
-        }
+    body = envelope_body(
+        event_id=event_id,
+        event_type=TEST_EVENT_TYPE,
+        merchant_public_id=merchant.public_id,
+        created_at=now,
+        data=webhook_test_data(),
     ).encode()
     outcome = transport.post(url=url, body=body, secret=secret, event_id=event_id)
     if outcome.refused:

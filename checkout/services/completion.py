@@ -145,9 +145,7 @@ def _settle(attempt: DepositAttempt, outcome: ChargeOutcome) -> DepositAttempt:
             return attempt
         if outcome.succeeded:
             plans.deposit_succeeded(attempt=attempt, processor_id=outcome.processor_id)
-            session.status = CheckoutSession.Status.COMPLETED
-            session.completed_at = timezone.now()
-            session.save(update_fields=["status", "completed_at"])
+            session.transition_to(CheckoutSession.Status.COMPLETED)
         elif outcome.failed:
             plans.deposit_failed(
                 attempt=attempt, reason=outcome.failure_reason, message=outcome.message

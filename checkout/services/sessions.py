@@ -10,7 +10,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from config.api.errors import UnsupportedCurrency
-from config.api.rows import insert_values, typed_select
+from config.db.rows import insert_values, typed_select
 from installments import rules
 
 from .. import selectors
@@ -96,6 +96,18 @@ def session_create(
         if idempotency_key is not None
         else None
     )
+    return _insert(session, record, expired=expired, now=now)
+
+
+def _insert(
+    session: CheckoutSession,
+    record: IdempotencyRecord | None,
+    *,
+    expired: IdempotencyRecord | None,
+    now,
+) -> SessionAnswer:
+    """Write the session and its key's record, unless the order is paid; a
+    concurrent request that won the same key is answered with its session."""
     try:
         if expired is not None:
             # A record past its 24 hours frees the key for a new session.
@@ -108,8 +120,8 @@ def session_create(
             created = _insert_in_one_transaction(session, record)
     except IntegrityError:
         winner = (
-            selectors.idempotency_record(merchant=merchant, key=idempotency_key)
-            if idempotency_key is not None
+            selectors.idempotency_record(merchant=session.merchant, key=record.key)
+            if record is not None
             else None
         )
         if _live(winner, timezone.now()) is None:

@@ -11,7 +11,7 @@ class ApiConfig(AppConfig):
     def ready(self):
         from django_q.models import Schedule
 
-        from .schedules import ScheduleSpec, declare
+        from config.schedules import ScheduleSpec, declare
 
         declare(
             ScheduleSpec(

@@ -18,7 +18,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
-from .security_headers import CSP_HEADER, policy
+from config.web.security_headers import CSP_HEADER, policy
 
 # Both UIs render with inline styles (React and styled-components), and ReDoc
 # runs its search index in a blob: worker; scripts stay 'self' only.

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
 from django.db import transaction
-from django.db.models import Count
 from django.utils import timezone
 
 from config.api.queue import enqueue_on_commit
@@ -37,9 +36,9 @@ from payments.customers.models import Customer
 from payments.ledger.services import Collection, collections_post
 from webhooks.services import emit_for_merchants
 
-from .. import emails, scores
+from .. import emails, events, scores
+from ..milestones import milestones_reach
 from ..models import Installment, PaymentPlan
-from ..services import release_due
 from .charging import FAILED, PAID, Result
 from .claims import reference_expression
 
@@ -52,7 +51,6 @@ MAX_ATTEMPTS = 4
 RETRY_DAYS = (1, 3, 7)
 RETRY_TIME = time(10, 0)  # Lagos
 EMAIL_TASK = "installments.tasks.send_emails"
-PAID_EVENTS = ("payment_plan.installment_paid", "installment.paid")
 
 
 def retry_at(*, due_date: date, failed_attempts: int, pass_date: date) -> datetime:
@@ -122,28 +120,6 @@ class _Batch:
     tally: Tally = field(default_factory=Tally)
 
 
-def _paid_data(result: Result) -> dict:
-    claim = result.claim
-    return {
-        "resourceType": "installment",
-        "resourceId": claim.public_id,
-        "paymentPlanId": claim.plan_public_id,
-        "customerId": claim.customer_public_id,
-        "orderReference": claim.order_reference,
-        "amount": claim.amount,
-        "currency": claim.currency,
-        "processorReference": result.reference,
-    }
-
-
-def _plan_data(plan: PaymentPlan) -> dict:
-    return {
-        "resourceType": "payment_plan",
-        "resourceId": plan.public_id,
-        "orderReference": plan.order_reference,
-    }
-
-
 def _record_paid(batch: _Batch, results: list[Result]) -> None:
     # One UPDATE per method position (nearly always one: the default paid).
     groups: dict[int, list[Installment]] = defaultdict(list)
@@ -152,9 +128,9 @@ def _record_paid(batch: _Batch, results: list[Result]) -> None:
         row.processor_reference = result.reference
         row.next_attempt_at = None
         groups[result.method_number].append(row)
-        data = _paid_data(result)
-        for event_type in PAID_EVENTS:
-            batch.events[result.claim.merchant_pk].append((event_type, data))
+        batch.events[result.claim.merchant_pk] += events.installment_paid(
+            result.claim, result.reference
+        )
     for method_number, rows in groups.items():
         Installment.bulk_transition(
             rows,
@@ -214,7 +190,7 @@ def _record_failed(
         groups[(result.reason, row.next_attempt_at, result.method_number)].append(row)
         plan = batch.plans[claim.plan_pk]
         batch.events[claim.merchant_pk].append(
-            ("payment.failed", {**_plan_data(plan), "reason": result.reason})
+            events.payment_failed(plan, result.reason)
         )
         batch.mail.extend(
             emails.failed_attempt(
@@ -245,26 +221,12 @@ def _record_failed(
 
 
 def _record_plans(batch: _Batch, defaulted: list[Installment]) -> None:
-    """Completion, default and the release rule of the batch's plans."""
+    """Default, completion and the release rule of the batch's plans."""
     plans = batch.plans
-    paid = dict(
-        Installment.objects.filter(plan_id__in=list(plans), status=Status.PAID)
-        .order_by()
-        .values("plan_id")
-        .annotate(count=Count("id"))
-        .values_list("plan_id", "count")
-    )
-    active = PaymentPlan.Status.ACTIVE
-    completing = [
-        plan
-        for plan in plans.values()
-        if plan.status == active and paid.get(plan.pk, 0) >= plan.installment_count
-    ]
-    PaymentPlan.bulk_transition(completing, PaymentPlan.Status.COMPLETED, at=batch.now)
     defaulting = [
         plans[pk]
         for pk in sorted({row.plan_id for row in defaulted})
-        if plans[pk].status == active
+        if plans[pk].status == PaymentPlan.Status.ACTIVE
     ]
     PaymentPlan.bulk_transition(defaulting, PaymentPlan.Status.DEFAULTED, at=batch.now)
     if defaulting:
@@ -272,25 +234,13 @@ def _record_plans(batch: _Batch, defaulted: list[Installment]) -> None:
         Installment.objects.filter(
             plan__in=defaulting, status__in=(Status.SCHEDULED, Status.FAILED)
         ).update(next_attempt_at=None, updated_at=batch.now)
-    releasing = []
-    for plan in plans.values():
-        merchant = batch.merchants[plan.merchant_id]
-        if plan.goods_released_at is None and release_due(
-            rule=merchant.release_rule,
-            after_installments=merchant.release_after_installments,
-            status=plan.status,
-            paid=paid.get(plan.pk, 0),
-            count=plan.installment_count,
-        ):
-            plan.goods_released_at = batch.now
-            releasing.append(plan)
-            batch.events[plan.merchant_id].append(("goods.release", _plan_data(plan)))
-    if releasing:
-        PaymentPlan.objects.filter(pk__in=[plan.pk for plan in releasing]).update(
-            goods_released_at=batch.now, updated_at=batch.now
-        )
-    batch.tally.completed += len(completing)
-    batch.tally.released += len(releasing)
+    reached = milestones_reach(
+        plans=list(plans.values()), at=batch.now, merchants=batch.merchants
+    )
+    for plan in reached.released:
+        batch.events[plan.merchant_id].append(events.goods_release(plan))
+    batch.tally.completed += len(reached.completed)
+    batch.tally.released += len(reached.released)
 
 
 def apply_outcomes(results: list[Result], *, pass_date: date) -> Tally:

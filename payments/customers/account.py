@@ -13,7 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
-from config.api.session_auth import see_other
+from config.web.session_auth import see_other
 
 from .forms import (
     CustomerRegisterForm,

@@ -12,7 +12,7 @@ from rest_framework.exceptions import ValidationError as ApiValidationError
 
 from config.api.errors import DomainError
 from config.api.login_guard import client_ip
-from merchants.forms import validate_with_serializer
+from config.web.forms import validate_with_serializer
 
 from . import services
 from .serializers import CustomerRegisterInput

@@ -7,7 +7,7 @@ so a merchant's dashboard or a staff member's admin session in the same browser 
 left alone (they are separate kinds of account).
 """
 
-from config.api.session_auth import SessionAccount, safe_next_url
+from config.web.session_auth import SessionAccount, safe_next_url
 
 from .models import Customer
 

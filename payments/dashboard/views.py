@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.views import View
 
 from config.api.errors import DomainError
-from config.api.session_auth import see_other
-from merchants.dashboard_auth import MerchantLoginRequiredMixin
+from config.web.session_auth import see_other
+from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
 from ..gateway import selectors as gateway_selectors
 from ..gateway.errors import AccountNotResolved

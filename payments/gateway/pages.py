@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from config.api.security_headers import allow_form_targets
+from config.web.security_headers import allow_form_targets
 
 from .models import SandboxTransaction
 from .processors import get_processor

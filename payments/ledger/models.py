@@ -11,6 +11,7 @@ a correction is a new transaction.
 from django.db import models
 
 from config.api.ids import new_public_id
+from config.models import AppendOnly
 
 from ..customers.models import Customer
 
@@ -27,19 +28,6 @@ def wallet_account(merchant_public_id: str) -> str:
 
 def new_transaction_id() -> str:
     return new_public_id("txn")
-
-
-class AppendOnly(models.Model):
-    class Meta:
-        abstract = True
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None and not self._state.adding:
-            raise ValueError(f"{type(self).__name__} rows are append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ValueError(f"{type(self).__name__} rows are append-only")
 
 
 class LedgerTransaction(AppendOnly):

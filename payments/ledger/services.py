@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from config.api.rows import bulk_insert
+from config.db.rows import bulk_insert
 
 from .fees import platform_fee
 from .models import (

@@ -5,8 +5,8 @@ import hashlib
 from django.db import models
 from django.db.models import Q
 
-from config.api.crypto import EncryptedTextField
 from config.api.ids import new_public_id
+from config.db.encryption import EncryptedTextField
 
 from ..customers.models import Customer
 

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from checkout import services
-from checkout.dashboard_forms import naira_to_kobo
+from checkout.dashboard.forms import naira_to_kobo
 from checkout.models import PaymentLink
 
 from ..factories import MerchantFactory

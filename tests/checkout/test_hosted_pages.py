@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from checkout.models import CheckoutSession, PaymentLink
-from config.api.security_headers import policy
+from config.web.security_headers import policy
 from installments.models import PaymentPlan
 from payments.models import Customer
 

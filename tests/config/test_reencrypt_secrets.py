@@ -54,7 +54,7 @@ def test_a_secret_key_rotation_keeps_derived_field_keys_readable(tmp_path):
 
     script = (
         "from django.conf import settings as s;"
-        "from config.api.crypto import encrypt, decrypt;"
+        "from config.db.encryption import encrypt, decrypt;"
         "import sys; print(encrypt('x') if sys.argv[1] == 'enc' else "
         "decrypt(sys.argv[2]))"
     )

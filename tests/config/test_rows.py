@@ -1,4 +1,4 @@
-"""config/api/rows.py: the hot-path look-ups and inserts give what the ORM gives."""
+"""config/db/rows.py: the hot-path look-ups and inserts give what the ORM gives."""
 
 from datetime import timedelta
 
@@ -7,7 +7,7 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from config.api.rows import OneRow, bulk_insert, insert_row
+from config.db.rows import OneRow, bulk_insert, insert_row
 from merchants import services as merchant_services
 from merchants.models import ApiKey, Merchant
 from merchants.selectors import live_api_key

@@ -1,12 +1,12 @@
 """Content-Security-Policy and framing of the HTML pages
-(config/api/security_headers.py)."""
+(config/web/security_headers.py)."""
 
 import pytest
 from django.http import HttpResponse
 from django.test import RequestFactory
 from django.views.decorators.clickjacking import xframe_options_deny
 
-from config.api.security_headers import (
+from config.web.security_headers import (
     CSP_HEADER,
     SecurityHeadersMiddleware,
     allow_form_targets,

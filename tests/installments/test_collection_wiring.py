@@ -11,10 +11,11 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from config.api.schedules import declared
+from config.models import IllegalTransition
+from config.schedules import declared
 from installments import tasks
 from installments.collection import claims
-from installments.models import IllegalTransition, Installment
+from installments.models import Installment
 from payments.ledger.hooks import ledger_checks
 from payments.ledger.services import Collection, collections_post
 from payments.models import Customer, LedgerLine, LedgerTransaction, PaymentMethod

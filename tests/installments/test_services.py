@@ -1,9 +1,10 @@
-"""Plan services: the release rule, and the reasons `payment.failed` reports."""
+"""Plan services and milestones: the release rule, and the reasons
+`payment.failed` reports."""
 
 import pytest
 from django.utils import timezone
 
-from installments import services
+from installments import milestones, services
 from installments.models import Installment, PaymentPlan
 
 
@@ -45,7 +46,7 @@ def test_the_release_rule(plan_active, rule, paid, due):
     for installment in plan.installments.all()[:paid]:
         pay(installment)
 
-    assert services.goods_release_due(plan) is due
+    assert milestones.goods_release_due(plan) is due
 
 
 def test_on_completion_releases_when_the_plan_completes(plan_active):
@@ -54,18 +55,18 @@ def test_on_completion_releases_when_the_plan_completes(plan_active):
     plan.merchant.save()
     plan.transition_to(PaymentPlan.Status.COMPLETED)
 
-    assert services.goods_release_due(plan) is True
+    assert milestones.goods_release_due(plan) is True
 
 
 def test_goods_are_released_once_per_plan(plan_active):
     plan = plan_active.plan
     assert plan.goods_released_at is not None  # on_deposit, at checkout
 
-    assert services.goods_release_if_due(plan, at=timezone.now()) == []
+    assert milestones.milestones_reach(plans=[plan], at=timezone.now()).released == []
 
 
 def test_a_pending_plan_never_releases(plan_active):
     plan = plan_active.plan
     plan.status = PaymentPlan.Status.PENDING
 
-    assert services.goods_release_due(plan) is False
+    assert milestones.goods_release_due(plan) is False

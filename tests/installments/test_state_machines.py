@@ -7,9 +7,9 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from config.models import IllegalTransition
 from installments.models import (
     DepositAttempt,
-    IllegalTransition,
     Installment,
     PaymentPlan,
 )

@@ -13,7 +13,7 @@ from django.http import HttpResponse
 from django.test import Client
 from django.utils import timezone
 
-from merchants.dashboard_auth import (
+from merchants.dashboard.auth import (
     SESSION_MERCHANT_KEY,
     dashboard_sign_in,
     merchant_login_required,

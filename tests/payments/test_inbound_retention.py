@@ -12,7 +12,7 @@ from django.utils import timezone
 from django_q.models import Schedule
 from rest_framework.test import APIClient
 
-from config.api.schedules import declared
+from config.schedules import declared
 from payments.gateway import tasks
 from payments.gateway.services.inbound import inbound_store
 from payments.models import InboundRequest, PaymentMethod, ProcessorEvent

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.db import transaction
 from django.utils import timezone
 
-from config.api.schedules import declared
+from config.schedules import declared
 from payments.gateway.errors import ProcessorRefused, ProcessorTimeout
 from payments.gateway.processors import TransferResult, get_processor
 from payments.ledger import selectors

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from config.api.schedules import declared
+from config.schedules import declared
 from payments.gateway.hooks import (
     register_charge_confirmation_handler,
     unregister_charge_confirmation_handler,

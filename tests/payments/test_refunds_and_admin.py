@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.utils import timezone
 
-from config.api.schedules import declared
+from config.schedules import declared
 from payments.gateway.errors import ProcessorTimeout
 from payments.gateway.processors import get_processor
 from payments.gateway.services import verification_refund

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from config.api.schedules import declared
+from config.schedules import declared
 from payments.gateway.processors import get_processor
 from payments.methods import services
 from payments.methods.hooks import (

@@ -9,7 +9,7 @@ import pytest
 import time_machine
 from django_q.models import Schedule
 
-from config.api import schedules
+from config import schedules
 from webhooks import services, tasks, transport
 from webhooks.models import Delivery
 

@@ -12,8 +12,8 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
+from config.progress import ProgressLine
 from installments.collection import BATCH_SIZE, collect_due, due_count
-from payments.management.progress import ProgressLine
 
 
 def _date(value: str) -> date:

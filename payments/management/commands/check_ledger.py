@@ -6,13 +6,12 @@ are clean (usable in cron and CI).
 
 from django.core.management.base import BaseCommand, CommandError
 
+from config.progress import ProgressLine
 from payments.gateway import ledger_checks as gateway_checks
 from payments.ledger import checks as ledger_checks
 from payments.ledger.hooks import NamedLedgerCheck
 from payments.ledger.hooks import ledger_checks as registered
 from payments.payouts import ledger_checks as payout_checks
-
-from ..progress import ProgressLine
 
 
 def all_checks() -> tuple[NamedLedgerCheck, ...]:

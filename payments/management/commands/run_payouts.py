@@ -7,9 +7,8 @@ a payout account and at least 100,000 kobo available gets one payout.
 
 from django.core.management.base import BaseCommand
 
+from config.progress import ProgressLine
 from payments.payouts.services import payouts_run
-
-from ..progress import ProgressLine
 
 
 class Command(BaseCommand):

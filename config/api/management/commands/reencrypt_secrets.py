@@ -10,7 +10,7 @@ from django.apps import apps
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from config.api.crypto import EncryptedTextField
+from config.db.encryption import EncryptedTextField
 
 BATCH = 500
 

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from config.api import schedules
+from config import schedules
 
 
 class Command(BaseCommand):

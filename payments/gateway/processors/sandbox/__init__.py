@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.api.ids import random_token
-from config.api.rows import OneRow, insert_row
+from config.db.rows import OneRow, insert_row
 
 from ...errors import ProcessorRefused
 from ...models import SandboxAuthorization, SandboxRefund, SandboxTransaction
@@ -224,7 +224,7 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
         )
         try:
             # Every auto-debit charge comes here: an insert with its SQL written
-            # once (config/api/rows.py), atomic on its own.
+            # once (config/db/rows.py), atomic on its own.
             insert_row(row)
         except IntegrityError:
             raise _duplicate_reference() from None

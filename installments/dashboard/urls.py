@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import dashboard_views as views
+from . import views
 
 app_name = "installments_dashboard"
 

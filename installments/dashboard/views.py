@@ -9,11 +9,12 @@ from django.http import Http404
 from django.template.response import TemplateResponse
 from django.views import View
 
-from merchants.dashboard_auth import MerchantLoginRequiredMixin
+from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
-from . import dashboard_selectors, selectors
-from .dashboard_forms import PlanSearchForm
-from .errors import PlanNotFound
+from .. import selectors
+from ..errors import PlanNotFound
+from . import selectors as dashboard_selectors
+from .forms import PlanSearchForm
 
 PLANS_PAGE_SIZE = 20
 

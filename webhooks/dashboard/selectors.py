@@ -6,7 +6,7 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from config.api.ids import looks_like_public_id
 from merchants.models import Merchant
 
-from .models import DeliveryAttempt, Event
+from ..models import DeliveryAttempt, Event
 
 
 def event_log(

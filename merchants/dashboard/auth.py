@@ -14,9 +14,9 @@ status banners; pages scope every query to it.
 
 from django.utils.cache import add_never_cache_headers
 
-from config.api.session_auth import SessionAccount, safe_next_url
+from config.web.session_auth import SessionAccount, safe_next_url
 
-from .models import Merchant
+from ..models import Merchant
 
 SESSION_MERCHANT_KEY = "_dashboard_merchant_id"
 SESSION_HASH_KEY = "_dashboard_merchant_hash"
@@ -25,6 +25,7 @@ _account = SessionAccount(
     model=Merchant,
     id_key=SESSION_MERCHANT_KEY,
     hash_key=SESSION_HASH_KEY,
+    # The module's old name: a new salt would sign every merchant out.
     salt="merchants.dashboard_auth.session",
     request_attribute="merchant",
     login_url_name="merchants_dashboard:login",

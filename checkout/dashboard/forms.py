@@ -16,8 +16,8 @@ from config.api.errors import AmountOutOfRange
 from installments.rules import MAX_AMOUNT, MIN_AMOUNT, check_amount
 from installments.templatetags.money import format_kobo
 
-from .serializers import PaymentLinkCreateInput
-from .services import SUPPORTED_CURRENCIES
+from ..serializers import PaymentLinkCreateInput
+from ..services import SUPPORTED_CURRENCIES
 
 # Digits with optional thousands commas, then at most two decimals.
 NAIRA = re.compile(

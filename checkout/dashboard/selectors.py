@@ -4,7 +4,7 @@ from django.db.models import Count, Q, QuerySet
 
 from config.api.ids import looks_like_public_id
 
-from .models import LINK_ID_PREFIX, CheckoutSession, PaymentLink
+from ..models import LINK_ID_PREFIX, CheckoutSession, PaymentLink
 
 
 def links_with_orders(merchant) -> QuerySet[PaymentLink]:

@@ -14,13 +14,14 @@ from django.views import View
 
 from config.api.errors import AmountOutOfRange, UnsupportedCurrency
 from config.api.ids import looks_like_public_id
-from merchants.dashboard_auth import MerchantLoginRequiredMixin, safe_next_url
+from merchants.dashboard.auth import MerchantLoginRequiredMixin, safe_next_url
 
-from . import dashboard_selectors, services
-from .dashboard_forms import PaymentLinkForm, ToggleForm, amount_range_message
-from .errors import PaymentLinkNotFound
-from .models import LINK_ID_PREFIX
-from .serializers import public_link_url
+from .. import services
+from ..errors import PaymentLinkNotFound
+from ..models import LINK_ID_PREFIX
+from ..serializers import public_link_url
+from . import selectors as dashboard_selectors
+from .forms import PaymentLinkForm, ToggleForm, amount_range_message
 
 LINKS_PAGE_SIZE = 20
 SESSIONS_PAGE_SIZE = 20

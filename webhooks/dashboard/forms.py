@@ -2,7 +2,7 @@
 
 from django import forms
 
-from .models import EVENT_TYPES, Delivery
+from ..models import EVENT_TYPES, Delivery
 
 
 class DeliveryLogFilterForm(forms.Form):

@@ -19,8 +19,12 @@ from django.views.decorators.debug import sensitive_post_parameters
 from config.api.errors import InvalidCredentials, RateLimited
 from config.api.login_guard import client_ip
 
-from . import selectors, services
-from .dashboard_auth import (
+from .. import selectors, services
+from ..errors import ApiAccessDisabled, MerchantNotActive
+from ..models import Merchant
+from ..services import WEBHOOK_SECRET_PREFIX
+from ..tokens import password_reset_tokens
+from .auth import (
     MerchantLoginRequiredMixin,
     dashboard_sign_in,
     dashboard_sign_out,
@@ -28,7 +32,6 @@ from .dashboard_auth import (
     safe_next_url,
     session_merchant,
 )
-from .errors import ApiAccessDisabled, MerchantNotActive
 from .forms import (
     ApiKeyForm,
     PasswordChangeForm,
@@ -38,9 +41,6 @@ from .forms import (
     SignInForm,
     WebhookUrlForm,
 )
-from .models import Merchant
-from .services import WEBHOOK_SECRET_PREFIX
-from .tokens import password_reset_tokens
 
 KEY_HISTORY_PAGE_SIZE = 10
 

@@ -2,7 +2,7 @@
 
 from django import forms
 
-from .models import PaymentPlan
+from ..models import PaymentPlan
 
 
 class PlanSearchForm(forms.Form):

@@ -14,12 +14,13 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views import View
 
-from merchants.dashboard_auth import MerchantLoginRequiredMixin, safe_next_url
+from merchants.dashboard.auth import MerchantLoginRequiredMixin, safe_next_url
 
-from . import dashboard_selectors, services
-from .dashboard_forms import DeliveryLogFilterForm
-from .errors import WebhookUrlNotAllowed
-from .transport import Outcome
+from .. import services
+from ..errors import WebhookUrlNotAllowed
+from ..transport import Outcome
+from . import selectors as dashboard_selectors
+from .forms import DeliveryLogFilterForm
 
 LOG_PAGE_SIZE = 20
 RECENT_TESTS = 5

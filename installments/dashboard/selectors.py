@@ -6,8 +6,8 @@ filters, the API does not.
 
 from django.db.models import Prefetch, Q, QuerySet
 
-from .models import DepositAttempt, PaymentPlan
-from .selectors import plans_with_installments
+from ..models import DepositAttempt, PaymentPlan
+from ..selectors import plans_with_installments
 
 
 def plans_search(

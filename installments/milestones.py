@@ -1,0 +1,119 @@
+"""A plan's milestones after a payment: completion (every installment paid) and
+the goods release (the merchant's release rule, at most once per plan).
+
+One function, `milestones_reach`, decides both for the deposit (one plan) and
+for the collection engine (a batch's plans at once), in the caller's
+transaction, on plans the caller has locked.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from django.db.models import Count
+
+from .models import Installment, PaymentPlan
+
+if TYPE_CHECKING:
+    from merchants.models import Merchant
+
+RELEASE_ON_DEPOSIT = "on_deposit"
+RELEASE_ON_COMPLETION = "on_completion"
+PAID_STATUSES = (
+    PaymentPlan.Status.ACTIVE,
+    PaymentPlan.Status.COMPLETED,
+    PaymentPlan.Status.DEFAULTED,
+)
+
+
+def release_due(
+    *, rule: str, after_installments: int | None, status: str, paid: int, count: int
+) -> bool:
+    """The release rule on a plan with this status and `paid` of its `count`
+    installments paid.
+
+    `on_deposit`: once the deposit is paid. `after_installments:N`: once N
+    installments are paid (or all of them, when the plan has fewer than N).
+    `on_completion`: when the plan is completed.
+    """
+    if status not in PAID_STATUSES:
+        return False
+    if rule == RELEASE_ON_DEPOSIT:
+        return True
+    if rule == RELEASE_ON_COMPLETION:
+        return status == PaymentPlan.Status.COMPLETED
+    if after_installments is None:
+        return False
+    return paid >= min(after_installments, count)
+
+
+def paid_counts(plan_pks: list[int]) -> dict[int, int]:
+    """Paid installments per plan, for the plans that have any."""
+    return dict(
+        Installment.objects.filter(plan_id__in=plan_pks, status=Installment.Status.PAID)
+        .order_by()
+        .values("plan_id")
+        .annotate(count=Count("id"))
+        .values_list("plan_id", "count")
+    )
+
+
+def goods_release_due(
+    plan: PaymentPlan, *, merchant: "Merchant | None" = None, paid: int | None = None
+) -> bool:
+    """Whether the merchant's release rule is satisfied now (`merchant` and the
+    count of `paid` installments when the caller has them)."""
+    merchant = merchant or plan.merchant
+    if paid is None:
+        paid = paid_counts([plan.pk]).get(plan.pk, 0)
+    return release_due(
+        rule=merchant.release_rule,
+        after_installments=merchant.release_after_installments,
+        status=plan.status,
+        paid=paid,
+        count=plan.installment_count,
+    )
+
+
+@dataclass(frozen=True)
+class Milestones:
+    completed: list[PaymentPlan]
+    released: list[PaymentPlan]  # the caller emits their `goods.release`
+
+
+def milestones_reach(
+    *,
+    plans: list[PaymentPlan],
+    at: datetime,
+    merchants: Mapping[int, "Merchant"] | None = None,
+) -> Milestones:
+    """Complete the active plans whose installments are all paid, then mark the
+    goods of every plan whose release rule is now satisfied as released (once):
+    two UPDATEs at most, whatever the number of plans. `merchants` by primary
+    key, when the caller loaded them (else each plan's own)."""
+    paid = paid_counts([plan.pk for plan in plans])
+    completing = [
+        plan
+        for plan in plans
+        if plan.status == PaymentPlan.Status.ACTIVE
+        and paid.get(plan.pk, 0) >= plan.installment_count
+    ]
+    PaymentPlan.bulk_transition(completing, PaymentPlan.Status.COMPLETED, at=at)
+    releasing = [
+        plan
+        for plan in plans
+        if plan.goods_released_at is None
+        and goods_release_due(
+            plan,
+            merchant=merchants[plan.merchant_id] if merchants else None,
+            paid=paid.get(plan.pk, 0),
+        )
+    ]
+    for plan in releasing:
+        plan.goods_released_at = at
+    if releasing:
+        PaymentPlan.objects.filter(pk__in=[plan.pk for plan in releasing]).update(
+            goods_released_at=at, updated_at=at
+        )
+    return Milestones(completed=completing, released=releasing)
