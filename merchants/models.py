@@ -1,7 +1,6 @@
 import hashlib
 import re
 
-from django.contrib.auth.hashers import check_password, make_password
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
@@ -9,7 +8,7 @@ from django.db.models.functions import Lower
 
 from config.api.ids import new_public_id
 from config.db.encryption import EncryptedTextField
-from config.models import StateMachine
+from config.models import PasswordCredentials, StateMachine
 
 API_KEY_PREFIX = "service_live_sk_"
 
@@ -29,7 +28,7 @@ def default_schedule_types() -> list[str]:
     return ["monthly"]
 
 
-class Merchant(StateMachine):
+class Merchant(PasswordCredentials, StateMachine):
     """A business selling on installments. Not a Django user: merchants, customers
     and staff are separate kinds of account (DESIGN section 4)."""
 
@@ -111,14 +110,6 @@ class Merchant(StateMachine):
 
     def __str__(self):
         return f"{self.business_name} <{self.email}> ({self.public_id})"
-
-    def set_password(self, raw_password: str) -> None:
-        """Also revokes every JWT issued before; save `credential_version` too."""
-        self.password = make_password(raw_password)
-        self.credential_version += 1
-
-    def check_password(self, raw_password: str) -> bool:
-        return check_password(raw_password, self.password)
 
     def clean(self):
         errors = {}

@@ -1,8 +1,8 @@
-from django.contrib.auth.hashers import check_password, make_password
 from django.db import models
 from django.db.models.functions import Lower
 
 from config.api.ids import new_public_id
+from config.models import PasswordCredentials
 
 NEW_CUSTOMER_SCORE = 500
 
@@ -11,7 +11,7 @@ def new_customer_id() -> str:
     return new_public_id("cus")
 
 
-class Customer(models.Model):
+class Customer(PasswordCredentials, models.Model):
     """A shopper. Not a Django user and not a merchant: one e-mail address may hold a
     customer account and a merchant account at once (DESIGN section 4)."""
 
@@ -41,11 +41,3 @@ class Customer(models.Model):
 
     def __str__(self):
         return f"{self.first_name} {self.last_name} <{self.email}> ({self.public_id})"
-
-    def set_password(self, raw_password: str) -> None:
-        """Also revokes every JWT issued before; save `credential_version` too."""
-        self.password = make_password(raw_password)
-        self.credential_version += 1
-
-    def check_password(self, raw_password: str) -> bool:
-        return check_password(raw_password, self.password)

@@ -1,6 +1,6 @@
 """Customer sign-in for the hosted checkout and `/account/` pages (DESIGN §4, §11).
 
-Customers are not Django users, so, as for merchants in merchants/dashboard_auth.py,
+Customers are not Django users, so, as for merchants in merchants/dashboard/auth.py,
 the session holds the customer's primary key and an HMAC of their password hash:
 a password change elsewhere ends the session. Only these keys are added or removed,
 so a merchant's dashboard or a staff member's admin session in the same browser is
