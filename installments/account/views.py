@@ -56,7 +56,7 @@ class SignInFormView(View):
     customer on to `next` when it has signed them in."""
 
     form_class = CustomerSignInForm
-    template_name = "account/sign_in.html"
+    template_name = "installments/account/sign_in.html"
     welcome = ""
 
     def get(self, request):
@@ -89,7 +89,7 @@ class SignInView(SignInFormView):
 
 class RegisterView(SignInFormView):
     form_class = CustomerRegisterForm
-    template_name = "account/register.html"
+    template_name = "installments/account/register.html"
     welcome = "Welcome! Your account is ready."
 
 
@@ -120,7 +120,7 @@ def overview(request):
     allow_form_targets(request, processor_page_origins())
     return TemplateResponse(
         request,
-        "account/overview.html",
+        "installments/account/overview.html",
         {
             "plans": [_with_standing(plan) for plan in plans],
             "methods": method_selectors.payment_methods_listed(customer),
@@ -134,7 +134,9 @@ def plan_detail(request, plan_id):
         plan = selectors.plan_of_customer(request.customer, plan_id)
     except PlanNotFound:
         raise Http404("No plan of yours has this id.") from None
-    return TemplateResponse(request, "account/plan.html", _with_standing(plan))
+    return TemplateResponse(
+        request, "installments/account/plan.html", _with_standing(plan)
+    )
 
 
 # --- payment methods -------------------------------------------------------------
@@ -222,7 +224,7 @@ def _with_method(url: str, method_id: str) -> str:
 
 @method_decorator(customer_login_required, "dispatch")
 class BankStartView(View):
-    template_name = "account/bank_start.html"
+    template_name = "installments/account/bank_start.html"
 
     def get(self, request):
         return self._render(request, BankAccountForm())
@@ -269,7 +271,7 @@ class BankStepView(View):
     """One step of a bank mandate: the form the bank asked for (OTP, date of
     birth, phone) or, for `open_url`, the bank's page and a "done" button."""
 
-    template_name = "account/bank_step.html"
+    template_name = "installments/account/bank_step.html"
 
     def dispatch(self, request, reference):
         self.mandate = BankMandate.objects.filter(
