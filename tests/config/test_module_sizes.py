@@ -14,6 +14,8 @@ import ast
 import os
 from pathlib import Path
 
+from .test_import_direction import _write
+
 ROOT = Path(__file__).resolve().parents[2]
 
 MODULE_LINES = 400
@@ -107,13 +109,6 @@ def _function(name: str, lines: int, indent: str = "", decorators: int = 0) -> s
 
 def _lines(count: int) -> str:
     return "\n".join(f"X{i} = {i}" for i in range(count)) + "\n"
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 def test_long_modules_and_functions_are_reported_and_the_left_out_are_not(tmp_path):

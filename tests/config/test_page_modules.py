@@ -13,6 +13,8 @@ walk reads the apps with `ast` (nothing is imported), migrations left out.
 import ast
 from pathlib import Path
 
+from .test_import_direction import _write
+
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ["checkout", "installments", "payments", "webhooks", "merchants"]
 
@@ -116,13 +118,6 @@ def test_the_walk_sees_the_page_modules_of_every_site():
 
 
 # --- the check itself fails where it must ----------------------------------------
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 RESPONSE = "from django.template.response import TemplateResponse\n"
