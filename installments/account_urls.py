@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from payments.customers import account
+from payments.customers import account, profile
 
 from . import views
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("login/", account.SignInView.as_view(), name="login"),
     path("register/", account.RegisterView.as_view(), name="register"),
     path("logout/", account.sign_out, name="logout"),
+    path("profile/", profile.ProfileView.as_view(), name="profile"),
     path("plans/<str:plan_id>/", views.plan_detail, name="plan"),
     path("methods/card/", views.card_start, name="card-start"),
     path("methods/card/return/", views.card_return, name="card-return"),

@@ -15,6 +15,7 @@ from config.api.login_guard import client_ip
 from config.web.forms import validate_with_serializer
 
 from . import services
+from .phones import NotANigerianMobile, nigerian_mobile
 from .serializers import CustomerRegisterInput
 from .session import customer_sign_in
 
@@ -61,6 +62,31 @@ class CustomerRegisterForm(forms.Form):
             if validated is not None:
                 cleaned.update(validated)
         return cleaned
+
+
+class SmsPhoneForm(forms.Form):
+    """The number reminders and receipts are texted to (profile.py)."""
+
+    sms_phone = forms.CharField(
+        max_length=32,
+        label="Mobile number",
+        error_messages={
+            "required": "Enter your mobile number, or remove it to get e-mails only."
+        },
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "tel",
+                "inputmode": "tel",
+                "placeholder": "0803 123 4567",
+            }
+        ),
+    )
+
+    def clean_sms_phone(self) -> str:
+        try:
+            return nigerian_mobile(self.cleaned_data["sms_phone"])
+        except NotANigerianMobile as error:
+            raise forms.ValidationError(str(error)) from None
 
 
 def sign_in_attempt(request, form: CustomerSignInForm):
