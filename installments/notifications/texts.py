@@ -5,6 +5,7 @@ SMS too when the customer added a mobile number (`Customer.sms_phone`). Amounts
 are kobo, shown as naira with `emails.naira`.
 """
 
+import re
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -48,6 +49,12 @@ def _both(*, kind, subject, customer, title, email, sms) -> list[Outgoing]:
     return made
 
 
+def _plain(label: str) -> str:
+    """ "Visa •••• 4081" as "Visa ending 4081": the bullets are not in the GSM
+    alphabet, and one such character makes an SMS cost twice as much."""
+    return re.sub(r"\s*•+\s*", " ending ", label).strip()
+
+
 def _long(day: date | datetime) -> str:
     return f"{day:%A %d %B %Y}"
 
@@ -64,6 +71,7 @@ def reminder(installment, *, method_label: str | None) -> list[Outgoing]:
     amount, due = naira(installment.amount), installment.due_date
     which = f"installment {installment.sequence} of {plan.installment_count}"
     if method_label:
+        method_label = _plain(method_label)
         charge = f"We will charge it to {method_label} that day."
         sms_charge = f"will be charged to {method_label} on {_short(due)}"
     else:
@@ -99,11 +107,14 @@ def collection_receipt(
     it paid ("the deposit", "installment 2 of 3"); `remaining` what is left."""
     customer, amount = collection.customer, naira(collection.amount)
     when = timezone.localtime(collection.created_at)
+    # The balance when the receipt is written (the sweep runs every few
+    # minutes, so normally just after the payment), not a balance of the past.
     left = (
-        f"Still to pay: {naira(remaining)}."
+        f"Left to pay on your plan now: {naira(remaining)}."
         if remaining
-        else "Your plan is paid in full."
+        else "Your plan is now paid in full."
     )
+    sms_left = f"Balance now {naira(remaining)}." if remaining else "Plan paid in full."
     return _both(
         kind=Kind.RECEIPT_COLLECTION,
         subject=collection.reference,
@@ -118,7 +129,7 @@ def collection_receipt(
         ),
         sms=(
             f"Received {amount} for {plan.merchant.business_name} order "
-            f"{plan.order_reference} ({what}). {left} "
+            f"{plan.order_reference} ({what}). {sms_left} "
             f"Ref {collection.processor_reference}"
         ),
     )

@@ -145,7 +145,9 @@ def test_a_termii_answer_without_a_message_id_is_not_taken_as_sent():
 @responses.activate
 def test_sms_send_uses_the_backend_sms_url_names(settings):
     settings.SMS_URL = "termii://TLkey@ShopNG"
-    responses.post(TERMII_URL, json={"message_id": "42", "message": "Successfully Sent"})
+    responses.post(
+        TERMII_URL, json={"message_id": "42", "message": "Successfully Sent"}
+    )
 
     assert sms_send(to="+2348031234567", body="hi") == "42"
     assert sms.outbox == []

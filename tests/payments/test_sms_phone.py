@@ -82,7 +82,9 @@ def ada(db):
 @pytest.fixture
 def browser(ada) -> Client:
     client = Client()
-    response = client.post("/account/login/", {"email": ada.email, "password": PASSWORD})
+    response = client.post(
+        "/account/login/", {"email": ada.email, "password": PASSWORD}
+    )
     assert response.status_code == 303
     return client
 
