@@ -151,3 +151,14 @@ def test_sms_send_uses_the_backend_sms_url_names(settings):
 
     assert sms_send(to="+2348031234567", body="hi") == "42"
     assert sms.outbox == []
+
+
+def test_an_unknown_sms_url_scheme_stops_the_service_at_start_up():
+    from .test_production_settings import manage
+
+    result = manage("check", SMS_URL="twilio://sid:token@x")
+
+    assert result.returncode != 0
+    assert "SMS_URL must start with console://, locmem:// or termii://" in (
+        result.stderr
+    )

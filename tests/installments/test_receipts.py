@@ -153,3 +153,20 @@ def test_a_refund_receipt_waits_for_the_callers_commit(plan_active, committed):
         assert mail.outbox == []  # not yet: still inside the transaction
 
     assert len(mail.outbox) == 1
+
+
+def test_staff_see_each_message_read_only(admin_client, plan_active):
+    sweep()
+    message = Message.objects.get()
+
+    listing = admin_client.get("/admin/installments/message/")
+    page = admin_client.get(f"/admin/installments/message/{message.pk}/change/")
+    deleting = admin_client.post(f"/admin/installments/message/{message.pk}/delete/")
+
+    assert listing.status_code == 200
+    assert message.subject in listing.content.decode()
+    assert page.status_code == 200
+    assert "Receipt reference:" in page.content.decode()
+    assert b'name="_save"' not in page.content
+    assert deleting.status_code == 403
+    assert Message.objects.filter(pk=message.pk).exists()

@@ -2,12 +2,14 @@
 time-machine: exactly REMINDER_DAYS_BEFORE days before, by e-mail and by SMS
 when the customer added a number, recorded so that a rerun sends nothing."""
 
+import smtplib
 from datetime import datetime, time, timedelta
 
 import pytest
 import responses
 import time_machine
 from django.core import mail
+from django.core.mail.backends import locmem
 from django.utils import timezone
 from django_q.models import Schedule
 
@@ -243,3 +245,48 @@ def test_the_first_run_is_the_next_nine_oclock_and_a_resync_keeps_it(db):
     sync()
     schedule.refresh_from_db()
     assert schedule.next_run == afternoon
+
+
+class RefusingEmailBackend(locmem.EmailBackend):
+    """Refuses mail to addresses starting with "refused"."""
+
+    def send_messages(self, messages):
+        for message in messages:
+            if message.to[0].startswith("refused"):
+                raise smtplib.SMTPRecipientsRefused({message.to[0]: (550, b"no")})
+        return super().send_messages(messages)
+
+
+class UnreachableEmailBackend(locmem.EmailBackend):
+    def open(self):
+        raise ConnectionRefusedError("smtp.example.com:587 refused the connection")
+
+
+def test_an_email_refused_is_recorded_failed_and_the_others_still_go(db, settings):
+    settings.EMAIL_BACKEND = f"{__name__}.RefusingEmailBackend"
+    plans = [
+        make_active_plan(email=address).plan
+        for address in ("refused@mail.example.com", "ok@mail.example.com")
+    ]
+
+    line = run_daily(installments_of(plans[0])[0].due_date - timedelta(days=3))
+
+    assert line == "1 sent, 1 failed"
+    assert [m.to for m in mail.outbox] == [["ok@mail.example.com"]]
+    failed = reminders().get(status="failed")
+    assert failed.recipient == "refused@mail.example.com"
+    assert failed.error.startswith("SMTPRecipientsRefused")
+
+
+def test_an_unreachable_mail_server_fails_the_emails_not_the_texts(
+    plan_active, first, settings, sms_outbox
+):
+    settings.EMAIL_BACKEND = f"{__name__}.UnreachableEmailBackend"
+    with_phone(plan_active)
+
+    assert run_daily(first.due_date - timedelta(days=3)) == "1 sent, 1 failed"
+
+    assert reminders("email").get().error == (
+        "ConnectionRefusedError: smtp.example.com:587 refused the connection"
+    )
+    assert len(sms_outbox) == 1
