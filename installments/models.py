@@ -15,6 +15,9 @@ from django.utils import timezone
 from config.api.ids import new_public_id
 from config.models import StateMachine
 
+# Defined in its subpackage; imported here, where Django looks for models.
+from .notifications.models import Message  # noqa: F401
+
 
 def new_plan_id() -> str:
     return new_public_id("plan")

@@ -13,6 +13,7 @@ checkout sends customers through the method flows and gets them back.
 
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -26,7 +27,13 @@ from django.views.decorators.http import require_POST
 from config.api.errors import DomainError
 from config.web.security_headers import allow_form_targets
 from config.web.session_auth import see_other
-from payments.customers.forms import CustomerRegisterForm, CustomerSignInForm
+from payments.customers import services as customer_services
+from payments.customers.forms import (
+    CustomerRegisterForm,
+    CustomerSignInForm,
+    SmsPhoneForm,
+)
+from payments.customers.phones import NotANigerianMobile, nigerian_mobile
 from payments.customers.session import (
     customer_login_required,
     customer_sign_out,
@@ -330,3 +337,56 @@ class BankStepView(View):
             },
             status=status,
         )
+
+
+# --- profile: the mobile number for texts -----------------------------------------
+
+
+def _suggested_number(customer) -> str:
+    """What the form starts with: the texting number, else the registration
+    phone when it is a Nigerian mobile (the customer still has to save it)."""
+    if customer.sms_phone:
+        return customer.sms_phone
+    try:
+        return nigerian_mobile(customer.phone)
+    except NotANigerianMobile:
+        return ""
+
+
+@method_decorator([never_cache, customer_login_required], "dispatch")
+class ProfileView(View):
+    template_name = "installments/account/profile.html"
+
+    def _render(self, request, form, status=200):
+        return TemplateResponse(
+            request,
+            self.template_name,
+            {"form": form, "reminder_days": settings.REMINDER_DAYS_BEFORE},
+            status=status,
+        )
+
+    def get(self, request):
+        initial = {"sms_phone": _suggested_number(request.customer)}
+        return self._render(request, SmsPhoneForm(initial=initial))
+
+    def post(self, request):
+        customer = request.customer
+        if "remove" in request.POST:
+            customer_services.customer_sms_phone_set(customer=customer, sms_phone="")
+            messages.success(
+                request,
+                "Your mobile number was removed: reminders and receipts come by "
+                "e-mail only.",
+            )
+            return see_other(reverse("account:profile"))
+        form = SmsPhoneForm(request.POST)
+        if not form.is_valid():
+            return self._render(request, form, status=400)
+        customer_services.customer_sms_phone_set(
+            customer=customer, sms_phone=form.cleaned_data["sms_phone"]
+        )
+        messages.success(
+            request,
+            f"Reminders and receipts will be texted to {customer.sms_phone}.",
+        )
+        return see_other(reverse("account:profile"))

@@ -17,6 +17,7 @@ from config.web.forms import validate_with_serializer
 
 from . import services
 from .models import Customer
+from .phones import NotANigerianMobile, nigerian_mobile
 from .serializers import CustomerRegisterInput
 from .session import customer_sign_in
 
@@ -119,3 +120,28 @@ class CustomerRegisterForm(_SignInByForm):
 
     def error_field(self, error: DomainError) -> str | None:
         return "email" if error.http_status == 409 else None
+
+
+class SmsPhoneForm(forms.Form):
+    """The number reminders and receipts are texted to (the /account/ profile page)."""
+
+    sms_phone = forms.CharField(
+        max_length=32,
+        label="Mobile number",
+        error_messages={
+            "required": "Enter your mobile number, or remove it to get e-mails only."
+        },
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "tel",
+                "inputmode": "tel",
+                "placeholder": "0803 123 4567",
+            }
+        ),
+    )
+
+    def clean_sms_phone(self) -> str:
+        try:
+            return nigerian_mobile(self.cleaned_data["sms_phone"])
+        except NotANigerianMobile as error:
+            raise forms.ValidationError(str(error)) from None
