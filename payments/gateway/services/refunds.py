@@ -83,7 +83,9 @@ def _find(*, reference: str, transaction_reference: str) -> RefundOutcome | None
     ]
     if not mine:
         return None
-    alive = [r for r in mine if refund_status_normalize(r.status) != "failed"]
+    alive = [
+        r for r in mine if refund_status_normalize(r.status) != RefundStatus.FAILED
+    ]
     return refund_outcome(
         (alive or mine)[0], transaction_reference=transaction_reference
     )
@@ -104,13 +106,21 @@ def processor_refund_request(
     the processor said no (the caller fails the part).
 
     `note` is shown to the customer (Paystack's `customer_note`)."""
-    if not reference or not reference.strip() or len(reference) > 255:
-        raise ValueError("A refund needs a reference of 1 to 255 characters.")
+    if not reference or reference != reference.strip() or len(reference) > 255:
+        raise ValueError(
+            "A refund needs a reference of 1 to 255 characters, no spaces around."
+        )
     if amount <= 0:
         raise ValueError("A refund's amount is a positive number of kobo.")
     found = _find(reference=reference, transaction_reference=transaction_reference)
     if found is not None:
-        logger.info("Refund %s was already asked for: %s", reference, found.refund_id)
+        if found.amount != amount:
+            logger.error(
+                "Refund %s was asked for %s kobo, now for %s",
+                reference,
+                found.amount,
+                amount,
+            )
         return found
     try:
         result = get_processor().refund(
@@ -139,7 +149,8 @@ def processor_refund_check(
     under `reference`.
 
     Never call inside a transaction: what the processor says is handed to the
-    refund handlers in a transaction of its own, then returned."""
+    refund handlers in a transaction of its own, then returned. Raises
+    ProcessorTimeout/ProcessorError when the processor does not answer."""
     outcome = None
     if refund_id:
         result = get_processor().fetch_refund(refund_id=refund_id)
