@@ -22,10 +22,9 @@ class WebhookTestApi(APIView):
 
     def post(self, request):
         merchant = resolve_merchant(request)
-        data = WebhookTestInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        url = data.validated_data.get("webhook_url", merchant.webhook_url)
-        secret = data.validated_data.get("webhook_secret", merchant.webhook_secret)
+        values = WebhookTestInput.validated(request.data)
+        url = values.get("webhook_url", merchant.webhook_url)
+        secret = values.get("webhook_secret", merchant.webhook_secret)
         missing = {
             name: ["Send it, or set it first in the merchant settings."]
             for name, value in (("webhook_url", url), ("webhook_secret", secret))

@@ -29,9 +29,7 @@ class CustomerApi(APIView):
     def customer_input(self, request, input_class) -> tuple[Customer, dict]:
         """The body, validated by `input_class`, without its `customer_id`, and
         the caller's own customer that it names (404 for anyone else's)."""
-        data = input_class(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
+        values = input_class.validated(request.data)
         return own_customer(request.user, values.pop("customer_id")), values
 
 
@@ -97,9 +95,8 @@ class MandateInitiateApi(CustomerApi):
 
     def post(self, request, customer_id):
         customer = own_customer(request.user, customer_id)
-        data = InitiateMandateInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        outcome = services.mandate_initiate(customer=customer, **data.validated_data)
+        values = InitiateMandateInput.validated(request.data)
+        outcome = services.mandate_initiate(customer=customer, **values)
         return _mandate_response(outcome)
 
 
