@@ -29,7 +29,12 @@ from ..base import (
     TransactionResult,
     TransactionStatus,
 )
-from .banks import SandboxBankCharges, _duplicate_reference, _page_url
+from .banks import (
+    SandboxBankCharges,
+    _authorization_create,
+    _duplicate_reference,
+    _page_url,
+)
 from .payouts import SandboxPayouts
 from .values import (
     CARDS,
@@ -136,10 +141,9 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
             else:
                 row.status = "success"
                 row.gateway_response = "Approved"
-                row.authorization = SandboxAuthorization.objects.create(
-                    authorization_code=f"AUTH_{random_token(64).lower()}",
+                row.authorization = _authorization_create(
+                    row,
                     channel="card",
-                    email=row.email,
                     signature="SIG_" + hashlib.sha256(number.encode()).hexdigest()[:20],
                     brand=card_brand(number),
                     last4=number[-4:],

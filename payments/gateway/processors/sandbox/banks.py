@@ -38,6 +38,27 @@ def _duplicate_reference() -> ProcessorRefused:
     )
 
 
+def _authorization_create(row: SandboxTransaction, **details) -> SandboxAuthorization:
+    """The authorization a successful first charge of `row` leaves behind (a card
+    or a bank account: `details`)."""
+    return SandboxAuthorization.objects.create(
+        authorization_code=f"AUTH_{random_token(64).lower()}",
+        email=row.email,
+        **details,
+    )
+
+
+def _bank_authorization(row: SandboxTransaction, **details) -> SandboxAuthorization:
+    return _authorization_create(
+        row,
+        channel="bank",
+        last4=row.account_number[-4:],
+        bank_code=row.bank_code,
+        account_number=row.account_number,
+        **details,
+    )
+
+
 class SandboxBankCharges:
     def charge_bank(
         self, *, email, amount, reference, bank_code, account_number, currency="NGN"
@@ -84,13 +105,8 @@ class SandboxBankCharges:
         if row.step == ChargeStatus.SUCCESS:
             row.status = "success"
             row.gateway_response = "Approved"
-            row.authorization = SandboxAuthorization.objects.create(
-                authorization_code=f"AUTH_{random_token(64).lower()}",
-                channel="bank",
-                email=row.email,
-                last4=row.account_number[-4:],
-                bank_code=row.bank_code,
-                account_number=row.account_number,
+            row.authorization = _bank_authorization(
+                row,
                 reusable=not row.account_number.endswith(ONE_OFF_AUTHORIZATION_DIGIT),
             )
         row.save()
@@ -169,14 +185,7 @@ class SandboxBankCharges:
             if row.status == "pending":
                 row.status = "success"
                 row.gateway_response = "Authorization active"
-                row.authorization = SandboxAuthorization.objects.create(
-                    authorization_code=f"AUTH_{random_token(64).lower()}",
-                    channel="bank",
-                    email=row.email,
-                    last4=row.account_number[-4:],
-                    bank_code=row.bank_code,
-                    account_number=row.account_number,
-                )
+                row.authorization = _bank_authorization(row)
                 row.save()
         return row
 
