@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 
 from config.api import responses
 from config.api.ids import looks_like_public_id
-from config.api.pagination import paginate
+from config.api.pagination import paginated
 from config.api.permissions import accepts, credential_kind
 from installments.rules import NEW_CUSTOMER_SCORE
 from installments.serializers import plan_output
@@ -164,9 +164,8 @@ class PaymentLinkListApi(APIView):
 
     def get(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
-        page = paginate(request, selectors.payment_links_of(merchant))
-        return responses.ok(
-            [payment_link_output(link) for link in page.items], total=page.total
+        return paginated(
+            request, selectors.payment_links_of(merchant), payment_link_output
         )
 
 

@@ -5,7 +5,7 @@ from rest_framework.views import APIView
 from config.api import responses
 from config.api.auth import ROLE_MERCHANT, issue_tokens
 from config.api.login_guard import client_ip
-from config.api.pagination import paginate
+from config.api.pagination import paginated
 from config.api.permissions import accepts
 
 from . import selectors, services
@@ -57,9 +57,8 @@ class ApiKeyHistoryApi(APIView):
 
     def get(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
-        page = paginate(request, selectors.revoked_api_keys(merchant))
-        return responses.ok(
-            [revoked_key_output(key) for key in page.items], total=page.total
+        return paginated(
+            request, selectors.revoked_api_keys(merchant), revoked_key_output
         )
 
 

@@ -5,7 +5,7 @@ from rest_framework.views import APIView
 
 from config.api import responses
 from config.api.errors import NotFound
-from config.api.pagination import paginate
+from config.api.pagination import paginated
 from config.api.permissions import accepts
 from merchants.authentication import resolve_merchant
 
@@ -58,8 +58,4 @@ class FailedAttemptsApi(APIView):
         attempts = selectors.failed_attempts(
             merchant=merchant, event_id=request.query_params.get("event_id")
         )
-        page = paginate(request, attempts)
-        return responses.ok(
-            [failed_attempt_output(attempt) for attempt in page.items],
-            total=page.total,
-        )
+        return paginated(request, attempts, failed_attempt_output)

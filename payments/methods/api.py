@@ -3,7 +3,7 @@
 from rest_framework.views import APIView
 
 from config.api import responses
-from config.api.pagination import paginate
+from config.api.pagination import paginated
 from config.api.permissions import accepts
 
 from ..customers.models import Customer
@@ -38,12 +38,10 @@ class PaymentMethodListApi(CustomerApi):
 
     def get(self, request, customer_id):
         customer = own_customer(request.user, customer_id)
-        page = paginate(
+        return paginated(
             request,
             selectors.payment_methods_listed(customer).select_related("customer"),
-        )
-        return responses.ok(
-            [payment_method_output(method) for method in page.items], total=page.total
+            payment_method_output,
         )
 
 
