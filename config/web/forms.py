@@ -1,6 +1,51 @@
-"""Glue between the pages' forms and the API's input serializers: a page validates
-with the serializer of the same thing, so a page and the API accept and refuse
-exactly the same values with the same messages."""
+"""Pages of forms: the one shape of a page of one form (`FormPage`), the fields of
+a sign-in form as a sign-in takes them, and the glue between the pages' forms and
+the API's input serializers: a page validates with the serializer of the same
+thing, so a page and the API accept and refuse exactly the same values with the
+same messages."""
+
+from django.template.response import TemplateResponse
+from django.views import View
+
+from config.api.login_guard import client_ip
+
+
+class FormPage(View):
+    """A page of one form. GET: the form, blank; POST: the form bound to the
+    body, shown again with a 400 while it is invalid, else `submitted` answers.
+    `render` shows the page; a page with more on it than the form overrides it."""
+
+    template_name = ""
+
+    def form(self, data=None):
+        raise NotImplementedError
+
+    def submitted(self, request, form):
+        raise NotImplementedError
+
+    def get(self, request):
+        return self.render(request, self.form())
+
+    def post(self, request):
+        form = self.form(request.POST)
+        if not form.is_valid():
+            return self.render(request, form, status=400)
+        return self.submitted(request, form)
+
+    def render(self, request, form, status=200):
+        return TemplateResponse(
+            request, self.template_name, {"form": form}, status=status
+        )
+
+
+def sign_in_credentials(request, form) -> dict:
+    """A valid sign-in form's e-mail and password, and the client's address: what
+    `config.accounts.AccountKind.sign_in` takes."""
+    return {
+        "email": form.cleaned_data["email"],
+        "password": form.cleaned_data["password"],
+        "client_ip": client_ip(request),
+    }
 
 
 def _messages(detail) -> list[str]:

@@ -8,11 +8,11 @@ from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.decorators import method_decorator
-from django.views import View
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
+from config.web.forms import FormPage
 from config.web.session_auth import see_other
 
 from .forms import (
@@ -24,13 +24,31 @@ from .forms import (
 from .session import customer_sign_out, next_path, session_customer
 
 
+def _onward(request) -> str:
+    return next_path(request) or reverse("account:overview")
+
+
 @method_decorator([never_cache, sensitive_post_parameters("password")], "dispatch")
-class _FormPage(View):
-    """A page of one form that sends the customer on to `next` when done."""
+class _FormPage(FormPage):
+    """A page of one form that signs the customer in (`attempt`, of forms.py)
+    and sends them on to `next`."""
 
-    template_name = ""
+    form_class = None
+    attempt = None
+    welcome = ""
 
-    def _render(self, request, form, status=200):
+    def form(self, data=None):
+        return self.form_class(data)
+
+    def submitted(self, request, form):
+        customer, status = self.attempt(request, form)
+        if customer is None:
+            return self.render(request, form, status=status)
+        if self.welcome:
+            messages.success(request, self.welcome)
+        return see_other(_onward(request))
+
+    def render(self, request, form, status=200):
         return TemplateResponse(
             request,
             self.template_name,
@@ -41,35 +59,20 @@ class _FormPage(View):
 
 class SignInView(_FormPage):
     template_name = "account/sign_in.html"
+    form_class = CustomerSignInForm
+    attempt = staticmethod(sign_in_attempt)
 
     def get(self, request):
         if session_customer(request) is not None:
-            return HttpResponseRedirect(
-                next_path(request) or reverse("account:overview")
-            )
-        return self._render(request, CustomerSignInForm())
-
-    def post(self, request):
-        form = CustomerSignInForm(request.POST)
-        customer, status = sign_in_attempt(request, form)
-        if customer is None:
-            return self._render(request, form, status=status)
-        return see_other(next_path(request) or reverse("account:overview"))
+            return HttpResponseRedirect(_onward(request))
+        return super().get(request)
 
 
 class RegisterView(_FormPage):
     template_name = "account/register.html"
-
-    def get(self, request):
-        return self._render(request, CustomerRegisterForm())
-
-    def post(self, request):
-        form = CustomerRegisterForm(request.POST)
-        customer, status = register_attempt(request, form)
-        if customer is None:
-            return self._render(request, form, status=status)
-        messages.success(request, "Welcome! Your account is ready.")
-        return see_other(next_path(request) or reverse("account:overview"))
+    form_class = CustomerRegisterForm
+    attempt = staticmethod(register_attempt)
+    welcome = "Welcome! Your account is ready."
 
 
 @require_POST

@@ -11,8 +11,7 @@ from django import forms
 from rest_framework.exceptions import ValidationError as ApiValidationError
 
 from config.api.errors import DomainError
-from config.api.login_guard import client_ip
-from config.web.forms import validate_with_serializer
+from config.web.forms import sign_in_credentials, validate_with_serializer
 
 from . import services
 from .serializers import CustomerRegisterInput
@@ -69,11 +68,7 @@ def sign_in_attempt(request, form: CustomerSignInForm):
     if not form.is_valid():
         return None, 400
     try:
-        customer = services.customer_login(
-            email=form.cleaned_data["email"],
-            password=form.cleaned_data["password"],
-            client_ip=client_ip(request),
-        )
+        customer = services.customer_login(**sign_in_credentials(request, form))
     except DomainError as error:
         form.add_error(None, error.message)
         return None, error.http_status

@@ -14,6 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views import View
 
+from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin, safe_next_url
 
 from .. import services
@@ -28,13 +29,6 @@ RECENT_TESTS = 5
 
 def _url(name: str, **kwargs) -> str:
     return reverse(f"webhooks_dashboard:{name}", kwargs=kwargs)
-
-
-def _see_other(url: str) -> HttpResponseRedirect:
-    """303: after a POST, the browser GETs the next page (reload never re-posts)."""
-    response = HttpResponseRedirect(url)
-    response.status_code = 303
-    return response
 
 
 def outcome_summary(outcome: Outcome) -> str:
@@ -164,4 +158,4 @@ class EventReplayView(MerchantLoginRequiredMixin, View):
         else:
             messages.error(request, text)
         next_url = safe_next_url(request, request.POST.get("next"))
-        return _see_other(next_url or _url("event", event_id=event.public_id))
+        return see_other(next_url or _url("event", event_id=event.public_id))
