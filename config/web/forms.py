@@ -4,6 +4,7 @@ the API's input serializers: a page validates with the serializer of the same
 thing, so a page and the API accept and refuse exactly the same values with the
 same messages."""
 
+from django import forms
 from django.template.response import TemplateResponse
 from django.views import View
 
@@ -71,3 +72,18 @@ def validate_with_serializer(form, serializer_class, data: dict, field_for=None)
         for message in _messages(detail):
             form.add_error(target if target in form.fields else None, message)
     return None
+
+
+class SerializerForm(forms.Form):
+    """A form that, once its own fields are valid, validates with the API's input
+    serializer of the same thing (`serializer_class`) and keeps its values."""
+
+    serializer_class = None
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors:
+            validated = validate_with_serializer(self, self.serializer_class, cleaned)
+            if validated is not None:
+                cleaned.update(validated)
+        return cleaned

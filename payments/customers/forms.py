@@ -3,7 +3,7 @@ what submitting them does. The hosted checkout (checkout/pages.py) and the
 `/account/` sign-in pages (account.py) both use these.
 
 The registration form validates with the API's input serializer
-(`merchants.forms.validate_with_serializer`), so a page and the API accept and
+(`config.web.forms.SerializerForm`), so a page and the API accept and
 refuse exactly the same values with the same messages.
 """
 
@@ -11,7 +11,7 @@ from django import forms
 from rest_framework.exceptions import ValidationError as ApiValidationError
 
 from config.api.errors import DomainError
-from config.web.forms import sign_in_credentials, validate_with_serializer
+from config.web.forms import SerializerForm, sign_in_credentials
 
 from . import services
 from .serializers import CustomerRegisterInput
@@ -29,7 +29,9 @@ class CustomerSignInForm(forms.Form):
     )
 
 
-class CustomerRegisterForm(forms.Form):
+class CustomerRegisterForm(SerializerForm):
+    serializer_class = CustomerRegisterInput
+
     email = forms.EmailField(
         max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
     )
@@ -52,14 +54,6 @@ class CustomerRegisterForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text="At least 8 characters; not a common password.",
     )
-
-    def clean(self):
-        cleaned = super().clean()
-        if not self.errors:
-            validated = validate_with_serializer(self, CustomerRegisterInput, cleaned)
-            if validated is not None:
-                cleaned.update(validated)
-        return cleaned
 
 
 def sign_in_attempt(request, form: CustomerSignInForm):
