@@ -12,6 +12,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from config.models import amount_positive
+
 PAYOUT_ID_PREFIX = "po"
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -113,11 +115,7 @@ class Payout(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(amount__gt=0), name="payout_amount_positive"
-            )
-        ]
+        constraints = [amount_positive("payout_amount_positive")]
         indexes = [
             models.Index(
                 fields=["status", "updated_at"],
