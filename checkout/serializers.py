@@ -1,5 +1,4 @@
 import re
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from rest_framework import serializers
@@ -12,6 +11,8 @@ from config.api.serializers import (
     StrictIntegerField,
     StrictSerializer,
     StrictURLField,
+    full_match,
+    web_url,
 )
 
 CURRENCY_CODE = re.compile(r"[A-Z]{3}")
@@ -27,12 +28,11 @@ class CurrencyField(StrictCharField):
     """A well-formed ISO 4217 code; whether it is supported is a business rule."""
 
     def to_internal_value(self, data):
-        value = super().to_internal_value(data)
-        if not CURRENCY_CODE.fullmatch(value):
-            raise serializers.ValidationError(
-                "Enter a three-letter ISO 4217 currency code in capitals, e.g. NGN."
-            )
-        return value
+        return full_match(
+            CURRENCY_CODE,
+            super().to_internal_value(data),
+            "Enter a three-letter ISO 4217 currency code in capitals, e.g. NGN.",
+        )
 
 
 class SessionCreateInput(StrictSerializer):
@@ -111,9 +111,7 @@ class PaymentLinkCreateInput(StrictSerializer):
         return value or ""
 
     def validate_redirect_url(self, value):
-        if value and urlsplit(value).scheme not in ("http", "https"):
-            raise serializers.ValidationError("redirect_url must be an http(s) URL.")
-        return value or ""
+        return web_url(value, "redirect_url must be an http(s) URL.") if value else ""
 
 
 class PaymentLinkToggleInput(StrictSerializer):

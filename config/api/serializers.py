@@ -5,7 +5,9 @@ exactly the JSON type the contract names. Unknown body fields are refused with 4
 so a misspelt optional field is reported instead of silently ignored.
 """
 
+import re
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 
 from rest_framework import serializers
 
@@ -72,3 +74,17 @@ class StrictBooleanField(serializers.BooleanField):
         if not isinstance(data, bool):
             self.fail("invalid")
         return data
+
+
+def full_match(pattern: re.Pattern, value: str, message: str) -> str:
+    """`value` when all of it matches `pattern`; else the field's 400, `message`."""
+    if not pattern.fullmatch(value):
+        raise serializers.ValidationError(message)
+    return value
+
+
+def web_url(value: str, message: str) -> str:
+    """`value` when it is an http or https URL; else the field's 400, `message`."""
+    if urlsplit(value).scheme not in ("http", "https"):
+        raise serializers.ValidationError(message)
+    return value
