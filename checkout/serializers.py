@@ -11,12 +11,15 @@ from config.api.serializers import (
     StrictIntegerField,
     StrictSerializer,
     StrictURLField,
-    full_match,
+    matching,
     web_url,
 )
 
 CURRENCY_CODE = re.compile(r"[A-Z]{3}")
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
+_currency_code = matching(
+    CURRENCY_CODE, "Enter a three-letter ISO 4217 currency code in capitals, e.g. NGN."
+)
 
 
 def _no_control_characters(value: str) -> None:
@@ -28,11 +31,7 @@ class CurrencyField(StrictCharField):
     """A well-formed ISO 4217 code; whether it is supported is a business rule."""
 
     def to_internal_value(self, data):
-        return full_match(
-            CURRENCY_CODE,
-            super().to_internal_value(data),
-            "Enter a three-letter ISO 4217 currency code in capitals, e.g. NGN.",
-        )
+        return _currency_code(super().to_internal_value(data))
 
 
 class SessionCreateInput(StrictSerializer):

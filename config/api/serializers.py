@@ -6,7 +6,7 @@ so a misspelt optional field is reported instead of silently ignored.
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from urllib.parse import urlsplit
 
 from rest_framework import serializers
@@ -76,11 +76,16 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
-def full_match(pattern: re.Pattern, value: str, message: str) -> str:
-    """`value` when all of it matches `pattern`; else the field's 400, `message`."""
-    if not pattern.fullmatch(value):
-        raise serializers.ValidationError(message)
-    return value
+def matching(pattern: re.Pattern, message: str) -> Callable[[str], str]:
+    """A field's validator: the value when all of it matches `pattern`; else the
+    field's 400, `message`."""
+
+    def validate(value: str) -> str:
+        if not pattern.fullmatch(value):
+            raise serializers.ValidationError(message)
+        return value
+
+    return validate
 
 
 def web_url(value: str, message: str) -> str:

@@ -7,18 +7,15 @@ from config.api.serializers import (
     StrictCharField,
     StrictEmailField,
     StrictSerializer,
-    full_match,
+    matching,
 )
 
 PHONE_PATTERN = re.compile(r"\+?[0-9]+")
 
 
-def validate_phone(value: str) -> str:
-    return full_match(
-        PHONE_PATTERN,
-        value,
-        "Enter a phone number of digits, optionally starting with +.",
-    )
+validate_phone = matching(
+    PHONE_PATTERN, "Enter a phone number of digits, optionally starting with +."
+)
 
 
 class CustomerRegisterInput(StrictSerializer):

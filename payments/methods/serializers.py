@@ -12,7 +12,7 @@ from config.api.serializers import (
     StrictCharField,
     StrictSerializer,
     StrictURLField,
-    full_match,
+    matching,
     web_url,
 )
 
@@ -40,12 +40,10 @@ class VerifyCardInput(CustomerIdInput):
     is_default = StrictBooleanField(required=False)
 
 
-def validate_account_number(value: str) -> str:
-    return full_match(
-        ACCOUNT_NUMBER_PATTERN,
-        value,
-        "account_number must be exactly 10 digits (a NUBAN account number).",
-    )
+validate_account_number = matching(
+    ACCOUNT_NUMBER_PATTERN,
+    "account_number must be exactly 10 digits (a NUBAN account number).",
+)
 
 
 class InitiateMandateInput(StrictSerializer):
@@ -83,8 +81,7 @@ class MandateStepInput(CustomerIdInput):
 class SubmitOtpInput(MandateStepInput):
     otp = StrictCharField(max_length=20, trim_whitespace=True)
 
-    def validate_otp(self, value):
-        return full_match(OTP_PATTERN, value, "otp must be 4 to 8 digits.")
+    validate_otp = staticmethod(matching(OTP_PATTERN, "otp must be 4 to 8 digits."))
 
 
 class SubmitBirthdayInput(MandateStepInput):
