@@ -6,7 +6,6 @@ query is scoped to the signed-in merchant.
 """
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponseBadRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -15,6 +14,7 @@ from django.views import View
 from config.api.errors import AmountOutOfRange, UnsupportedCurrency
 from config.api.ids import looks_like_public_id
 from config.web.forms import FormPage
+from config.web.pager import page_of
 from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin, safe_next_url
 
@@ -65,9 +65,11 @@ class PaymentLinksView(MerchantLoginRequiredMixin, FormPage):
         return see_other(_url("links"))
 
     def render(self, request, form, status=200):
-        page = Paginator(
-            dashboard_selectors.links_with_orders(request.merchant), LINKS_PAGE_SIZE
-        ).get_page(request.GET.get("page"))
+        page = page_of(
+            request,
+            dashboard_selectors.links_with_orders(request.merchant),
+            LINKS_PAGE_SIZE,
+        )
         _with_public_urls(page.object_list)
         return TemplateResponse(
             request,
@@ -85,9 +87,9 @@ class PaymentLinkView(MerchantLoginRequiredMixin, View):
         if link is None:
             raise Http404("No payment link of yours has this id.")
         link.public_url = public_link_url(link)
-        sessions = Paginator(
-            dashboard_selectors.sessions_of_link(link), SESSIONS_PAGE_SIZE
-        ).get_page(request.GET.get("page"))
+        sessions = page_of(
+            request, dashboard_selectors.sessions_of_link(link), SESSIONS_PAGE_SIZE
+        )
         return TemplateResponse(
             request,
             "checkout/dashboard/link.html",

@@ -6,7 +6,6 @@ page reads and writes the signed-in merchant (`request.merchant`) and nothing el
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -18,6 +17,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from config.api.errors import InvalidCredentials, RateLimited
 from config.web.forms import FormPage, sign_in_credentials
+from config.web.pager import page_of
 from config.web.session_auth import see_other
 
 from .. import selectors, services
@@ -150,9 +150,9 @@ class ApiKeysView(MerchantLoginRequiredMixin, FormPage):
 
     def render(self, request, form, *, new_key=None, status=200):
         merchant = request.merchant
-        history = Paginator(
-            selectors.revoked_api_keys(merchant), KEY_HISTORY_PAGE_SIZE
-        ).get_page(request.GET.get("page"))
+        history = page_of(
+            request, selectors.revoked_api_keys(merchant), KEY_HISTORY_PAGE_SIZE
+        )
         return TemplateResponse(
             request,
             self.template_name,

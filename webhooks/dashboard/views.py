@@ -8,12 +8,12 @@ HTTP in/out only: the pages call the same services as endpoints 21 (test) and
 import json
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views import View
 
+from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin, safe_next_url
 
@@ -78,16 +78,14 @@ class DeliveryLogView(MerchantLoginRequiredMixin, View):
         form = DeliveryLogFilterForm(request.GET)
         form.is_valid()
         events = dashboard_selectors.event_log(merchant=merchant, **form.filters())
-        page = Paginator(events, LOG_PAGE_SIZE).get_page(request.GET.get("page"))
-        query = request.GET.copy()
-        query.pop("page", None)
+        page = page_of(request, events, LOG_PAGE_SIZE)
         return TemplateResponse(
             request,
             self.template_name,
             {
                 "form": form,
                 "page": page,
-                "pager_query": query.urlencode(),
+                "pager_query": query_without(request),
                 "filtered": any(form.filters().values()),
                 "test": test,
                 "recent_tests": dashboard_selectors.recent_tests(
