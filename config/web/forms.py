@@ -87,3 +87,20 @@ class SerializerForm(forms.Form):
             if validated is not None:
                 cleaned.update(validated)
         return cleaned
+
+
+class FilterForm(forms.Form):
+    """A list's filters (a GET form). A value outside a field's choices is shown
+    as an error next to the field and that filter is left off. `filter_names`
+    names a field's filter where the selector calls it otherwise."""
+
+    filter_names: dict[str, str] = {}
+
+    def filters(self) -> dict:
+        """The valid filters, "" for the others (call after `is_valid()`)."""
+        return {
+            self.filter_names.get(name, name): ""
+            if name in self.errors
+            else self.cleaned_data.get(name, "")
+            for name in self.fields
+        }
