@@ -5,7 +5,7 @@ from django.http import Http404
 from rest_framework.views import APIView
 
 from config.api import responses
-from config.api.pagination import paginate
+from config.api.pagination import paginated
 from config.api.permissions import accepts, credential_kind
 from merchants.authentication import resolve_merchant
 
@@ -39,14 +39,12 @@ class PlanListApi(APIView):
         merchant = resolve_merchant(request)
         query = PlanListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        page = paginate(
+        return paginated(
             request,
             selectors.plans_of_merchant(
                 merchant, order_reference=query.validated_data.get("order_reference")
             ),
-        )
-        return responses.ok(
-            [plan_output(plan) for plan in page.items], total=page.total
+            plan_output,
         )
 
 

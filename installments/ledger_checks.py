@@ -30,20 +30,24 @@ def _collections() -> dict[str, tuple[int, int | None]]:
 def _paid() -> Iterator[tuple[str, str, int, int]]:
     """(what, reference, amount, merchant pk) of every payment collected:
     paid installments, then successful deposits."""
-    for public_id, amount, merchant_id in (
-        Installment.objects.filter(status=Installment.Status.PAID)
-        .order_by("id")
-        .values_list("public_id", "amount", "plan__merchant_id")
-        .iterator(chunk_size=CHUNK)
+    for what, paid, reference in (
+        (
+            "installment",
+            Installment.objects.filter(status=Installment.Status.PAID),
+            "public_id",
+        ),
+        (
+            "deposit",
+            DepositAttempt.objects.filter(status=DepositAttempt.Status.SUCCEEDED),
+            "reference",
+        ),
     ):
-        yield "installment", public_id, amount, merchant_id
-    for reference, amount, merchant_id in (
-        DepositAttempt.objects.filter(status=DepositAttempt.Status.SUCCEEDED)
-        .order_by("id")
-        .values_list("reference", "amount", "plan__merchant_id")
-        .iterator(chunk_size=CHUNK)
-    ):
-        yield "deposit", reference, amount, merchant_id
+        for row in (
+            paid.order_by("id")
+            .values_list(reference, "amount", "plan__merchant_id")
+            .iterator(chunk_size=CHUNK)
+        ):
+            yield what, *row
 
 
 def paid_installments_have_one_collection() -> Iterator[str]:

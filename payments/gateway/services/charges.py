@@ -24,7 +24,12 @@ from ...ledger.models import LedgerTransaction
 from ...ledger.services import verification_charge_post, verification_refund_post
 from ..errors import ProcessorError, ProcessorRefused, ProcessorTimeout
 from ..models import ProcessorCharge, ProcessorRefund
-from ..processors import RefundResult, TransactionResult, get_processor
+from ..processors import (
+    RefundResult,
+    TransactionResult,
+    get_processor,
+    processor_for,
+)
 from .refunds import RefundOutcome, refund_outcome, refund_outcome_dispatch
 
 if TYPE_CHECKING:
@@ -137,13 +142,13 @@ def verification_refund(*, charge_id: int) -> ProcessorRefund | None:
     existing = ProcessorRefund.objects.filter(charge=charge).first()
     if existing is not None:
         return existing
-    processor = get_processor()
-    if processor.name != charge.processor:
+    processor = processor_for(charge.processor)
+    if processor is None:
         logger.error(
             "Charge %s was taken by %s but the service now uses %s; refund it there",
             charge.reference,
             charge.processor,
-            processor.name,
+            get_processor().name,
         )
         return None
     try:
@@ -258,8 +263,8 @@ def refund_refresh(*, refund_id: int) -> ProcessorRefund | None:
     )
     if refund is None or refund.status in REFUND_FINAL_STATUSES:
         return refund
-    processor = get_processor()
-    if not refund.refund_id or processor.name != refund.processor:
+    processor = processor_for(refund.processor)
+    if not refund.refund_id or processor is None:
         return refund
     try:
         result = processor.fetch_refund(refund_id=refund.refund_id)

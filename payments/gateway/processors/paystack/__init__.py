@@ -75,12 +75,22 @@ class PaystackProcessor(PaystackPayouts, PaystackRefunds, PaystackTransport, Pro
                 "metadata": metadata or {},
             },
         )
-        with self._parsing("POST /transaction/initialize"):
+        return self._redirect(
+            body,
+            "POST /transaction/initialize",
+            InitializedTransaction,
+            "authorization_url",
+        )
+
+    def _redirect(self, body: dict, what: str, result: type, url: str):
+        """A reply that sends the customer to a page of the processor's (`url`
+        names it): `result` of its reference, that page and its access code."""
+        with self._parsing(what):
             data = body["data"]
-            return InitializedTransaction(
-                reference=str(data["reference"]),
-                authorization_url=str(data["authorization_url"]),
-                access_code=str(data.get("access_code") or ""),
+            return result(
+                str(data["reference"]),
+                str(data[url]),
+                str(data.get("access_code") or ""),
             )
 
     def verify_transaction(self, *, reference):
@@ -278,13 +288,12 @@ class PaystackProcessor(PaystackPayouts, PaystackRefunds, PaystackTransport, Pro
                 "account": {"number": account_number, "bank_code": bank_code},
             },
         )
-        with self._parsing("POST /customer/authorization/initialize"):
-            data = body["data"]
-            return DirectDebitRequest(
-                reference=str(data["reference"]),
-                redirect_url=str(data["redirect_url"]),
-                access_code=str(data.get("access_code") or ""),
-            )
+        return self._redirect(
+            body,
+            "POST /customer/authorization/initialize",
+            DirectDebitRequest,
+            "redirect_url",
+        )
 
     def verify_direct_debit(self, *, reference):
         def parse(data: dict) -> DirectDebitAuthorization:

@@ -27,7 +27,12 @@ from ..base import (
     TransactionResult,
     TransactionStatus,
 )
-from .banks import SandboxBankCharges, _duplicate_reference, _page_url
+from .banks import (
+    SandboxBankCharges,
+    _authorization_create,
+    _duplicate_reference,
+    _page_url,
+)
 from .payouts import SandboxPayouts
 from .refunds import SandboxRefunds
 from .values import (
@@ -135,10 +140,9 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Proce
             else:
                 outcome = SandboxTransaction.Status.SUCCESS
                 row.gateway_response = "Approved"
-                row.authorization = SandboxAuthorization.objects.create(
-                    authorization_code=f"AUTH_{random_token(64).lower()}",
+                row.authorization = _authorization_create(
+                    row,
                     channel="card",
-                    email=row.email,
                     signature="SIG_" + hashlib.sha256(number.encode()).hexdigest()[:20],
                     brand=card_brand(number),
                     last4=number[-4:],
