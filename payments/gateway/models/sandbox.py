@@ -10,6 +10,8 @@ class SandboxAuthorization(models.Model):
     class Behaviour(models.TextChoices):
         SUCCEEDS = "succeeds"
         INSUFFICIENT_FUNDS = "insufficient_funds"
+        # Charges succeed; a refund of one of them fails.
+        REFUNDS_FAIL = "refunds_fail"
 
     authorization_code = models.CharField(max_length=64, unique=True)
     channel = models.CharField(max_length=8)  # card or bank
@@ -77,11 +79,20 @@ class SandboxTransaction(models.Model):
 
 
 class SandboxRefund(models.Model):
+    """A refund the sandbox was asked for. One asked under a reference of the
+    service (`merchant_note`) is `pending` until the settlement pass makes it
+    `processed` (or `failed` at once, for a charge of the refunds-fail card);
+    one asked without (a verification charge given back) is `processed` at once.
+    `announced_at`: when the pass sent its processor event (`refund.processed`,
+    `refund.failed`), as Paystack's webhook would be."""
+
     transaction = models.ForeignKey(
         SandboxTransaction, on_delete=models.PROTECT, related_name="refunds"
     )
     amount = models.BigIntegerField()
     status = models.CharField(max_length=16, default="processed")
+    merchant_note = models.CharField(max_length=255, blank=True)
+    announced_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self):
