@@ -20,7 +20,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('installments', '0003_backfill_wallet_line_resources'),
         ('merchants', '0003_merchant_credential_version'),
-        ('payments', '0011_ledger_refund_kinds'),
+        ('payments', '0012_ledger_refund_kinds'),
     ]
 
     operations = [

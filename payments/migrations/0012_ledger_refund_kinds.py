@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('payments', '0010_ledger_transaction_processor_reference_and_resource'),
+        ('payments', '0011_sandbox_refunds_settle_on_a_pass'),
     ]
 
     operations = [
