@@ -61,9 +61,7 @@ def test_simultaneous_refunds_never_refund_more_than_the_plan_is_worth():
     answers = answers_of(setup, 100_000)
 
     statuses = sorted(answer.status_code for answer in answers)
-    assert statuses == [201, 201] + [422] * (THREADS - 2), [
-        a.content for a in answers
-    ]
+    assert statuses == [201, 201] + [422] * (THREADS - 2), [a.content for a in answers]
     assert PaymentPlan.objects.get(pk=setup.plan.pk).amount_refunded == 200_000
     assert_never_more_than_refundable(setup)
 
