@@ -17,6 +17,25 @@ from ..ledger.models import (
 )
 from .models import Payout
 
+_WALLET_KINDS = (
+    Kind.COLLECTION,
+    Kind.PAYOUT,
+    Kind.PAYOUT_RETURNED,
+    Kind.REFUND,
+    Kind.REFUND_RETURNED,
+)
+
+
+def _wallet_nets() -> dict[str, int]:
+    """Per merchant: the sum of the `net` of every kind that moves a wallet."""
+    return dict(
+        LedgerTransaction.objects.filter(kind__in=_WALLET_KINDS)
+        .order_by()
+        .values("merchant__public_id")
+        .annotate(total=Sum("net"))
+        .values_list("merchant__public_id", "total")
+    )
+
 
 def wallets_match() -> Iterator[str]:
     """Each merchant's available balance (wallet lines) equals its collections
@@ -31,21 +50,7 @@ def wallets_match() -> Iterator[str]:
         .annotate(total=Sum("amount"))
         .values_list("account", "total")
     )
-    headers = dict(
-        LedgerTransaction.objects.filter(
-            kind__in=(
-                Kind.COLLECTION,
-                Kind.PAYOUT,
-                Kind.PAYOUT_RETURNED,
-                Kind.REFUND,
-                Kind.REFUND_RETURNED,
-            )
-        )
-        .order_by()
-        .values("merchant__public_id")
-        .annotate(total=Sum("net"))
-        .values_list("merchant__public_id", "total")
-    )
+    headers = _wallet_nets()
     in_transit = dict(
         LedgerLine.objects.filter(account=PAYOUTS_IN_TRANSIT)
         .order_by()
@@ -62,9 +67,9 @@ def wallets_match() -> Iterator[str]:
     )
     refunded = set(
         LedgerTransaction.objects.filter(kind=Kind.REFUND)
-        .order_by()
         .values_list("merchant__public_id", flat=True)
         .distinct()
+        .order_by()
     )
     merchant_ids = {account[len(WALLET_PREFIX) :] for account in lines}
     merchant_ids |= set(headers) | set(in_transit) | set(open_payouts)

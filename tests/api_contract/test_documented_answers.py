@@ -541,3 +541,12 @@ def test_plan_refunds_and_cancellation(check, world, db):
         201,
     )["data"]
     assert money["amount_returned"] == 2_000 and len(money["parts"]) == 1
+    wallet = check(
+        with_key.get(f"/api/v1/merchant/{world.me.merchant.public_id}/wallet"),
+        "get",
+        "/api/v1/merchant/{merchant_id}/wallet",
+        200,
+    )["data"]
+    [refunded] = [row for row in wallet["transactions"] if row["type"] == "refund"]
+    assert (refunded["amount"], refunded["resource_id"]) == (-2_000, money["id"])
+    assert refunded["net"] == refunded["amount"] - refunded["fee"]

@@ -7,6 +7,7 @@ The plan of `plan_active`: 250,000 kobo, deposit 75,000 paid, installments
 
 import uuid
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -367,3 +368,30 @@ def test_a_second_plan_of_the_merchant_is_refunded_on_its_own(plan_active):
 
     assert PaymentPlan.objects.get(pk=plan_active.plan.pk).amount_refunded == 0
     assert PaymentPlan.objects.get(pk=other.plan.pk).amount_refunded == 10_000
+
+
+def test_the_worked_example_of_the_docs_is_what_happens(plan_active):
+    """docs/payment-plans.md, "Refunds"."""
+    first = installments_of(plan_active.plan)[0]
+    collect(first.due_date)
+    first.refresh_from_db()
+
+    one = refund(plan_active, 70_000).json()["data"]
+    two = refund(plan_active, 100_000).json()["data"]
+
+    assert (one["amount_reduced"], one["status"]) == (70_000, "processed")
+    assert [row.amount for row in installments_of(plan_active.plan)] == [
+        58_334,
+        0,
+        0,
+    ]
+    assert (two["amount_reduced"], two["amount_returned"]) == (46_666, 53_334)
+    assert [(p["collection_reference"], p["amount"]) for p in two["parts"]] == [
+        (first.processor_reference, 53_334)
+    ]
+    assert PaymentPlan.objects.get(pk=plan_active.plan.pk).status == "cancelled"
+    doc = (
+        Path(__file__).resolve().parents[2] / "docs" / "payment-plans.md"
+    ).read_text()
+    for figure in ("58,333 → 46,666", "46,666 → 0", "then 53,334 in money"):
+        assert figure in doc
