@@ -17,7 +17,7 @@ from .services import lock_plan
 
 Status = Installment.Status
 # A plan with one of these left still has something to collect or settle.
-OPEN_INSTALLMENT_STATUSES = (Status.SCHEDULED, Status.FAILED, Status.PROCESSING)
+OPEN_INSTALLMENT_STATUSES = (*Installment.UNPAID, Status.PROCESSING)
 CANCELLABLE_PLAN_STATUSES = (PaymentPlan.Status.ACTIVE, PaymentPlan.Status.DEFAULTED)
 
 

@@ -68,7 +68,7 @@ class Migration(migrations.Migration):
                 ('processor_refund_id', models.CharField(blank=True, max_length=64)),
                 ('processor_status', models.CharField(blank=True, max_length=32)),
                 ('requests', models.PositiveSmallIntegerField(default=0)),
-                ('last_requested_at', models.DateTimeField(blank=True, null=True)),
+                ('last_requested_at', models.DateTimeField(default=django.utils.timezone.now)),
                 ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
                 ('updated_at', models.DateTimeField(auto_now=True)),
                 ('pending_at', models.DateTimeField(blank=True, null=True)),

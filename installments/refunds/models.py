@@ -120,9 +120,10 @@ class RefundPart(StateMachine):
     status_changed_at = models.DateTimeField(default=timezone.now)
     processor_refund_id = models.CharField(max_length=64, blank=True)
     processor_status = models.CharField(max_length=32, blank=True)
-    # Requests made so far (the first after the commit, then the poll's).
+    # Requests made so far (the first after the commit, then the poll's), and
+    # when the processor was last asked about it (the claim of the next ask).
     requests = models.PositiveSmallIntegerField(default=0)
-    last_requested_at = models.DateTimeField(null=True, blank=True)
+    last_requested_at = models.DateTimeField(default=timezone.now)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
     pending_at = models.DateTimeField(null=True, blank=True)

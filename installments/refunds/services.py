@@ -198,6 +198,9 @@ def _parts_open(refund: Refund, allocation: Allocation, *, plan, at) -> None:
             currency=refund.currency,
             created_at=at,
             status_changed_at=at,
+            # Claimed for the request made right after the commit: the poll
+            # asks again only if that one got no answer.
+            last_requested_at=at,
         )
         refund_post(part=posting(row, refund, plan), remaining=part.left_before)
 

@@ -72,17 +72,29 @@ def parts_request(*, refund_pk: int) -> None:
     """Ask the processor for every part of the refund still `requesting`.
     Never inside a transaction; never raises for the processor's failures (a
     part whose outcome is unknown stays `requesting` for the poll)."""
-    for part in RefundPart.objects.filter(
-        refund_id=refund_pk, status=Status.REQUESTING
-    ).order_by("number"):
-        part_request(part=part)
+    for part in (
+        RefundPart.objects.filter(refund_id=refund_pk, status=Status.REQUESTING)
+        .select_related("refund")
+        .order_by("number")
+    ):
+        try:
+            part_request(part=part)
+        except Exception:
+            # The refund is committed: its answer stands; the poll asks again.
+            logger.exception("Refund %s could not be requested", part.reference)
 
 
 def part_request(*, part: RefundPart) -> None:
-    """One request (or a repeat after a lost answer) for one part."""
-    RefundPart.objects.filter(pk=part.pk).update(
-        requests=F("requests") + 1, last_requested_at=timezone.now()
-    )
+    """One request (or a repeat after a lost answer) for one part, by whoever
+    claims it first: the claim moves `last_requested_at` on from the value this
+    caller read, so two workers never ask for one part at once."""
+    claimed = RefundPart.objects.filter(
+        pk=part.pk,
+        status=Status.REQUESTING,
+        last_requested_at=part.last_requested_at,
+    ).update(requests=F("requests") + 1, last_requested_at=timezone.now())
+    if not claimed:
+        return
     try:
         outcome = processor_refund_request(
             reference=part.reference,
@@ -195,11 +207,7 @@ def parts_poll(*, now: datetime | None = None, limit: int = POLL_LIMIT) -> int:
     asked about."""
     now = now or timezone.now()
     due = RefundPart.objects.filter(
-        Q(status=Status.REQUESTING)
-        & (
-            Q(last_requested_at__isnull=True)
-            | Q(last_requested_at__lte=now - ASK_AGAIN_AFTER)
-        )
+        Q(status=Status.REQUESTING, last_requested_at__lte=now - ASK_AGAIN_AFTER)
         | Q(status=Status.PENDING, last_requested_at__lte=now - CHECK_EVERY)
     ).select_related("refund")
     asked = 0
@@ -216,7 +224,11 @@ def parts_poll(*, now: datetime | None = None, limit: int = POLL_LIMIT) -> int:
 
 
 def _check(part: RefundPart, *, now: datetime) -> None:
-    RefundPart.objects.filter(pk=part.pk).update(last_requested_at=now)
+    claimed = RefundPart.objects.filter(
+        pk=part.pk, status=Status.PENDING, last_requested_at=part.last_requested_at
+    ).update(last_requested_at=now)
+    if not claimed:
+        return
     try:
         outcome = processor_refund_check(
             reference=part.reference,

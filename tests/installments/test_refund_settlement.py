@@ -248,3 +248,22 @@ def test_a_processed_part_moves_its_money_out_of_the_processor(plan_active):
     assert lines == {"refunds_in_transit": 10_000, "processor_clearing": -10_000}
     assert Installment.objects.filter(status="cancelled").count() == 2
     check_ledger()
+
+
+def test_a_part_another_worker_claimed_is_not_asked_for_twice(plan_active, monkeypatch):
+    collect(installments_of(plan_active.plan)[0].due_date)
+    asked = []
+
+    def no_answer(**request):
+        asked.append(request["reference"])
+        raise ProcessorTimeout()
+
+    monkeypatch.setattr(settlement, "processor_refund_request", no_answer)
+    refund(plan_active, REST + 10_000)
+    read_by_both = RefundPart.objects.get()
+
+    settlement.part_request(part=read_by_both)  # the first worker's claim wins
+    settlement.part_request(part=read_by_both)  # the second read the same row
+
+    assert asked == [read_by_both.reference] * 2  # after the commit, then once
+    assert RefundPart.objects.get().requests == 2
