@@ -8,7 +8,7 @@ from django.db.models import Prefetch, Q, QuerySet, Sum
 from payments.ledger.models import LedgerTransaction
 
 from ..models import Installment, PaymentPlan
-from .allocation import Collected
+from .allocation import Allocation, Collected, Owed, allocate
 from .models import Refund, RefundIdempotencyRecord, RefundPart
 
 
@@ -82,4 +82,34 @@ def refund_idempotency_record(
         RefundIdempotencyRecord.objects.select_related("refund")
         .filter(merchant=merchant, key=key)
         .first()
+    )
+
+
+def owed_of(installments) -> list[Owed]:
+    """The plan's installments not yet settled, as the allocation reads them."""
+    return [
+        Owed(
+            pk=row.pk,
+            sequence=row.sequence,
+            due_date=row.due_date,
+            amount=row.amount,
+            unpaid=row.status != Installment.Status.PROCESSING,
+        )
+        for row in installments
+    ]
+
+
+def refund_preview(plan: PaymentPlan, amount: int) -> Allocation:
+    """Where a refund of `amount` would go now, without locking or changing
+    anything (a confirmation page shows it before the merchant confirms; the
+    refund itself allocates again under the plan's lock). Raises what
+    `refund_create` would: RefundExceedsRefundable, PlanBusy."""
+    rows = Installment.objects.filter(
+        plan=plan, status__in=(*Installment.UNPAID, Installment.Status.PROCESSING)
+    )
+    return allocate(
+        amount=amount,
+        owed=owed_of(rows),
+        collected=plan_collected(plan),
+        limit=plan.total_amount - plan.amount_refunded,
     )

@@ -27,7 +27,7 @@ from ..cancellation import (
 from ..models import Installment, PaymentPlan
 from ..services import lock_plan
 from . import selectors
-from .allocation import Allocation, Owed, allocate
+from .allocation import Allocation, allocate
 from .models import (
     Refund,
     RefundIdempotencyRecord,
@@ -112,16 +112,7 @@ def _refund_record(
     rows = open_installments_lock(plan)
     allocation = allocate(
         amount=amount,
-        owed=[
-            Owed(
-                pk=row.pk,
-                sequence=row.sequence,
-                due_date=row.due_date,
-                amount=row.amount,
-                unpaid=row.status != Installment.Status.PROCESSING,
-            )
-            for row in rows
-        ],
+        owed=selectors.owed_of(rows),
         collected=selectors.plan_collected(plan),
         limit=plan.total_amount - plan.amount_refunded,
     )

@@ -14,7 +14,9 @@ import time_machine
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from installments.errors import RefundExceedsRefundable
 from installments.models import Installment, PaymentPlan, Refund, RefundPart
+from installments.refunds.selectors import refund_preview
 from payments.ledger.fees import platform_fee
 from payments.ledger.models import PLATFORM_FEES, LedgerTransaction, wallet_account
 from payments.ledger.selectors import account_balance
@@ -33,6 +35,7 @@ from .conftest import (
 )
 
 DEPOSIT = 75_000
+TOTAL = 250_000
 AMOUNTS = [58_334, 58_333, 58_333]
 
 
@@ -395,3 +398,26 @@ def test_the_worked_example_of_the_docs_is_what_happens(plan_active):
     ).read_text()
     for figure in ("58,333 → 46,666", "46,666 → 0", "then 53,334 in money"):
         assert figure in doc
+
+
+def test_a_preview_shows_where_a_refund_would_go_and_changes_nothing(plan_active):
+    first = installments_of(plan_active.plan)[0]
+    collect(first.due_date)
+    first.refresh_from_db()
+    before = snapshot(plan_active)
+
+    preview = refund_preview(plan_active.plan, 200_000)
+
+    assert [(r.amount, r.cancels) for r in preview.reductions] == [
+        (58_333, True),
+        (58_333, True),
+    ]
+    assert [(p.collection_reference, p.amount) for p in preview.parts] == [
+        (first.processor_reference, 58_334),
+        (f"{plan_active.plan.public_id}_d1", 25_000),
+    ]
+    assert snapshot(plan_active) == before
+    with pytest.raises(RefundExceedsRefundable):
+        refund_preview(plan_active.plan, TOTAL + 1)
+    data = refund(plan_active, 200_000).json()["data"]
+    assert [p["amount"] for p in data["parts"]] == [p.amount for p in preview.parts]
