@@ -1,12 +1,10 @@
 """HTTP in/out for endpoints 2 (create session), 3 (preview) and 4-6 (payment
 links), the public session view and checkout completion."""
 
-import re
-import uuid
-
 from rest_framework.views import APIView
 
 from config.api import responses
+from config.api.idempotency import REPLAYED_HEADER, idempotency_key
 from config.api.ids import looks_like_public_id
 from config.api.pagination import paginated
 from config.api.permissions import accepts, credential_kind
@@ -20,7 +18,6 @@ from payments.customers import selectors as customer_selectors
 from . import selectors, services
 from .errors import (
     CustomerNotFound,
-    InvalidIdempotencyKey,
     PaymentLinkNotFound,
     SessionNotFound,
 )
@@ -36,23 +33,6 @@ from .serializers import (
     session_created_output,
     session_public_output,
 )
-
-UUID_V4 = re.compile(
-    r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", re.I
-)
-REPLAYED_HEADER = "Idempotent-Replayed"
-
-
-def idempotency_key(request) -> uuid.UUID | None:
-    """The `Idempotency-Key` header as a UUID v4 (canonical 8-4-4-4-12 form), None
-    when absent; anything else present, even empty, is a 400."""
-    raw = request.headers.get("Idempotency-Key")
-    if raw is None:
-        return None
-    raw = raw.strip()
-    if not UUID_V4.fullmatch(raw):
-        raise InvalidIdempotencyKey()
-    return uuid.UUID(raw)
 
 
 class SessionCreateApi(APIView):

@@ -1,15 +1,6 @@
 from config.api.errors import DomainError, NotFound
 
 
-class InvalidIdempotencyKey(DomainError):
-    code = "invalid_idempotency_key"
-    http_status = 400
-    message = (
-        "The Idempotency-Key header must be a UUID version 4 "
-        "(e.g. 3f1c9e0a-5b7d-4c2e-9a4f-8d6b2e1c0a7f)."
-    )
-
-
 class OrderAlreadyPaid(DomainError):
     code = "order_already_paid"
     http_status = 409

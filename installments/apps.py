@@ -8,11 +8,16 @@ class InstallmentsConfig(AppConfig):
         from django_q.models import Schedule
 
         from config.schedules import ScheduleSpec, declare
-        from payments.gateway.hooks import register_charge_confirmation_handler
+        from payments.gateway.hooks import (
+            register_charge_confirmation_handler,
+            register_refund_handler,
+        )
         from payments.ledger.hooks import register_ledger_check
         from payments.methods.hooks import register_revocation_handler
 
         from . import confirmations, ledger_checks, scores
+        from .refunds import ledger_checks as refund_checks
+        from .refunds import settlement
 
         # The auto-debit engine; catch_up is off for the whole cluster
         # (Q_CLUSTER), so a cluster that was down runs one pass, not a backlog.
@@ -25,7 +30,25 @@ class InstallmentsConfig(AppConfig):
             )
         )
         _declare_notification_schedules()
+        # Plan refunds: parts whose request got no answer are asked again, and
+        # pending ones looked up (the processor's events settle most first).
+        declare(
+            ScheduleSpec(
+                name="installments-refunds-poll",
+                func="installments.tasks.refund_parts_poll",
+                schedule_type=Schedule.MINUTES,
+                minutes=5,
+            )
+        )
+        declare(
+            ScheduleSpec(
+                name="installments-purge-refund-idempotency-records",
+                func="installments.tasks.purge_expired_refund_idempotency_records",
+                schedule_type=Schedule.HOURLY,
+            )
+        )
         register_revocation_handler(scores.on_payment_method_revoked)
+        register_refund_handler(settlement.outcome_apply)
         register_charge_confirmation_handler(confirmations.installment_charge_confirm)
         register_ledger_check(
             ledger_checks.paid_installments_have_one_collection,
@@ -35,6 +58,8 @@ class InstallmentsConfig(AppConfig):
             ledger_checks.collections_have_a_payment,
             name="no collection without a paid installment or deposit",
         )
+        for check in refund_checks.CHECKS:
+            register_ledger_check(check.check, name=check.name)
 
 
 def _declare_notification_schedules() -> None:

@@ -15,7 +15,7 @@ from payments.gateway.hooks import ConfirmedCharge
 from .collection.charging import PAID, Result
 from .collection.claims import Claim
 from .collection.outcomes import apply_outcomes
-from .models import Installment
+from .models import Installment, PaymentPlan
 
 logger = logging.getLogger("installments.collection")
 
@@ -37,6 +37,9 @@ def installment_charge_confirm(charge: ConfirmedCharge) -> bool:
         return False
     attempt = int(match[2])
     with transaction.atomic(savepoint=False):
+        # The plan's lock before the installment's, as every writer of a
+        # plan's installments takes them (DESIGN 14).
+        PaymentPlan.objects.select_for_update().filter(pk=installment.plan_id).first()
         installment = (
             Installment.objects.select_for_update(of=("self",))
             .select_related("plan__customer")

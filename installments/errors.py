@@ -39,3 +39,31 @@ class PlanNotCollectable(DomainError):
         "This plan has nothing left to collect: every installment is paid, or the "
         "plan is not active."
     )
+
+
+class RefundExceedsRefundable(DomainError):
+    code = "refund_exceeds_refundable"
+    http_status = 422
+    message = (
+        "The amount is more than what is left to refund on this plan (its total "
+        "less what was refunded so far, of which only what is unpaid or was "
+        "collected can be refunded)."
+    )
+
+
+class PlanBusy(DomainError):
+    code = "plan_busy"
+    http_status = 409
+    message = (
+        "An installment this refund needs is being charged right now; retry in a "
+        "moment, once the charge has settled."
+    )
+
+
+class PlanNotCancellable(DomainError):
+    code = "plan_not_cancellable"
+    http_status = 409
+    message = (
+        "Only an active or defaulted plan can be cancelled, and not while one of "
+        "its installments is being charged."
+    )

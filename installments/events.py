@@ -4,9 +4,11 @@ confirmations send the same shapes."""
 
 from typing import TYPE_CHECKING
 
+from . import selectors
+
 if TYPE_CHECKING:
     from .collection.claims import Claim
-    from .models import DepositAttempt, Installment, PaymentPlan
+    from .models import DepositAttempt, Installment, PaymentPlan, Refund
 
 Event = tuple[str, dict]
 
@@ -67,3 +69,43 @@ def installment_paid(claim: "Claim", processor_reference: str) -> list[Event]:
         "processorReference": processor_reference,
     }
     return [(event_type, data) for event_type in INSTALLMENT_PAID]
+
+
+def plan_lifecycle_payload(plan: "PaymentPlan") -> dict:
+    """What every plan lifecycle event carries (`payment_plan.cancelled`,
+    `.completed`, `.defaulted`): the money so far, read from the plan's rows."""
+    return {
+        **plan_data(plan),
+        "amountPaid": selectors.amount_paid(plan),
+        "amountRefunded": plan.amount_refunded,
+        "amountRemaining": selectors.amount_remaining(plan),
+    }
+
+
+def plan_cancelled(plan: "PaymentPlan") -> Event:
+    """Cancelled by its merchant, or by a refund that cancelled every unpaid
+    installment."""
+    return ("payment_plan.cancelled", plan_lifecycle_payload(plan))
+
+
+def refund_payload(refund: "Refund") -> dict:
+    plan = refund.plan
+    return {
+        "resourceType": "refund",
+        "resourceId": refund.public_id,
+        "paymentPlanId": plan.public_id,
+        "orderReference": plan.order_reference,
+        "amount": refund.amount,
+        "currency": refund.currency,
+        "reason": refund.reason,
+        "status": refund.status,
+    }
+
+
+def refund_created(refund: "Refund") -> Event:
+    return ("refund.created", refund_payload(refund))
+
+
+def refund_settled(refund: "Refund") -> Event:
+    """`refund.processed` or `refund.failed`, from the refund's final status."""
+    return (f"refund.{refund.status}", refund_payload(refund))

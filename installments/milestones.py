@@ -1,5 +1,6 @@
-"""A plan's milestones after a payment: completion (every installment paid) and
-the goods release (the merchant's release rule, at most once per plan).
+"""A plan's milestones after a payment: completion (every installment paid or
+cancelled by a refund) and the goods release (the merchant's release rule, at
+most once per plan).
 
 One function, `milestones_reach`, decides both for the deposit (one plan) and
 for the collection engine (a batch's plans at once), in the caller's
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from .models import Installment, PaymentPlan
 
@@ -45,18 +46,36 @@ def release_due(
         return status == PaymentPlan.Status.COMPLETED
     if after_installments is None:
         return False
-    return paid >= min(after_installments, count)
+    # A completed plan whose refunds cancelled some installments has fewer
+    # than N paid: it has paid everything there was to pay.
+    return status == PaymentPlan.Status.COMPLETED or paid >= min(
+        after_installments, count
+    )
 
 
 def paid_counts(plan_pks: list[int]) -> dict[int, int]:
     """Paid installments per plan, for the plans that have any."""
-    return dict(
-        Installment.objects.filter(plan_id__in=plan_pks, status=Installment.Status.PAID)
+    return {pk: paid for pk, (paid, _) in installment_counts(plan_pks).items() if paid}
+
+
+def installment_counts(plan_pks: list[int]) -> dict[int, tuple[int, int]]:
+    """(paid, still to settle) installments per plan that has installments:
+    still to settle is every one neither paid nor cancelled (a refund's or the
+    plan's cancellation), so a plan with none left is complete."""
+    Status = Installment.Status
+    return {
+        pk: (paid, unsettled)
+        for pk, paid, unsettled in Installment.objects.filter(plan_id__in=plan_pks)
         .order_by()
         .values("plan_id")
-        .annotate(count=Count("id"))
-        .values_list("plan_id", "count")
-    )
+        .annotate(
+            paid=Count("id", filter=Q(status=Status.PAID)),
+            unsettled=Count(
+                "id", filter=~Q(status__in=(Status.PAID, Status.CANCELLED))
+            ),
+        )
+        .values_list("plan_id", "paid", "unsettled")
+    }
 
 
 def goods_release_due(
@@ -92,12 +111,18 @@ def milestones_reach(
     goods of every plan whose release rule is now satisfied as released (once):
     two UPDATEs at most, whatever the number of plans. `merchants` by primary
     key, when the caller loaded them (else each plan's own)."""
-    paid = paid_counts([plan.pk for plan in plans])
+    counts = installment_counts([plan.pk for plan in plans])
+    paid = {pk: count for pk, (count, _) in counts.items()}
+    # Complete: something paid and nothing left to settle (the others may have
+    # been cancelled by refunds; a plan whose unpaid installments a refund all
+    # cancelled is cancelled by that refund, not completed).
     completing = [
         plan
         for plan in plans
         if plan.status == PaymentPlan.Status.ACTIVE
-        and paid.get(plan.pk, 0) >= plan.installment_count
+        and plan.pk in counts
+        and counts[plan.pk][0] > 0
+        and counts[plan.pk][1] == 0
     ]
     PaymentPlan.bulk_transition(completing, PaymentPlan.Status.COMPLETED, at=at)
     releasing = [

@@ -45,7 +45,11 @@ class PaymentPlan(StateMachine):
 
     TRANSITIONS = {
         Status.PENDING: frozenset({Status.ACTIVE, Status.CANCELLED}),
-        Status.ACTIVE: frozenset({Status.COMPLETED, Status.DEFAULTED}),
+        Status.ACTIVE: frozenset(
+            {Status.COMPLETED, Status.DEFAULTED, Status.CANCELLED}
+        ),
+        # A defaulted plan may still be cancelled by its merchant (DESIGN 14).
+        Status.DEFAULTED: frozenset({Status.CANCELLED}),
     }
     STAMPS = {
         Status.ACTIVE: "activated_at",
@@ -70,6 +74,10 @@ class PaymentPlan(StateMachine):
     customer_score = models.PositiveSmallIntegerField()
     schedule_type = models.CharField(max_length=16)
     installment_count = models.PositiveSmallIntegerField()
+    # What refunds took off the order so far (reductions and money not given
+    # back by a failed processor refund), changed under the plan's lock in the
+    # refund's own transaction (installments/refunds/).
+    amount_refunded = models.BigIntegerField(default=0)
     # The terms while pending; once active the Installment rows are the truth.
     installment_amounts = models.JSONField(default=list)
     status = models.CharField(
@@ -85,6 +93,8 @@ class PaymentPlan(StateMachine):
     completed_at = models.DateTimeField(null=True, blank=True)
     defaulted_at = models.DateTimeField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
+    # The merchant's words when they cancelled it (POST .../cancel).
+    cancellation_reason = models.CharField(max_length=255, blank=True)
     # Set once, when the merchant's release rule is first satisfied.
     goods_released_at = models.DateTimeField(null=True, blank=True)
 
@@ -100,6 +110,11 @@ class PaymentPlan(StateMachine):
             models.CheckConstraint(
                 condition=Q(installment_count__gte=1) & Q(installment_count__lte=12),
                 name="payment_plan_installment_count_1_12",
+            ),
+            models.CheckConstraint(
+                condition=Q(amount_refunded__gte=0)
+                & Q(amount_refunded__lte=models.F("total_amount")),
+                name="payment_plan_amount_refunded_valid",
             ),
         ]
         indexes = [
@@ -145,7 +160,10 @@ class Installment(StateMachine):
 
     `scheduled` -> `processing` (claimed, charge in flight) -> `paid`;
     `processing` -> `failed` (`next_attempt_at` set) -> `processing` -> ...;
-    `failed` -> `defaulted` after the last retry. `next_attempt_at` starts at the
+    `failed` -> `defaulted` after the last retry; `scheduled` or `failed` ->
+    `cancelled` by a refund that reduces it to 0 or by the plan's cancellation
+    (DESIGN section 14). `amount` is what is still owed after reductions,
+    `original_amount` what it was at creation. `next_attempt_at` starts at the
     beginning of the due date (Lagos), so "due by the end of date D" and "retry
     whose time has come" are one condition for the collection engine. While
     `processing` it is the end of the claim's lease: an attempt still in flight
@@ -159,17 +177,23 @@ class Installment(StateMachine):
         PAID = "paid"
         FAILED = "failed"
         DEFAULTED = "defaulted"
+        CANCELLED = "cancelled"
 
     TRANSITIONS = {
-        Status.SCHEDULED: frozenset({Status.PROCESSING}),
+        Status.SCHEDULED: frozenset({Status.PROCESSING, Status.CANCELLED}),
         Status.PROCESSING: frozenset({Status.PAID, Status.FAILED}),
-        Status.FAILED: frozenset({Status.PROCESSING, Status.DEFAULTED}),
+        Status.FAILED: frozenset(
+            {Status.PROCESSING, Status.DEFAULTED, Status.CANCELLED}
+        ),
     }
     STAMPS = {
         Status.PAID: "paid_at",
         Status.FAILED: "failed_at",
         Status.DEFAULTED: "defaulted_at",
+        Status.CANCELLED: "cancelled_at",
     }
+    # What a refund may reduce and a cancellation cancels (DESIGN 14).
+    UNPAID = (Status.SCHEDULED, Status.FAILED)
 
     public_id = models.CharField(max_length=40, unique=True, default=new_installment_id)
     plan = models.ForeignKey(
@@ -177,6 +201,7 @@ class Installment(StateMachine):
     )
     sequence = models.PositiveSmallIntegerField()
     amount = models.BigIntegerField()
+    original_amount = models.BigIntegerField()
     currency = models.CharField(max_length=3, default="NGN")
     due_date = models.DateField()
     status = models.CharField(
@@ -195,6 +220,7 @@ class Installment(StateMachine):
     paid_at = models.DateTimeField(null=True, blank=True)
     failed_at = models.DateTimeField(null=True, blank=True)
     defaulted_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["plan_id", "sequence"]
@@ -202,7 +228,14 @@ class Installment(StateMachine):
             models.UniqueConstraint(
                 fields=["plan", "sequence"], name="installment_sequence_unique"
             ),
-            amount_positive("installment_amount_positive"),
+            # Reduced by refunds, never below 0 nor above what it was; only a
+            # cancelled installment may owe nothing.
+            models.CheckConstraint(
+                condition=Q(amount__gte=0)
+                & Q(amount__lte=models.F("original_amount"))
+                & (Q(amount__gt=0) | Q(status="cancelled")),
+                name="installment_amount_valid",
+            ),
         ]
         indexes = [
             # The collection engine's claim: `status IN (scheduled, failed) AND
@@ -327,3 +360,24 @@ class DepositAttempt(StateMachine):
 
     def __str__(self):
         return f"{self.reference} {self.amount} ({self.status})"
+
+
+# Refunds live in their own subpackage; Django finds their models here.
+from .refunds.models import (  # noqa: E402
+    Refund,
+    RefundIdempotencyRecord,
+    RefundPart,
+    RefundReduction,
+)
+
+__all__ = [
+    "DepositAttempt",
+    "Installment",
+    "InstallmentStatusChange",
+    "PaymentPlan",
+    "PaymentPlanStatusChange",
+    "Refund",
+    "RefundIdempotencyRecord",
+    "RefundPart",
+    "RefundReduction",
+]

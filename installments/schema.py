@@ -7,6 +7,7 @@ every operation gets without saying (security, common error statuses).
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 
+from config.api.idempotency import UUID_V4_PATTERN
 from config.api.schema import (
     DATE,
     KOBO,
@@ -23,16 +24,73 @@ from config.api.schema import (
 )
 
 from . import api
-from .models import Installment, PaymentPlan
+from .models import Installment, PaymentPlan, Refund, RefundPart
+from .refunds import api as refunds_api
+from .refunds.serializers import PlanCancelInput, RefundCreateInput
 from .rules import SCHEDULE_TYPES
 
+REFUND_PART = component(
+    "RefundPart",
+    obj(
+        {
+            "reference": string(
+                "The processor refund's own reference, `<refund id>_<n>`."
+            ),
+            "collection_reference": string(
+                "The processor reference of the collection it pays back (the "
+                "deposit's `plan_..._d1`, an installment's `inst_..._a1`, ...)."
+            ),
+            "amount": KOBO,
+            "status": string(
+                "`requesting` until the processor has it, then `pending`, then "
+                "`processed` or `failed` (the money is back in your wallet).",
+                enum=list(RefundPart.Status.values),
+            ),
+        }
+    ),
+)
+REFUND = component(
+    "Refund",
+    obj(
+        {
+            "id": string("`rf_...`"),
+            "payment_plan_id": string("`plan_...`"),
+            "amount": {**KOBO, "description": "What the refund took off the order."},
+            "amount_reduced": {
+                **KOBO,
+                "description": "Taken off unpaid installments, the last due first: "
+                "no money moved.",
+            },
+            "amount_returned": {
+                **KOBO,
+                "description": "Paid back in money against the plan's collections, "
+                "newest first (one part each).",
+            },
+            "reason": string(),
+            "status": string(
+                "`processed` when no money moves or every part is processed, "
+                "`pending` while a part is open, `failed` when a part failed (its "
+                "money is back in your wallet and refundable again; the reductions "
+                "stay).",
+                enum=list(Refund.Status.values),
+            ),
+            "parts": {"type": "array", "items": REFUND_PART},
+            "created_at": TIMESTAMP,
+        }
+    ),
+)
 INSTALLMENT = component(
     "Installment",
     obj(
         {
             "id": string("`inst_...`"),
             "sequence": {"type": "integer", "minimum": 1},
-            "amount": KOBO,
+            "amount": {
+                **KOBO,
+                "description": "What is still owed: `original_amount` less what "
+                "refunds took off it (0 once a refund cancelled it).",
+            },
+            "original_amount": {**KOBO, "description": "What it was at creation."},
             "due_date": DATE,
             "status": string(enum=list(Installment.Status.values)),
             "attempts": {
@@ -60,7 +118,16 @@ PAYMENT_PLAN = component(
                 **KOBO,
                 "description": "The deposit (once paid) plus every paid installment.",
             },
-            "amount_remaining": {**KOBO, "description": "total_amount - amount_paid."},
+            "amount_remaining": {
+                **KOBO,
+                "description": "Still to collect: the installments neither paid nor "
+                "cancelled, at what they owe after refunds.",
+            },
+            "amount_refunded": {
+                **KOBO,
+                "description": "What refunds took off the order so far (money of a "
+                "failed refund part excepted).",
+            },
             "schedule_type": string(enum=list(SCHEDULE_TYPES)),
             "installment_count": {
                 "type": "integer",
@@ -70,6 +137,11 @@ PAYMENT_PLAN = component(
                 "type": "array",
                 "items": INSTALLMENT,
                 "description": "In order; empty while the plan is `pending`.",
+            },
+            "refunds": {
+                "type": "array",
+                "items": REFUND,
+                "description": "Newest first.",
             },
             "created_at": TIMESTAMP,
         }
@@ -119,3 +191,53 @@ extend_schema_view(
         responses={200: ok_envelope(PAYMENT_PLAN), **errors(409)},
     )
 )(api.SandboxCollectNextApi)
+
+PLAN_ID = path_id("plan_id", "plan", "The plan's identifier")
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    {"type": "string", "pattern": UUID_V4_PATTERN},
+    OpenApiParameter.HEADER,
+    description="Recommended: a UUID v4. Repeating it within 24 hours returns the "
+    "refund it created (header `Idempotent-Replayed: true`) and refunds nothing "
+    "more, whatever the body or plan; anything but a UUID v4 is a 400 "
+    "`invalid_idempotency_key`.",
+)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="payment_plan_refund_create",
+        summary="Refund part or all of a plan",
+        description="With the API key of the plan's merchant. The amount comes off "
+        "the unpaid installments first (last due first; one reduced to 0 is "
+        "cancelled, and a plan left with nothing to collect is cancelled), the "
+        "rest is paid back in money against the plan's collections, newest first. "
+        "More than the plan's total less what was refunded (or than its unpaid "
+        "installments and collections can take) is a 422 "
+        "`refund_exceeds_refundable`; a refund that needs an installment being "
+        "charged right now is a 409 `plan_busy` (retry in a moment).",
+        parameters=[PLAN_ID, IDEMPOTENCY_KEY],
+        request=RefundCreateInput,
+        responses={201: ok_envelope(REFUND), **errors(409, 422)},
+    ),
+    get=extend_schema(
+        operation_id="payment_plan_refunds_list",
+        summary="A plan's refunds, newest first",
+        parameters=[PLAN_ID, *PAGINATION],
+        responses={200: list_envelope(REFUND)},
+    ),
+)(refunds_api.PlanRefundsApi)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="payment_plan_cancel",
+        summary="Cancel a plan: no more debits",
+        description="With the API key of the plan's merchant: every unpaid "
+        "installment is cancelled and the plan too; nothing is refunded (refund "
+        "what you owe back with the refunds endpoint). A plan that is not active "
+        "or defaulted, or whose installment is being charged right now, is a 409 "
+        "`plan_not_cancellable`.",
+        parameters=[PLAN_ID],
+        request=PlanCancelInput,
+        responses={200: ok_envelope(PAYMENT_PLAN), **errors(409)},
+    )
+)(refunds_api.PlanCancelApi)

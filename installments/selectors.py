@@ -5,18 +5,20 @@ from django.db.models import Prefetch, QuerySet
 from config.api.ids import row_by_public_id
 
 from .errors import PlanNotFound
-from .models import Installment, PaymentPlan
-
-PAID_PLAN_STATUSES = (
-    PaymentPlan.Status.ACTIVE,
-    PaymentPlan.Status.COMPLETED,
-    PaymentPlan.Status.DEFAULTED,
-)
+from .models import Installment, PaymentPlan, Refund, RefundPart
 
 
 def plans_with_installments() -> QuerySet[PaymentPlan]:
+    """Plans with what their representation shows: installments in order, and
+    refunds newest first with their parts."""
     return PaymentPlan.objects.select_related("merchant", "customer").prefetch_related(
-        Prefetch("installments", queryset=Installment.objects.order_by("sequence"))
+        Prefetch("installments", queryset=Installment.objects.order_by("sequence")),
+        Prefetch(
+            "refunds",
+            queryset=Refund.objects.order_by("-created_at", "-id").prefetch_related(
+                Prefetch("parts", queryset=RefundPart.objects.order_by("number"))
+            ),
+        ),
     )
 
 
@@ -47,18 +49,19 @@ def plans_of_merchant(
 
 
 def plans_of_customer(customer) -> QuerySet[PaymentPlan]:
-    """What the customer's account shows: plans whose deposit was paid, newest
-    first (a pending plan is an unfinished checkout, not a plan yet)."""
+    """What the customer's account shows: plans whose deposit was paid (also
+    those cancelled since), newest first (a pending plan is an unfinished
+    checkout, not a plan yet)."""
     return (
         plans_with_installments()
-        .filter(customer=customer, status__in=PAID_PLAN_STATUSES)
+        .filter(customer=customer, activated_at__isnull=False)
         .order_by("-created_at", "-id")
     )
 
 
 def amount_paid(plan: PaymentPlan) -> int:
     """The deposit (once collected) plus every paid installment."""
-    if plan.status not in PAID_PLAN_STATUSES:
+    if plan.activated_at is None:
         return 0
     return plan.deposit_amount + sum(
         installment.amount
@@ -68,7 +71,17 @@ def amount_paid(plan: PaymentPlan) -> int:
 
 
 def amount_remaining(plan: PaymentPlan) -> int:
-    return plan.total_amount - amount_paid(plan)
+    """What is still to be collected: the installments neither paid nor
+    cancelled, at what they owe after refunds' reductions (the whole total
+    while the deposit is unpaid)."""
+    if plan.activated_at is None:
+        return plan.total_amount
+    return sum(
+        installment.amount
+        for installment in plan.installments.all()
+        if installment.status
+        not in (Installment.Status.PAID, Installment.Status.CANCELLED)
+    )
 
 
 def next_due_installment(plan: PaymentPlan) -> Installment | None:

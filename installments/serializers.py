@@ -3,6 +3,7 @@ from rest_framework import serializers
 from config.api.formats import iso_date, iso_utc
 
 from . import selectors
+from .refunds.serializers import refund_output
 
 
 class PlanListQuery(serializers.Serializer):
@@ -16,6 +17,7 @@ def installment_output(installment) -> dict:
         "id": installment.public_id,
         "sequence": installment.sequence,
         "amount": installment.amount,
+        "original_amount": installment.original_amount,
         "due_date": iso_date(installment.due_date),
         "status": installment.status,
         "attempts": installment.attempts,
@@ -36,10 +38,12 @@ def plan_output(plan) -> dict:
         "deposit_amount": plan.deposit_amount,
         "amount_paid": selectors.amount_paid(plan),
         "amount_remaining": selectors.amount_remaining(plan),
+        "amount_refunded": plan.amount_refunded,
         "schedule_type": plan.schedule_type,
         "installment_count": plan.installment_count,
         "installments": [
             installment_output(installment) for installment in plan.installments.all()
         ],
+        "refunds": [refund_output(refund) for refund in plan.refunds.all()],
         "created_at": iso_utc(plan.created_at),
     }

@@ -142,6 +142,7 @@ def deposit_succeeded(
                 plan=plan,
                 sequence=sequence,
                 amount=amount,
+                original_amount=amount,
                 currency=plan.currency,
                 due_date=due,
                 next_attempt_at=start_of_day(due),

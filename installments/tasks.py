@@ -6,6 +6,8 @@ from django_q.tasks import async_task
 
 from . import emails
 from .collection import collect_due
+from .refunds.services import refund_idempotency_records_purge
+from .refunds.settlement import parts_poll
 
 logger = logging.getLogger("installments.collection")
 
@@ -29,3 +31,13 @@ def collect_due_installments() -> str:
 def send_emails(messages: list) -> int:
     """The e-mails of one recorded batch (enqueued after its commit)."""
     return emails.send([tuple(message) for message in messages])
+
+
+def refund_parts_poll() -> int:
+    """Every 5 minutes: ask again for refund parts that got no answer, look up
+    the pending ones."""
+    return parts_poll()
+
+
+def purge_expired_refund_idempotency_records() -> int:
+    return refund_idempotency_records_purge()

@@ -1,11 +1,22 @@
 from config.api.urls import api_path
 
 from . import api
+from .refunds import api as refunds_api
 
 urlpatterns = [
     *api_path("payment-plans", api.PlanListApi.as_view(), "payment-plan-list"),
     *api_path(
         "payment-plans/<str:plan_id>", api.PlanDetailApi.as_view(), "payment-plan"
+    ),
+    *api_path(
+        "payment-plans/<str:plan_id>/refunds",
+        refunds_api.PlanRefundsApi.as_view(),
+        "payment-plan-refunds",
+    ),
+    *api_path(
+        "payment-plans/<str:plan_id>/cancel",
+        refunds_api.PlanCancelApi.as_view(),
+        "payment-plan-cancel",
     ),
     *api_path(
         "sandbox/payment-plans/<str:plan_id>/collect-next",

@@ -26,6 +26,10 @@ EVENT_TYPES = (
     "goods.release",
     "debit.scheduled",
     "transfer.success",
+    "refund.created",
+    "refund.processed",
+    "refund.failed",
+    "payment_plan.cancelled",
 )
 TEST_EVENT_TYPE = "webhook.test"
 

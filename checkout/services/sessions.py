@@ -10,6 +10,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from config.api.errors import UnsupportedCurrency
+from config.api.idempotency import IDEMPOTENCY_RETENTION
 from config.db.rows import insert_values, typed_select
 from installments import rules
 
@@ -18,7 +19,6 @@ from ..errors import OrderAlreadyPaid
 from ..models import CheckoutSession, IdempotencyRecord
 
 SESSION_LIFETIME = timedelta(minutes=30)
-IDEMPOTENCY_RETENTION = timedelta(hours=24)
 SUPPORTED_CURRENCIES = ("NGN",)
 CREATED = 201
 

@@ -60,3 +60,12 @@ class ServiceUnavailable(DomainError):
         "The service is temporarily unavailable; retry after the number of seconds "
         "in Retry-After."
     )
+
+
+class InvalidIdempotencyKey(DomainError):
+    code = "invalid_idempotency_key"
+    http_status = 400
+    message = (
+        "The Idempotency-Key header must be a UUID version 4 "
+        "(e.g. 3f1c9e0a-5b7d-4c2e-9a4f-8d6b2e1c0a7f)."
+    )

@@ -2,7 +2,7 @@
 
 For the installments still in the claim that charged them (`processing`, same
 attempt number: a worker whose lease ran out and was taken over records
-nothing), in one transaction and a fixed lock order (installments, plans,
+nothing), in one transaction and a fixed lock order (plans, installments,
 customers, each by primary key):
 
 - paid: the installments (one UPDATE), their collections in the ledger (2.5% fee;
@@ -248,6 +248,16 @@ def apply_outcomes(results: list[Result], *, pass_date: date) -> Tally:
     or the one in which payments records a processor's `charge.success`)."""
     now = timezone.now()
     with transaction.atomic(savepoint=False):
+        # The plans' locks first (DESIGN 14: refunds, cancellations and early
+        # payments take a plan's lock before its installments'), so a refund
+        # waiting on an installment this batch holds never deadlocks with it.
+        plans = {
+            plan.pk: plan
+            for plan in PaymentPlan.objects.select_for_update()
+            .filter(pk__in=sorted({result.claim.plan_pk for result in results}))
+            .order_by("pk")
+            .only(*_PLAN_FIELDS)
+        }
         rows = {
             row.pk: row
             for row in Installment.objects.select_for_update()
@@ -264,13 +274,7 @@ def apply_outcomes(results: list[Result], *, pass_date: date) -> Tally:
         ]
         if not mine:
             return Tally(skipped=len(results))
-        plans = {
-            plan.pk: plan
-            for plan in PaymentPlan.objects.select_for_update()
-            .filter(pk__in=sorted({result.claim.plan_pk for result in mine}))
-            .order_by("pk")
-            .only(*_PLAN_FIELDS)
-        }
+        plans = {result.claim.plan_pk: plans[result.claim.plan_pk] for result in mine}
         merchants = Merchant.objects.only(
             "id", "public_id", "email", "business_name", "release_rule"
         ).in_bulk({plan.merchant_id for plan in plans.values()})

@@ -22,7 +22,9 @@ def plan_collect_next(*, plan: PaymentPlan) -> PaymentPlan:
             "to collect."
         )
     unpaid = (
-        plan.installments.exclude(status__in=(Status.PAID, Status.DEFAULTED))
+        plan.installments.exclude(
+            status__in=(Status.PAID, Status.DEFAULTED, Status.CANCELLED)
+        )
         .order_by("sequence")
         .first()
     )

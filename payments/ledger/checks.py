@@ -11,6 +11,7 @@ Sums are done by the database (one grouped query per check); rows are walked in
 Python only where a rule needs them (transactions, payouts), in chunks.
 """
 
+from collections import defaultdict
 from collections.abc import Iterator
 
 from django.db.models import Count, F, Q, Sum, Value
@@ -23,6 +24,7 @@ from .models import (
     PAYOUTS_IN_TRANSIT,
     PLATFORM_FEES,
     PROCESSOR_CLEARING,
+    REFUNDS_IN_TRANSIT,
     WALLET_PREFIX,
     LedgerLine,
     LedgerTransaction,
@@ -34,7 +36,9 @@ FIXED_ACCOUNTS = (
     PLATFORM_FEES,
     PAYOUTS_IN_TRANSIT,
     CUSTOMER_REFUNDS,
+    REFUNDS_IN_TRANSIT,
 )
+REFUND_KINDS = (Kind.REFUND, Kind.REFUND_SETTLED, Kind.REFUND_RETURNED)
 CHUNK = 2000
 
 
@@ -87,6 +91,7 @@ def _per_transaction_sums():
             fees=Sum("lines__amount", filter=Q(lines__account=PLATFORM_FEES)),
             transit=Sum("lines__amount", filter=Q(lines__account=PAYOUTS_IN_TRANSIT)),
             refunds=Sum("lines__amount", filter=Q(lines__account=CUSTOMER_REFUNDS)),
+            refunding=Sum("lines__amount", filter=Q(lines__account=REFUNDS_IN_TRANSIT)),
             wallet=Sum("lines__amount", filter=wallet),
         )
         .values(
@@ -100,6 +105,7 @@ def _per_transaction_sums():
             "fees",
             "transit",
             "refunds",
+            "refunding",
             "wallet",
         )
         .order_by("id")
@@ -123,6 +129,14 @@ def _expected_lines(row: dict) -> dict | None:
     if kind == Kind.PAYOUT_RETURNED:
         source = "clearing" if row["clearing"] else "transit"
         return {source: amount, "wallet": -amount}
+    # A plan refund: fee and net are the (negative) changes to the fee account
+    # and the wallet; what each must be is checked per collection below.
+    if kind == Kind.REFUND:
+        return {"fees": -row["fee"], "wallet": -row["net"], "refunding": -amount}
+    if kind == Kind.REFUND_SETTLED:
+        return {"refunding": amount, "clearing": -amount}
+    if kind == Kind.REFUND_RETURNED:
+        return {"refunding": amount, "fees": -row["fee"], "wallet": -row["net"]}
     return None
 
 
@@ -131,6 +145,7 @@ _MERCHANT_KINDS = (
     Kind.PAYOUT,
     Kind.PAYOUT_SETTLED,
     Kind.PAYOUT_RETURNED,
+    *REFUND_KINDS,
 )
 
 
@@ -138,7 +153,7 @@ def headers_match_lines() -> Iterator[str]:
     """Each transaction's amount, fee and net are what its lines say: the fee is
     the 2.5% rule, net is the wallet's change, and every account holds what the
     kind of movement moves."""
-    accounts = ("clearing", "fees", "transit", "refunds", "wallet")
+    accounts = ("clearing", "fees", "transit", "refunds", "refunding", "wallet")
     for row in _per_transaction_sums().iterator(chunk_size=CHUNK):
         name = f"transaction {row['public_id']} ({row['kind']})"
         expected = _expected_lines(row)
@@ -167,8 +182,97 @@ def headers_match_lines() -> Iterator[str]:
                 )
 
 
+def _refund_movements() -> dict[str, dict]:
+    """Per part reference: its refund postings {kind: (amount, fee, collection
+    reference, merchant pk)}."""
+    found: dict[str, dict] = defaultdict(dict)
+    for reference, kind, amount, fee, collection, merchant_id in (
+        LedgerTransaction.objects.filter(kind__in=REFUND_KINDS)
+        .values_list(
+            "reference", "kind", "amount", "fee", "processor_reference", "merchant_id"
+        )
+        .order_by("id")
+        .iterator(chunk_size=CHUNK)
+    ):
+        found[reference][kind] = (amount, fee, collection, merchant_id)
+    return found
+
+
+def _refund_breaches(reference: str, kinds: dict) -> Iterator[str]:
+    requested = kinds.get(Kind.REFUND)
+    if requested is None:
+        yield f"refund {reference} is settled or returned but was never requested"
+        return
+    if Kind.REFUND_SETTLED in kinds and Kind.REFUND_RETURNED in kinds:
+        yield f"refund {reference} is both settled and returned"
+    for kind, (amount, _, collection, merchant_id) in kinds.items():
+        if (amount, collection, merchant_id) != (
+            requested[0],
+            requested[2],
+            requested[3],
+        ):
+            yield f"refund {reference}: its {kind} posting does not match its request"
+    settled = kinds.get(Kind.REFUND_SETTLED)
+    if settled is not None and settled[1] != 0:
+        yield f"refund {reference}: a settlement moves no fee"
+
+
+def refunds_match_collections() -> Iterator[str]:
+    """Every plan refund posting (DESIGN section 14) belongs to a collection of
+    its merchant; each part is requested once and settled or returned at most
+    once, for its own amount; a collection never gives back more than it
+    collected, and the fee kept on it is exactly the fee of what it has left
+    (collected minus refunds not returned); refunds_in_transit holds exactly
+    the parts still open."""
+    collections = {
+        reference: [amount, fee, merchant_id]
+        for reference, amount, fee, merchant_id in LedgerTransaction.objects.filter(
+            kind=Kind.COLLECTION
+        )
+        .exclude(processor_reference="")
+        .values_list("processor_reference", "amount", "fee", "merchant_id")
+        .iterator(chunk_size=CHUNK)
+    }
+    touched: set[str] = set()
+    open_total = 0
+    for reference, kinds in sorted(_refund_movements().items()):
+        yield from _refund_breaches(reference, kinds)
+        for kind, (amount, fee, collection, merchant_id) in kinds.items():
+            state = collections.get(collection)
+            if state is None or state[2] != merchant_id:
+                yield f"refund {reference} ({kind}) names no collection {collection}"
+                continue
+            touched.add(collection)
+            sign = {Kind.REFUND: -1, Kind.REFUND_RETURNED: 1}.get(kind, 0)
+            state[0] += sign * amount
+            state[1] += fee
+        if set(kinds) == {Kind.REFUND}:
+            open_total += kinds[Kind.REFUND][0]
+    for collection in sorted(touched):
+        remaining, fee_kept, _ = collections[collection]
+        if remaining < 0:
+            yield f"collection {collection} gave back more than it collected"
+        elif fee_kept != platform_fee(remaining):
+            yield (
+                f"collection {collection} keeps a fee of {fee_kept} on "
+                f"{remaining} left, not {platform_fee(remaining)}"
+            )
+    held = -(
+        LedgerLine.objects.filter(account=REFUNDS_IN_TRANSIT).aggregate(
+            total=Sum("amount")
+        )["total"]
+        or 0
+    )
+    if held != open_total:
+        yield f"refunds_in_transit holds {held}, the open refunds {open_total}"
+
+
 BUILT_IN = (
     NamedLedgerCheck("every transaction balances", transactions_balance),
     NamedLedgerCheck("lines post to known accounts", accounts_known),
     NamedLedgerCheck("amounts and fees match the lines", headers_match_lines),
+    NamedLedgerCheck(
+        "refunds match their collections and keep the fee rule",
+        refunds_match_collections,
+    ),
 )

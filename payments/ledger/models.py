@@ -3,9 +3,10 @@
 Every money movement is one LedgerTransaction whose lines sum to zero. Signs: a
 line's amount is positive for a debit and negative for a credit. `processor_clearing`
 is an asset (money held at the processor: debit balance); a merchant wallet,
-`platform_fees` and `customer_refunds` are what the service owes or earned (credit
-balances, so their balance is the negated sum of their lines). Rows are append-only:
-a correction is a new transaction.
+`platform_fees`, `customer_refunds` and `refunds_in_transit` are what the service
+owes or earned (credit balances, so their balance is the negated sum of their
+lines). A wallet may go below zero when money it had paid out is refunded. Rows
+are append-only: a correction is a new transaction.
 """
 
 from django.db import models
@@ -19,6 +20,8 @@ PROCESSOR_CLEARING = "processor_clearing"
 PLATFORM_FEES = "platform_fees"
 PAYOUTS_IN_TRANSIT = "payouts_in_transit"
 CUSTOMER_REFUNDS = "customer_refunds"
+# Plan refunds asked of the processor and not yet settled (DESIGN section 14).
+REFUNDS_IN_TRANSIT = "refunds_in_transit"
 WALLET_PREFIX = "merchant_wallet:"
 
 
@@ -38,6 +41,10 @@ class LedgerTransaction(AppendOnly):
         PAYOUT = "payout"  # wallet -> payouts in transit
         PAYOUT_SETTLED = "payout_settled"  # in transit -> paid out of clearing
         PAYOUT_RETURNED = "payout_returned"  # in transit -> back to the wallet
+        # A plan refund's processor refund (a part), against one collection:
+        REFUND = "refund"  # wallet and fee given back -> refunds in transit
+        REFUND_SETTLED = "refund_settled"  # in transit -> paid out of clearing
+        REFUND_RETURNED = "refund_returned"  # failed: back to wallet and fees
 
     public_id = models.CharField(max_length=40, unique=True, default=new_transaction_id)
     kind = models.CharField(max_length=32, choices=Kind.choices)

@@ -17,8 +17,8 @@ from config.api.schema import (
 from . import api
 
 MERCHANT_ID = path_id("merchant_id", "mer", "The merchant's identifier")
-WALLET_TYPES = ["collection", "payout", "payout_returned"]
-WALLET_RESOURCE_TYPES = ["installment", "payment_plan", "payout"]
+WALLET_TYPES = ["collection", "payout", "payout_returned", "refund", "refund_returned"]
+WALLET_RESOURCE_TYPES = ["installment", "payment_plan", "payout", "refund"]
 WALLET_TRANSACTION = component(
     "WalletTransaction",
     obj(
@@ -26,7 +26,10 @@ WALLET_TRANSACTION = component(
             "id": string("`txn_...`"),
             "type": string(
                 "`collection` (a deposit or installment collected), `payout` (left "
-                "for your bank), `payout_returned` (a payout came back).",
+                "for your bank), `payout_returned` (a payout came back), `refund` "
+                "(a plan refund paid back against one collection), "
+                "`refund_returned` (that processor refund failed: the money is "
+                "back).",
                 enum=WALLET_TYPES,
             ),
             "amount": {
@@ -34,7 +37,12 @@ WALLET_TRANSACTION = component(
                 "description": "Gross movement in kobo, signed from the merchant's "
                 "point of view (positive in, negative out).",
             },
-            "fee": {**KOBO, "minimum": 0, "description": "Platform fee (2.5%)."},
+            "fee": {
+                "type": "integer",
+                "description": "Platform fee (2.5%) in kobo; on a `refund`, the "
+                "fee given back (negative), so the fee kept on a collection is "
+                "always 2.5% of what it has left.",
+            },
             "net": {
                 "type": "integer",
                 "description": "amount - fee: the change to the available balance.",
@@ -45,15 +53,17 @@ WALLET_TRANSACTION = component(
                 "payment method) for an installment (the `processorReference` of "
                 "its `installment.paid` event), `plan_..._d1` (`_d2`, ... after a "
                 "declined try) for a deposit, the payout id `po_...` (the "
-                "`reference` of `transfer.success`) for a payout."
+                "`reference` of `transfer.success`) for a payout, the collection "
+                "refunded for a `refund` or `refund_returned`."
             ),
             "resource_type": string(
                 "What the money was for: `installment`, `payment_plan` (its "
-                "deposit) or `payout`.",
+                "deposit), `payout` or `refund`.",
                 enum=WALLET_RESOURCE_TYPES,
             ),
             "resource_id": string(
-                "Its id: `inst_...`, `plan_...` or `po_...` (the events' `resourceId`)."
+                "Its id: `inst_...`, `plan_...`, `po_...` or `rf_...` (the events' "
+                "`resourceId`)."
             ),
             "description": string(),
             "created_at": TIMESTAMP,

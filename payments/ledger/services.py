@@ -13,12 +13,13 @@ from django.db import transaction
 
 from config.db.rows import bulk_insert
 
-from .fees import platform_fee
+from .fees import fee_given_back, platform_fee
 from .models import (
     CUSTOMER_REFUNDS,
     PAYOUTS_IN_TRANSIT,
     PLATFORM_FEES,
     PROCESSOR_CLEARING,
+    REFUNDS_IN_TRANSIT,
     LedgerLine,
     LedgerTransaction,
     wallet_account,
@@ -271,4 +272,87 @@ def payout_returned_post(*, payout, after_settlement: bool) -> LedgerTransaction
         description=f"Payout {what}: returned to the wallet",
         into=PROCESSOR_CLEARING if after_settlement else PAYOUTS_IN_TRANSIT,
         out_of=wallet_account(payout.merchant.public_id),
+    )
+
+
+@dataclass(frozen=True)
+class RefundPosting:
+    """One processor refund of a plan refund (a part), for the postings below.
+
+    `reference` is the part's own (`rf_..._1`), `collection_reference` the
+    processor reference of the collection it refunds (what the wallet shows as
+    the reference, and what the checks group by), `refund_id` the plan refund
+    (`rf_...`)."""
+
+    merchant: object
+    customer: object
+    reference: str
+    collection_reference: str
+    refund_id: str
+    amount: int
+    currency: str = "NGN"
+    description: str = ""
+
+    def header(self) -> dict:
+        return {
+            "reference": self.reference,
+            "merchant": self.merchant,
+            "customer": self.customer,
+            "currency": self.currency,
+            "amount": self.amount,
+            "processor_reference": self.collection_reference,
+            "resource_type": "refund",
+            "resource_id": self.refund_id,
+        }
+
+
+def refund_post(*, part: RefundPosting, remaining: int) -> LedgerTransaction:
+    """A processor refund asked for against a collection that has `remaining`
+    left: the fee on what it takes (`fee_given_back`) comes out of
+    `platform_fees`, the rest out of the merchant's wallet (which may go below
+    zero), both into `refunds_in_transit`. `fee` and `net` are negative: the
+    merchant's wallet and fee change, as the wallet shows them."""
+    fee_back = fee_given_back(remaining=remaining, refunded=part.amount)
+    wallet_back = part.amount - fee_back
+    return ledger_post(
+        kind=LedgerTransaction.Kind.REFUND,
+        fee=-fee_back,
+        net=-wallet_back,
+        description=part.description or "Refund requested",
+        lines=[
+            (wallet_account(part.merchant.public_id), wallet_back),
+            (PLATFORM_FEES, fee_back),
+            (REFUNDS_IN_TRANSIT, -part.amount),
+        ],
+        **part.header(),
+    )
+
+
+def refund_settled_post(*, part: RefundPosting) -> LedgerTransaction:
+    """The processor paid the refund back: the money left its balance."""
+    return ledger_post(
+        kind=LedgerTransaction.Kind.REFUND_SETTLED,
+        description=part.description or "Refund paid to the customer",
+        lines=[(REFUNDS_IN_TRANSIT, part.amount), (PROCESSOR_CLEARING, -part.amount)],
+        **part.header(),
+    )
+
+
+def refund_returned_post(*, part: RefundPosting, remaining: int) -> LedgerTransaction:
+    """The processor refund failed: its money goes back, split by the fee rule on
+    what the collection has left now (`remaining`, still counting this part),
+    not by replaying the split of the request."""
+    fee_kept = fee_given_back(remaining=remaining + part.amount, refunded=part.amount)
+    wallet_in = part.amount - fee_kept
+    return ledger_post(
+        kind=LedgerTransaction.Kind.REFUND_RETURNED,
+        fee=fee_kept,
+        net=wallet_in,
+        description=part.description or "Refund failed: returned to the wallet",
+        lines=[
+            (REFUNDS_IN_TRANSIT, part.amount),
+            (PLATFORM_FEES, -fee_kept),
+            (wallet_account(part.merchant.public_id), -wallet_in),
+        ],
+        **part.header(),
     )

@@ -18,6 +18,23 @@ from ..ledger.models import (
 from ..ledger.selectors import account_balance
 from .models import Payout
 
+_WALLET_KINDS = (
+    Kind.COLLECTION,
+    Kind.PAYOUT,
+    Kind.PAYOUT_RETURNED,
+    Kind.REFUND,
+    Kind.REFUND_RETURNED,
+)
+
+
+def _wallet_nets() -> dict[str, int]:
+    """Per merchant: the sum of the `net` of every kind that moves a wallet."""
+    return _totals(
+        LedgerTransaction.objects.filter(kind__in=_WALLET_KINDS),
+        "merchant__public_id",
+        "net",
+    )
+
 
 def _totals(rows: QuerySet, by: str, field: str = "amount") -> dict:
     """The sum of `field` over `rows`, per value of `by`."""
@@ -28,24 +45,26 @@ def _totals(rows: QuerySet, by: str, field: str = "amount") -> dict:
 
 def wallets_match() -> Iterator[str]:
     """Each merchant's available balance (wallet lines) equals its collections
-    net of fees less payouts plus returned payouts, and is never negative; its
-    pending payout (its share of payouts_in_transit) equals its open payouts."""
+    net of fees less payouts plus returned payouts less refunds plus refunds
+    returned; it is never negative unless refunds made it so (a refund of money
+    already paid out, DESIGN section 14); its pending payout (its share of
+    payouts_in_transit) equals its open payouts."""
     lines = _totals(
         LedgerLine.objects.filter(account__startswith=WALLET_PREFIX), "account"
     )
-    headers = _totals(
-        LedgerTransaction.objects.filter(
-            kind__in=(Kind.COLLECTION, Kind.PAYOUT, Kind.PAYOUT_RETURNED)
-        ),
-        "merchant__public_id",
-        "net",
-    )
+    headers = _wallet_nets()
     in_transit = _totals(
         LedgerLine.objects.filter(account=PAYOUTS_IN_TRANSIT),
         "transaction__merchant__public_id",
     )
     open_payouts = _totals(
         Payout.objects.filter(status__in=Payout.OPEN), "merchant__public_id"
+    )
+    refunded = set(
+        LedgerTransaction.objects.filter(kind=Kind.REFUND)
+        .values_list("merchant__public_id", flat=True)
+        .distinct()
+        .order_by()
     )
     merchant_ids = {account[len(WALLET_PREFIX) :] for account in lines}
     merchant_ids |= set(headers) | set(in_transit) | set(open_payouts)
@@ -57,8 +76,8 @@ def wallets_match() -> Iterator[str]:
                 f"wallet of {merchant_id}: its lines hold {available}, its "
                 f"transactions say {headers.get(merchant_id, 0)}"
             )
-        if available < 0:
-            yield f"wallet of {merchant_id} is negative ({available})"
+        if available < 0 and merchant_id not in refunded:
+            yield f"wallet of {merchant_id} is negative ({available}) without refunds"
         pending = -(in_transit.get(merchant_id) or 0)
         if pending != (open_payouts.get(merchant_id) or 0):
             yield (

@@ -151,6 +151,16 @@ ROUTES: dict[str, Route] = {
     "/api/v1/payment-plans/{plan_id}": Route(
         ("api_key", "customer_jwt"), params=lambda w: {"plan_id": w.plan.public_id}
     ),
+    "/api/v1/payment-plans/{plan_id}/refunds": Route(
+        ("api_key",),
+        params=lambda w: {"plan_id": w.plan.public_id},
+        body=lambda w: {"amount": 1_000, "reason": "Matrix return"},
+    ),
+    "/api/v1/payment-plans/{plan_id}/cancel": Route(
+        ("api_key",),
+        params=lambda w: {"plan_id": w.plan.public_id},
+        body=lambda w: {"reason": "Matrix cancellation"},
+    ),
     "/api/v1/sandbox/payment-plans/{plan_id}/collect-next": Route(
         ("api_key",), params=lambda w: {"plan_id": w.plan.public_id}
     ),

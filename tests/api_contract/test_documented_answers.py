@@ -487,3 +487,66 @@ def test_wallet_payout_account_and_processor_events(check, world, db):
         "/api/v1/webhooks/paystack", raw, content_type="application/json"
     )
     check(unsigned, "post", "/api/v1/webhooks/paystack", 401)
+
+
+def test_plan_refunds_and_cancellation(check, world, db):
+    plan = world.plan
+    with_key = client(world.me.api_key)
+    refunds = f"/api/v1/payment-plans/{plan.public_id}/refunds"
+    template = "/api/v1/payment-plans/{plan_id}/refunds"
+    key = {"HTTP_IDEMPOTENCY_KEY": "5d0c7e2a-1b3f-4c8d-9e6a-2f4b8c1d7e30"}
+    reduced = check(
+        with_key.post(refunds, {"amount": 1_000, "reason": "Scratched"}, "json", **key),
+        "post",
+        template,
+        201,
+    )["data"]
+    assert (reduced["amount_reduced"], reduced["status"]) == (1_000, "processed")
+    replayed = check(
+        with_key.post(refunds, {"amount": 9, "reason": "Other"}, "json", **key),
+        "post",
+        template,
+        201,
+    )["data"]
+    assert replayed == reduced
+    too_much = check(
+        with_key.post(refunds, {"amount": 10**9, "reason": "All"}, "json"),
+        "post",
+        template,
+        422,
+    )
+    assert too_much["error"]["code"] == "refund_exceeds_refundable"
+    check(with_key.get(refunds), "get", template, 200)
+
+    cancel = f"/api/v1/payment-plans/{plan.public_id}/cancel"
+    cancelled = check(
+        with_key.post(cancel, {"reason": "Order cancelled"}, "json"),
+        "post",
+        "/api/v1/payment-plans/{plan_id}/cancel",
+        200,
+    )["data"]
+    assert cancelled["status"] == "cancelled"
+    assert cancelled["refunds"] == [reduced]
+    again = check(
+        with_key.post(cancel, {"reason": "Twice"}, "json"),
+        "post",
+        "/api/v1/payment-plans/{plan_id}/cancel",
+        409,
+    )
+    assert again["error"]["code"] == "plan_not_cancellable"
+    money = check(
+        with_key.post(refunds, {"amount": 2_000, "reason": "Returned"}, "json"),
+        "post",
+        template,
+        201,
+    )["data"]
+    assert money["amount_returned"] == 2_000 and len(money["parts"]) == 1
+    wallet = check(
+        with_key.get(f"/api/v1/merchant/{world.me.merchant.public_id}/wallet"),
+        "get",
+        "/api/v1/merchant/{merchant_id}/wallet",
+        200,
+    )["data"]
+    [refunded] = [row for row in wallet["transactions"] if row["type"] == "refund"]
+    assert (refunded["amount"], refunded["resource_id"]) == (-2_000, money["id"])
+    assert refunded["net"] == refunded["amount"] - refunded["fee"]

@@ -250,19 +250,40 @@ def test_plan_and_wallet_are_documented_as_the_design_names_them(schema):
         "deposit_amount",
         "amount_paid",
         "amount_remaining",
+        # DESIGN section 14.
+        "amount_refunded",
         "schedule_type",
         "installment_count",
         "installments",
+        "refunds",
         "created_at",
     ]
     assert components["Installment"]["required"] == [
         "id",
         "sequence",
         "amount",
+        "original_amount",
         "due_date",
         "status",
         "attempts",
         "paid_at",
+    ]
+    assert components["Refund"]["required"] == [
+        "id",
+        "payment_plan_id",
+        "amount",
+        "amount_reduced",
+        "amount_returned",
+        "reason",
+        "status",
+        "parts",
+        "created_at",
+    ]
+    assert components["RefundPart"]["required"] == [
+        "reference",
+        "collection_reference",
+        "amount",
+        "status",
     ]
     assert components["Wallet"]["required"] == [
         "merchant_id",

@@ -58,9 +58,11 @@ def test_completion_charges_the_deposit_and_answers_201_with_the_plan(
         "deposit_amount": 75_000,
         "amount_paid": 75_000,
         "amount_remaining": 175_000,
+        "amount_refunded": 0,
         "schedule_type": "monthly",
         "installment_count": 3,
         "installments": None,
+        "refunds": [],
         "created_at": None,
     }
     assert [item["amount"] for item in plan["installments"]] == [58_334, 58_333, 58_333]

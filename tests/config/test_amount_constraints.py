@@ -10,10 +10,14 @@ from config.models import amount_positive
 from payments.gateway.models import ProcessorCharge
 from tests.factories import CustomerFactory
 
+# An installment is not among them: a refund may reduce what it owes to 0, and
+# then it is cancelled (DESIGN section 14; its own rule, installment_amount_valid,
+# is tested with the refunds).
 MONEY_TABLES = {
     "checkout.PaymentLink": "payment_link_amount_positive",
     "checkout.CheckoutSession": "checkout_session_amount_positive",
-    "installments.Installment": "installment_amount_positive",
+    "installments.RefundPart": "refund_part_amount_positive",
+    "installments.RefundReduction": "refund_reduction_amount_positive",
     "installments.DepositAttempt": "deposit_attempt_amount_positive",
     "payments.ProcessorCharge": "processor_charge_amount_positive",
     "payments.ProcessorRefund": "processor_refund_amount_positive",

@@ -1,13 +1,17 @@
 """Plans made the way customers make them: through checkout completion."""
 
+import json
 from dataclasses import dataclass
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from rest_framework.test import APIClient
 
 from installments.models import PaymentPlan
+from payments.gateway import tasks as gateway_tasks
 from payments.models import SandboxTransaction
+from webhooks.models import Event
 
 from ..checkout.conftest import Shopper, add_card, complete, open_session, register
 from ..conftest import MerchantWithKey, make_merchant_with_key
@@ -70,3 +74,41 @@ def charges_for(installment):
         kind=SandboxTransaction.Kind.AUTHORIZATION_CHARGE,
         reference__startswith=f"{installment.public_id}_a",
     ).order_by("id")
+
+
+# --- refunds and cancellation (DESIGN section 14) -----------------------------
+
+
+def refund(setup: PlanSetup, amount: int, reason: str = "Returned", key=None):
+    """POST .../refunds as the plan's merchant (API key)."""
+    headers = dict(setup.owner.headers)
+    if key is not None:
+        headers["HTTP_IDEMPOTENCY_KEY"] = str(key)
+    return APIClient().post(
+        f"{setup.url}/refunds",
+        {"amount": amount, "reason": reason},
+        format="json",
+        **headers,
+    )
+
+
+def cancel(setup: PlanSetup, reason: str = "Order cancelled"):
+    return APIClient().post(
+        f"{setup.url}/cancel", {"reason": reason}, format="json", **setup.owner.headers
+    )
+
+
+def sandbox_refunds_settle() -> int:
+    """The sandbox's every-minute settlement pass: pending refunds processed,
+    each announced to the refund handlers."""
+    return gateway_tasks.sandbox_refunds_settle()
+
+
+def event_data(merchant, event_type: str) -> list[dict]:
+    """The `data` of each event of this type sent to the merchant, oldest first."""
+    return [
+        json.loads(event.body)["data"]
+        for event in Event.objects.filter(
+            merchant=merchant, event_type=event_type
+        ).order_by("id")
+    ]

@@ -102,6 +102,7 @@ def due_installments(customers: int) -> list[PaymentPlan]:
             plan=plan,
             sequence=sequence,
             amount=amount,
+            original_amount=amount,
             due_date=due,
             next_attempt_at=start_of_day(due),
         )

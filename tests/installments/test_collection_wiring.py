@@ -188,7 +188,10 @@ def test_a_collection_without_a_paid_installment_fails_check_ledger(plan_active)
 def test_a_collection_for_the_wrong_amount_fails_check_ledger(plan_active):
     first = installments_of(plan_active.plan)[0]
     collect(first.due_date)
-    Installment.objects.filter(pk=first.pk).update(amount=first.amount + 1)
+    # The database refuses an amount above the original one: change both.
+    Installment.objects.filter(pk=first.pk).update(
+        amount=first.amount + 1, original_amount=first.amount + 1
+    )
 
     output = failing_check_ledger()
 

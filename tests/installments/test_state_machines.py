@@ -18,15 +18,49 @@ Plan = PaymentPlan.Status
 Inst = Installment.Status
 
 
-def test_an_active_plan_cannot_go_back_to_pending_or_be_cancelled(plan_active):
+def test_an_active_plan_cannot_go_back_to_pending(plan_active):
     plan = plan_active.plan
 
-    for illegal in (Plan.PENDING, Plan.CANCELLED, Plan.ACTIVE):
+    for illegal in (Plan.PENDING, Plan.ACTIVE):
         with pytest.raises(IllegalTransition):
             plan.transition_to(illegal)
 
     plan.refresh_from_db()
     assert plan.status == Plan.ACTIVE
+
+
+def test_an_active_or_defaulted_plan_may_be_cancelled_and_stays_so(plan_active):
+    # DESIGN section 14: a merchant's cancellation, or a refund that cancelled
+    # every unpaid installment.
+    plan = plan_active.plan
+    plan.transition_to(Plan.DEFAULTED)
+    plan.transition_to(Plan.CANCELLED)
+
+    assert plan.cancelled_at == plan.status_changed_at
+    for illegal in (Plan.PENDING, Plan.ACTIVE, Plan.COMPLETED, Plan.DEFAULTED):
+        with pytest.raises(IllegalTransition):
+            plan.transition_to(illegal)
+
+
+def test_only_an_unpaid_installment_may_be_cancelled(plan_active):
+    first, second, third = plan_active.plan.installments.order_by("sequence")
+    first.transition_to(Inst.CANCELLED)
+    second.attempts = 1
+    second.transition_to(Inst.PROCESSING, update_fields=["attempts"])
+    with pytest.raises(IllegalTransition):
+        second.transition_to(Inst.CANCELLED)  # being charged
+    second.transition_to(Inst.PAID)
+    with pytest.raises(IllegalTransition):
+        second.transition_to(Inst.CANCELLED)
+    third.attempts = 1
+    third.transition_to(Inst.PROCESSING, update_fields=["attempts"])
+    third.transition_to(Inst.FAILED)
+    third.transition_to(Inst.CANCELLED)
+
+    assert first.cancelled_at is not None and third.cancelled_at is not None
+    for cancelled in (first, third):
+        with pytest.raises(IllegalTransition):
+            cancelled.transition_to(Inst.PROCESSING)
 
 
 def test_activation_is_stamped_and_recorded(plan_active):

@@ -1,0 +1,133 @@
+"""Invariants between plan refunds and the ledger, run by `check_ledger`
+(registered in InstallmentsConfig.ready()). The ledger checks on its own that
+each collection keeps the fee of what it has left (payments/ledger/checks.py)."""
+
+from collections import defaultdict
+from collections.abc import Iterator
+
+from django.db.models import F, Sum
+
+from payments.ledger.hooks import NamedLedgerCheck
+from payments.ledger.models import LedgerTransaction
+
+from ..models import Installment, PaymentPlan
+from .models import Refund, RefundPart, RefundReduction
+
+Kind = LedgerTransaction.Kind
+CHUNK = 2000
+EXPECTED = {
+    RefundPart.Status.REQUESTING: {Kind.REFUND},
+    RefundPart.Status.PENDING: {Kind.REFUND},
+    RefundPart.Status.PROCESSED: {Kind.REFUND, Kind.REFUND_SETTLED},
+    RefundPart.Status.FAILED: {Kind.REFUND, Kind.REFUND_RETURNED},
+}
+
+
+def refund_parts_match_postings() -> Iterator[str]:
+    """Each part has exactly the postings its status calls for, for its own
+    amount, collection and merchant; every refund posting is a part's."""
+    postings: dict[str, dict] = defaultdict(dict)
+    for reference, kind, amount, collection, merchant_id in (
+        LedgerTransaction.objects.filter(
+            kind__in=(Kind.REFUND, Kind.REFUND_SETTLED, Kind.REFUND_RETURNED)
+        )
+        .values_list(
+            "reference", "kind", "amount", "processor_reference", "merchant_id"
+        )
+        .iterator(chunk_size=CHUNK)
+    ):
+        postings[reference][kind] = (amount, collection, merchant_id)
+    parts = RefundPart.objects.values_list(
+        "reference", "status", "amount", "collection_reference", "refund__merchant_id"
+    ).order_by("id")
+    for reference, status, amount, collection, merchant_id in parts.iterator(
+        chunk_size=CHUNK
+    ):
+        found = postings.pop(reference, {})
+        if set(found) != EXPECTED[status]:
+            yield (
+                f"refund part {reference} ({status}) has postings {sorted(found)}, "
+                f"expected {sorted(EXPECTED[status])}"
+            )
+        for kind, posted in found.items():
+            if posted != (amount, collection, merchant_id):
+                yield (
+                    f"refund part {reference}: its {kind} posting is for {posted[0]} "
+                    f"of {posted[1]}, the part for {amount} of {collection}"
+                )
+    for reference in sorted(postings):
+        yield f"refund postings for {reference}, which is no refund part"
+
+
+def refunds_add_up() -> Iterator[str]:
+    """Each refund's reduced and returned amounts are its reductions and parts;
+    each installment owes its original amount less its reductions; each plan's
+    `amount_refunded` is its reductions plus the parts not failed."""
+    reduced = _sums(RefundReduction.objects.all(), "refund_id")
+    returned = _sums(RefundPart.objects.all(), "refund_id")
+    for public_id, pk, amount_reduced, amount_returned in Refund.objects.values_list(
+        "public_id", "pk", "amount_reduced", "amount_returned"
+    ).iterator(chunk_size=CHUNK):
+        if (reduced.get(pk, 0), returned.get(pk, 0)) != (
+            amount_reduced,
+            amount_returned,
+        ):
+            yield (
+                f"refund {public_id} says {amount_reduced} reduced and "
+                f"{amount_returned} returned; its rows say {reduced.get(pk, 0)} and "
+                f"{returned.get(pk, 0)}"
+            )
+    by_installment = _sums(RefundReduction.objects.all(), "installment_id")
+    for public_id, pk, taken in (
+        Installment.objects.exclude(original_amount=F("amount"))
+        .annotate(taken=F("original_amount") - F("amount"))
+        .values_list("public_id", "pk", "taken")
+        .iterator(chunk_size=CHUNK)
+    ):
+        if by_installment.pop(pk, 0) != taken:
+            yield f"installment {public_id} is {taken} below its original amount"
+    for pk in sorted(pk for pk, total in by_installment.items() if total):
+        yield f"installment #{pk} has reductions but owes its original amount"
+    yield from _plans_refunded()
+
+
+def _plans_refunded() -> Iterator[str]:
+    plan_reduced = _sums(RefundReduction.objects.all(), "refund__plan_id")
+    plan_returned = _sums(
+        RefundPart.objects.exclude(status=RefundPart.Status.FAILED),
+        "refund__plan_id",
+    )
+    for public_id, pk, refunded in (
+        PaymentPlan.objects.filter(amount_refunded__gt=0)
+        .values_list("public_id", "pk", "amount_refunded")
+        .iterator(chunk_size=CHUNK)
+    ):
+        expected = plan_reduced.pop(pk, 0) + plan_returned.pop(pk, 0)
+        if refunded != expected:
+            yield (
+                f"plan {public_id} has amount_refunded {refunded}, its refunds "
+                f"{expected}"
+            )
+    for pk in sorted(set(plan_reduced) | set(plan_returned)):
+        if plan_reduced.get(pk, 0) + plan_returned.get(pk, 0):
+            yield f"plan #{pk} has refunds but amount_refunded 0"
+
+
+def _sums(queryset, key: str) -> dict[int, int]:
+    return dict(
+        queryset.order_by()
+        .values(key)
+        .annotate(total=Sum("amount"))
+        .values_list(key, "total")
+    )
+
+
+CHECKS = (
+    NamedLedgerCheck(
+        "each refund part has the postings its status calls for",
+        refund_parts_match_postings,
+    ),
+    NamedLedgerCheck(
+        "refunds add up on plans, installments and refunds", refunds_add_up
+    ),
+)

@@ -1,0 +1,269 @@
+"""How a plan refund's processor refunds (parts) settle (DESIGN section 14):
+asked after the commit under their own references, answered by the request,
+by the processor's later word (the refund handlers) or by the poll; a failed
+one puts every kobo back, by the fee rule on what the collection has left."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.db import transaction
+from django.utils import timezone
+
+from installments.models import Installment, PaymentPlan, Refund, RefundPart
+from installments.refunds import settlement
+from payments.gateway.errors import ProcessorRefused, ProcessorTimeout
+from payments.gateway.processors import get_processor
+from payments.gateway.processors.sandbox.values import CARD_REFUNDS_FAIL
+from payments.gateway.services.refunds import RefundOutcome, refund_outcome_dispatch
+from payments.ledger.fees import platform_fee
+from payments.ledger.models import PLATFORM_FEES, LedgerLine, LedgerTransaction
+from payments.models import SandboxRefund
+
+from ..checkout.conftest import add_card, complete, open_session, register
+from ..conftest import make_merchant_with_key
+from .conftest import (
+    PlanSetup,
+    check_ledger,
+    collect,
+    event_data,
+    installments_of,
+    refund,
+)
+from .test_refunds import fees, wallet
+
+UNPAID = 58_334 + 58_333 + 58_333
+# Unpaid once the first installment is collected.
+REST = 58_333 + 58_333
+DEPOSIT = 75_000
+
+
+def plan_paid_with(card_number: str) -> PlanSetup:
+    owner = make_merchant_with_key()
+    shopper = register("ada@mail.example.com")
+    card = add_card(shopper, card_number)
+    response = complete(shopper, open_session(owner), card)
+    assert response.status_code == 201, response.content
+    plan = PaymentPlan.objects.get(public_id=response.json()["data"]["id"])
+    return PlanSetup(owner=owner, shopper=shopper, plan=plan)
+
+
+def fee_kept_on(processor_reference: str) -> int:
+    """What the fee account holds of one collection, from the ledger alone."""
+    collection = LedgerTransaction.objects.get(
+        kind="collection", processor_reference=processor_reference
+    )
+    given = LedgerLine.objects.filter(
+        account=PLATFORM_FEES,
+        transaction__kind__in=("refund", "refund_returned"),
+        transaction__processor_reference=processor_reference,
+    ).values_list("amount", flat=True)
+    return collection.fee - sum(given)
+
+
+def left_on(processor_reference: str) -> int:
+    collected = LedgerTransaction.objects.get(
+        kind="collection", processor_reference=processor_reference
+    ).amount
+    taken = RefundPart.objects.filter(collection_reference=processor_reference).exclude(
+        status="failed"
+    )
+    return collected - sum(part.amount for part in taken)
+
+
+def dispatch(part: RefundPart, status: str) -> list[str]:
+    """The processor's word on a part, handed to the refund handlers as the
+    gateway does (endpoint 24, the sandbox's pass, the poll)."""
+    with transaction.atomic():
+        return refund_outcome_dispatch(
+            RefundOutcome(
+                reference=part.reference,
+                transaction_reference=part.collection_reference,
+                refund_id=f"rfd_{part.pk}",
+                amount=part.amount,
+                status=status,
+                processor_status=status,
+            )
+        )
+
+
+def test_a_failed_refund_puts_every_kobo_back(db):
+    setup = plan_paid_with(CARD_REFUNDS_FAIL)
+    first = installments_of(setup.plan)[0]
+    collect(first.due_date)
+    wallet_before, fees_before = wallet(setup), fees()
+
+    response = refund(setup, 200_000)
+
+    data = response.json()["data"]
+    assert response.status_code == 201
+    assert data["status"] == "failed"
+    assert [part["status"] for part in data["parts"]] == ["failed", "failed"]
+    assert (wallet(setup), fees()) == (wallet_before, fees_before)
+    plan = PaymentPlan.objects.get(pk=setup.plan.pk)
+    # The reductions stay; the money is refundable again.
+    assert plan.amount_refunded == REST
+    assert [row.status for row in installments_of(plan)] == [
+        "paid",
+        "cancelled",
+        "cancelled",
+    ]
+    merchant = setup.owner.merchant
+    assert [e["status"] for e in event_data(merchant, "refund.failed")] == ["failed"]
+    assert event_data(merchant, "refund.processed") == []
+    message = refund(setup, DEPOSIT + 58_334 + 1).json()["error"]["message"]
+    assert f"at most {DEPOSIT + 58_334} kobo" in message
+    check_ledger()
+
+
+@pytest.fixture
+def processor_says_pending(monkeypatch):
+    """The processor takes every refund as `pending` and settles nothing until
+    the test says so."""
+
+    def pending(*, reference, transaction_reference, amount, currency, note):
+        return RefundOutcome(
+            reference, transaction_reference, f"rfd_{reference}", amount, "pending", ""
+        )
+
+    monkeypatch.setattr(settlement, "processor_refund_request", pending)
+
+
+def test_a_failed_part_gives_the_fee_back_by_what_the_collection_has_left_then(
+    plan_active, processor_says_pending
+):
+    refund(plan_active, UNPAID)  # no money: the deposit is all that is left
+    deposit = f"{plan_active.plan.public_id}_d1"
+    # 75,000 -> 74,980 keeps the fee (1875); 74,980 -> 74,960 gives 1 back.
+    one = refund(plan_active, 20).json()["data"]
+    two = refund(plan_active, 20).json()["data"]
+    assert fee_kept_on(deposit) == platform_fee(74_960) == 1874
+
+    dispatch(RefundPart.objects.get(reference=one["parts"][0]["reference"]), "failed")
+
+    # Replaying the first part's own split (0) would keep 1874 on 74,980.
+    assert left_on(deposit) == 74_980
+    assert fee_kept_on(deposit) == platform_fee(74_980) == 1875
+    assert Refund.objects.get(public_id=one["id"]).status == "failed"
+    assert Refund.objects.get(public_id=two["id"]).status == "pending"
+    check_ledger()
+
+
+def test_the_processors_word_settles_a_part_once(plan_active, processor_says_pending):
+    collect(installments_of(plan_active.plan)[0].due_date)
+    data = refund(plan_active, REST + 10_000).json()["data"]
+    part = RefundPart.objects.get(refund__public_id=data["id"])
+    assert part.status == "pending"
+
+    handled = dispatch(part, "processed")
+    again = dispatch(part, "processed")
+    late = dispatch(part, "failed")
+
+    assert "outcome_apply" in handled[0] and again == handled and late == handled
+    part.refresh_from_db()
+    assert part.status == "processed"
+    assert LedgerTransaction.objects.filter(kind="refund_settled").count() == 1
+    assert LedgerTransaction.objects.filter(kind="refund_returned").count() == 0
+    assert len(event_data(plan_active.owner.merchant, "refund.processed")) == 1
+    check_ledger()
+
+
+def test_a_refund_of_someone_else_is_not_the_plans(db):
+    outcome = RefundOutcome("verification_ref", "trx", "1", 5000, "processed", "")
+    assert settlement.outcome_apply(outcome) is False
+
+
+def test_a_lost_answer_is_asked_again_with_the_same_reference_and_refunds_once(
+    plan_active, monkeypatch
+):
+    collect(installments_of(plan_active.plan)[0].due_date)
+    real = settlement.processor_refund_request
+
+    def lost(**request):
+        real(**request)  # the processor makes the refund; its answer is lost
+        raise ProcessorTimeout()
+
+    monkeypatch.setattr(settlement, "processor_refund_request", lost)
+    data = refund(plan_active, REST + 10_000).json()["data"]
+    assert [part["status"] for part in data["parts"]] == ["requesting"]
+    monkeypatch.setattr(settlement, "processor_refund_request", real)
+
+    assert settlement.parts_poll() == 0  # asked a moment ago: not yet
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        assert settlement.parts_poll() == 1
+
+    part = RefundPart.objects.get()
+    assert (part.status, part.requests) == ("pending", 2)
+    assert SandboxRefund.objects.count() == 1
+    check_ledger()
+
+
+def test_the_poll_settles_a_pending_part_the_processor_has_processed(plan_active):
+    collect(installments_of(plan_active.plan)[0].due_date)
+    refund(plan_active, REST + 10_000)
+    get_processor().refunds_settle()  # processed there, not announced yet
+
+    with time_machine.travel(timezone.now() + timedelta(minutes=11)):
+        settlement.parts_poll()
+
+    part = RefundPart.objects.get()
+    assert part.status == "processed" and part.refund.status == "processed"
+    assert len(event_data(plan_active.owner.merchant, "refund.processed")) == 1
+    check_ledger()
+
+
+def test_a_refund_the_processor_refuses_fails_and_gives_the_money_back(
+    plan_active, monkeypatch
+):
+    collect(installments_of(plan_active.plan)[0].due_date)
+    wallet_before, fees_before = wallet(plan_active), fees()
+
+    def refuse(**request):
+        raise ProcessorRefused(processor_message="Transaction has been fully reversed")
+
+    monkeypatch.setattr(settlement, "processor_refund_request", refuse)
+    data = refund(plan_active, REST + 10_000).json()["data"]
+
+    assert data["status"] == "failed"
+    assert (wallet(plan_active), fees()) == (wallet_before, fees_before)
+    assert PaymentPlan.objects.get(pk=plan_active.plan.pk).amount_refunded == REST
+    check_ledger()
+
+
+def test_a_processed_part_moves_its_money_out_of_the_processor(plan_active):
+    collect(installments_of(plan_active.plan)[0].due_date)
+    data = refund(plan_active, REST + 10_000).json()["data"]
+    part = RefundPart.objects.get(refund__public_id=data["id"])
+    [requested] = LedgerTransaction.objects.filter(kind="refund")
+    assert (requested.amount, requested.processor_reference) == (
+        10_000,
+        part.collection_reference,
+    )
+    assert requested.resource_type == "refund" and requested.resource_id == data["id"]
+
+    settlement.part_settle(part_pk=part.pk, status="processed")
+
+    [settled] = LedgerTransaction.objects.filter(kind="refund_settled")
+    lines = dict(settled.lines.values_list("account", "amount"))
+    assert lines == {"refunds_in_transit": 10_000, "processor_clearing": -10_000}
+    assert Installment.objects.filter(status="cancelled").count() == 2
+    check_ledger()
+
+
+def test_a_part_another_worker_claimed_is_not_asked_for_twice(plan_active, monkeypatch):
+    collect(installments_of(plan_active.plan)[0].due_date)
+    asked = []
+
+    def no_answer(**request):
+        asked.append(request["reference"])
+        raise ProcessorTimeout()
+
+    monkeypatch.setattr(settlement, "processor_refund_request", no_answer)
+    refund(plan_active, REST + 10_000)
+    read_by_both = RefundPart.objects.get()
+
+    settlement.part_request(part=read_by_both)  # the first worker's claim wins
+    settlement.part_request(part=read_by_both)  # the second read the same row
+
+    assert asked == [read_by_both.reference] * 2  # after the commit, then once
+    assert RefundPart.objects.get().requests == 2
