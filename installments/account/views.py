@@ -157,33 +157,43 @@ def _back(request) -> HttpResponseRedirect:
     return see_other(_next_or_overview(request))
 
 
-@require_POST
-@customer_login_required
-def method_default(request, method_id):
+def _method_change(request, method_id, change, done: str, *, refusals_shown: bool):
+    """Apply `change` (a payment-method service) to one of the customer's own
+    methods and go back. A method that is not theirs is a 404; another refusal
+    is shown on the page when `refusals_shown`, else a 404 too."""
     try:
-        method = method_services.payment_method_set_default(
-            customer=request.customer, public_id=method_id
-        )
+        method = change(customer=request.customer, public_id=method_id)
     except DomainError as error:
-        if error.http_status == 404:
+        if error.http_status == 404 or not refusals_shown:
             raise Http404(error.message) from None
         messages.error(request, error.message)
     else:
-        messages.success(request, f"{method.label} is now your default method.")
+        messages.success(request, done.format(label=method.label))
     return _back(request)
+
+
+@require_POST
+@customer_login_required
+def method_default(request, method_id):
+    return _method_change(
+        request,
+        method_id,
+        method_services.payment_method_set_default,
+        "{label} is now your default method.",
+        refusals_shown=True,
+    )
 
 
 @require_POST
 @customer_login_required
 def method_delete(request, method_id):
-    try:
-        method = method_services.payment_method_delete(
-            customer=request.customer, public_id=method_id
-        )
-    except DomainError as error:
-        raise Http404(error.message) from None
-    messages.success(request, f"{method.label} was removed.")
-    return _back(request)
+    return _method_change(
+        request,
+        method_id,
+        method_services.payment_method_delete,
+        "{label} was removed.",
+        refusals_shown=False,
+    )
 
 
 @require_POST
