@@ -26,6 +26,7 @@ class InstallmentsConfig(AppConfig):
         )
         register_revocation_handler(scores.on_payment_method_revoked)
         register_charge_confirmation_handler(confirmations.installment_charge_confirm)
+        register_charge_confirmation_handler(confirmations.early_payment_charge_confirm)
         register_ledger_check(
             ledger_checks.paid_installments_have_one_collection,
             name="each paid installment has exactly one collection",
@@ -33,4 +34,8 @@ class InstallmentsConfig(AppConfig):
         register_ledger_check(
             ledger_checks.collections_have_a_payment,
             name="no collection without a paid installment or deposit",
+        )
+        register_ledger_check(
+            ledger_checks.payoffs_cover_their_installments,
+            name="each successful payoff paid the installments it covers",
         )

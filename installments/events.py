@@ -1,8 +1,10 @@
 """The payloads of the events plans and installments emit (docs/webhooks.md),
-built here only: the deposit, the collection engine and the processor's late
-confirmations send the same shapes."""
+built here only: the deposit, the collection engine, early payments and the
+processor's late confirmations send the same shapes."""
 
 from typing import TYPE_CHECKING
+
+from .selectors import installments_paid_sums
 
 if TYPE_CHECKING:
     from .collection.claims import Claim
@@ -54,16 +56,76 @@ def goods_release(plan: "PaymentPlan") -> Event:
     return ("goods.release", plan_data(plan))
 
 
+def plan_lifecycle_payload(
+    plan: "PaymentPlan", *, installments_paid: int | None = None
+) -> dict:
+    """What `payment_plan.completed` and `payment_plan.defaulted` carry: the
+    plan and its money at that moment. `installments_paid` is what its paid
+    installments add up to, when the caller has it (a batch's plans at once);
+    otherwise it is read."""
+    if installments_paid is None:
+        installments_paid = installments_paid_sums([plan.pk]).get(plan.pk, 0)
+    amount_paid = plan.deposit_amount + installments_paid
+    # Refunds (issue 16, part A2) are not recorded yet: nothing was refunded.
+    amount_refunded = 0
+    return {
+        **plan_data(plan),
+        "amountPaid": amount_paid,
+        "amountRefunded": amount_refunded,
+        "amountRemaining": plan.total_amount - amount_paid,
+    }
+
+
+def plan_completed(
+    plan: "PaymentPlan", *, installments_paid: int | None = None
+) -> Event:
+    """Every installment of the plan is paid; once per plan."""
+    payload = plan_lifecycle_payload(plan, installments_paid=installments_paid)
+    return ("payment_plan.completed", payload)
+
+
+def plan_defaulted(
+    plan: "PaymentPlan", *, installments_paid: int | None = None
+) -> Event:
+    """An installment failed its last retry; once per plan."""
+    payload = plan_lifecycle_payload(plan, installments_paid=installments_paid)
+    return ("payment_plan.defaulted", payload)
+
+
+def _installment_paid(data: dict) -> list[Event]:
+    return [(event_type, data) for event_type in INSTALLMENT_PAID]
+
+
 def installment_paid(claim: "Claim", processor_reference: str) -> list[Event]:
     """An installment collected by the engine (the claim that charged it)."""
-    data = {
-        "resourceType": "installment",
-        "resourceId": claim.public_id,
-        "paymentPlanId": claim.plan_public_id,
-        "customerId": claim.customer_public_id,
-        "orderReference": claim.order_reference,
-        "amount": claim.amount,
-        "currency": claim.currency,
-        "processorReference": processor_reference,
-    }
-    return [(event_type, data) for event_type in INSTALLMENT_PAID]
+    return _installment_paid(
+        {
+            "resourceType": "installment",
+            "resourceId": claim.public_id,
+            "paymentPlanId": claim.plan_public_id,
+            "customerId": claim.customer_public_id,
+            "orderReference": claim.order_reference,
+            "amount": claim.amount,
+            "currency": claim.currency,
+            "processorReference": processor_reference,
+        }
+    )
+
+
+def installment_paid_early(
+    installment: "Installment", plan: "PaymentPlan", processor_reference: str
+) -> list[Event]:
+    """An installment the customer paid early (alone, or in a payoff: then
+    `processorReference` is the payoff's one charge)."""
+    return _installment_paid(
+        {
+            "resourceType": "installment",
+            "resourceId": installment.public_id,
+            "paymentPlanId": plan.public_id,
+            "customerId": plan.customer.public_id,
+            "orderReference": plan.order_reference,
+            "amount": installment.amount,
+            "currency": installment.currency,
+            "processorReference": processor_reference,
+        }
+    )

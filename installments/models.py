@@ -15,6 +15,18 @@ from django.utils import timezone
 from config.api.ids import new_public_id
 from config.models import StateMachine
 
+from .early.models import EarlyPayment, EarlyPaymentItem
+
+__all__ = [
+    "DepositAttempt",
+    "EarlyPayment",
+    "EarlyPaymentItem",
+    "Installment",
+    "InstallmentStatusChange",
+    "PaymentPlan",
+    "PaymentPlanStatusChange",
+]
+
 
 def new_plan_id() -> str:
     return new_public_id("plan")
@@ -142,7 +154,9 @@ class Installment(StateMachine):
 
     `scheduled` -> `processing` (claimed, charge in flight) -> `paid`;
     `processing` -> `failed` (`next_attempt_at` set) -> `processing` -> ...;
-    `failed` -> `defaulted` after the last retry. `next_attempt_at` starts at the
+    `failed` -> `defaulted` after the last retry. An early payment (early/)
+    claims it the same way and, when declined, puts it back as it was:
+    `processing` -> `scheduled` (or `failed`). `next_attempt_at` starts at the
     beginning of the due date (Lagos), so "due by the end of date D" and "retry
     whose time has come" are one condition for the collection engine. While
     `processing` it is the end of the claim's lease: an attempt still in flight
@@ -159,7 +173,7 @@ class Installment(StateMachine):
 
     TRANSITIONS = {
         Status.SCHEDULED: frozenset({Status.PROCESSING}),
-        Status.PROCESSING: frozenset({Status.PAID, Status.FAILED}),
+        Status.PROCESSING: frozenset({Status.PAID, Status.FAILED, Status.SCHEDULED}),
         Status.FAILED: frozenset({Status.PROCESSING, Status.DEFAULTED}),
     }
     STAMPS = {
@@ -220,6 +234,10 @@ class Installment(StateMachine):
             ),
         ]
 
+    # Set (not saved) by an early payment on the rows it moves, so that their
+    # history rows name it.
+    moved_by_early_payment: "EarlyPayment | None" = None
+
     def __str__(self):
         return f"{self.public_id} #{self.sequence} {self.amount} ({self.status})"
 
@@ -230,6 +248,7 @@ class Installment(StateMachine):
             to_status=new,
             attempt=self.attempts,
             reason=self.last_failure_reason if new == self.Status.FAILED else "",
+            early_payment=self.moved_by_early_payment,
             changed_at=at,
         )
 
@@ -245,6 +264,15 @@ class InstallmentStatusChange(models.Model):
     attempt = models.PositiveSmallIntegerField(default=0)
     # Why an attempt failed (`payment.failed` reason), on moves to `failed`.
     reason = models.CharField(max_length=32, blank=True)
+    # The early payment that made this move (its claim, its success, or putting
+    # the installment back after its decline, which is no failed attempt).
+    early_payment = models.ForeignKey(
+        EarlyPayment,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     changed_at = models.DateTimeField()
 
     class Meta:

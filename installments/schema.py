@@ -7,6 +7,7 @@ every operation gets without saying (security, common error statuses).
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 
+from config.api.request_fields import describe_body, describe_fields
 from config.api.schema import (
     DATE,
     KOBO,
@@ -25,6 +26,7 @@ from config.api.schema import (
 from . import api
 from .models import Installment, PaymentPlan
 from .rules import SCHEDULE_TYPES
+from .serializers import PayEarlyInput
 
 INSTALLMENT = component(
     "Installment",
@@ -119,3 +121,50 @@ extend_schema_view(
         responses={200: ok_envelope(PAYMENT_PLAN), **errors(409)},
     )
 )(api.SandboxCollectNextApi)
+
+describe_fields(
+    PayEarlyInput,
+    installment_id={
+        "description": "Pay this unpaid (`scheduled` or `failed`) installment of "
+        "the plan now (`inst_...`).",
+    },
+    payoff={
+        "description": "`true`: pay every unpaid installment now, in one charge.",
+    },
+    payment_method_id={
+        "description": "One of your active payment methods (`pm_...`); your "
+        "default method when left out.",
+    },
+)
+# One installment or the payoff, never both and never neither.
+describe_body(
+    PayEarlyInput,
+    oneOf=[
+        {"required": ["installment_id"]},
+        {"required": ["payoff"], "properties": {"payoff": {"enum": [True]}}},
+    ],
+)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="payment_plan_pay",
+        summary="Pay early: one installment now, or everything left",
+        description="With the plan's customer's JWT only (a merchant's API key may "
+        "read plans, never pay them: 403); anyone else's plan is a 404. "
+        "`{installment_id}` pays one unpaid installment now; `{payoff: true}` pays "
+        "every unpaid installment in ONE charge. The installments are claimed "
+        "like the auto-debit engine claims them, so an installment being collected "
+        "is never charged twice (409 `payment_in_progress`, also while another "
+        "early payment of the plan is in flight or the processor has not answered "
+        "yet). Success: the installments are `paid` (one attempt each) and the "
+        "plan is answered (`completed` once nothing is left). Declined: 402 "
+        "`payment_failed`, and every installment is exactly as it was (status, "
+        "attempts, retry time); a declined early payment never counts against "
+        "the customer. 409 `installment_not_payable` for an installment that is "
+        "not unpaid, `plan_not_collectable` for a plan that is not active; 422 "
+        "`no_payment_method` when no method is named and none is active.",
+        request=PayEarlyInput,
+        parameters=[path_id("plan_id", "plan", "The plan's identifier")],
+        responses={200: ok_envelope(PAYMENT_PLAN), **errors(402, 409, 422)},
+    )
+)(api.PlanPayApi)

@@ -26,6 +26,8 @@ EVENT_TYPES = (
     "goods.release",
     "debit.scheduled",
     "transfer.success",
+    "payment_plan.completed",
+    "payment_plan.defaulted",
 )
 TEST_EVENT_TYPE = "webhook.test"
 
