@@ -276,6 +276,13 @@ class AutoSchema(openapi.AutoSchema):
             if "$ref" in described:
                 described = _components[described["$ref"].rsplit("/", 1)[1]]
             required = bool(described.get("required"))
+        elif isinstance(serializer, StrictSerializer):
+            # Each field optional, yet the body must name one of them (every
+            # branch of its described oneOf/anyOf requires one): required too.
+            described = body_description(serializer)
+            branches = described.get("oneOf") or described.get("anyOf") or []
+            if branches and all(branch.get("required") for branch in branches):
+                required = True
         return schema, required
 
     def _get_response_bodies(self, direction="response"):
