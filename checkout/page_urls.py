@@ -7,11 +7,15 @@ from . import pages
 urlpatterns = [
     path("checkout/<str:token>", pages.checkout_page, name="checkout-page"),
     path(
-        "checkout/<str:token>/sign-in", pages.checkout_sign_in, name="checkout-sign-in"
+        "checkout/<str:token>/sign-in",
+        pages.checkout_sign_in,
+        {"form_name": "sign_in"},
+        name="checkout-sign-in",
     ),
     path(
         "checkout/<str:token>/register",
-        pages.checkout_register,
+        pages.checkout_sign_in,
+        {"form_name": "register"},
         name="checkout-register",
     ),
     path(

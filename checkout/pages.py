@@ -2,11 +2,12 @@
 `widget.js` and the widget demo page (DESIGN section 11).
 
 Server-rendered; the customer signs in with their customer account (a session
-login, payments/customers/session.py, with the sign-in and registration forms
-the `/account/` pages use too). Paying calls the same service as
-`POST /api/v1/checkout/sessions/<token>/complete`, so the page and the API obey
-the same rules. Adding a payment method goes through the `/account/` method
-pages, which send the customer back here with the new method selected.
+login, payments/customers/session.py) by posting the sign-in and registration
+forms the `/account/` pages post too (payments/customers/forms.py). Paying calls
+the same service as `POST /api/v1/checkout/sessions/<token>/complete`, so the
+page and the API obey the same rules. Adding a payment method goes through the
+`/account/` method pages, which send the customer back here with the new method
+selected.
 
 The pages run under the site's Content-Security-Policy (no inline script or
 style) and may be framed by the widget's iframe, but only by this site and the
@@ -22,6 +23,7 @@ from django.utils.cache import (
     patch_cache_control,
     patch_vary_headers,
 )
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_POST
 
 from config.api.errors import DomainError
@@ -32,12 +34,7 @@ from config.web.security_headers import (
 )
 from config.web.session_auth import see_other
 from installments import selectors as plan_selectors
-from payments.customers.forms import (
-    CustomerRegisterForm,
-    CustomerSignInForm,
-    register_attempt,
-    sign_in_attempt,
-)
+from payments.customers.forms import CustomerRegisterForm, CustomerSignInForm
 from payments.customers.session import customer_sign_out, session_customer
 from payments.gateway.selectors import processor_page_origins
 from payments.methods.selectors import payment_methods_chargeable
@@ -52,9 +49,9 @@ from .plan_choice import (
     preview_display,
 )
 
-# Both forms share a page: distinct element ids keep every label on its input.
-SIGN_IN_IDS = "sign_in_%s"
-REGISTER_IDS = "register_%s"
+# The two forms of the sign-in page, by the name their URL gives. They share the
+# page: each name prefixes its form's element ids, keeping every label on its input.
+AUTH_FORMS = {"sign_in": CustomerSignInForm, "register": CustomerRegisterForm}
 UNAVAILABLE = {
     "unknown": (
         404,
@@ -163,17 +160,23 @@ def _pay_page(request, session, customer, *, error="", status=200):
     )
 
 
-def _auth_page(request, session, *, sign_in_form=None, register_form=None, status=200):
-    email = session.customer_email
+def _auth_page(request, session, *, refused=None, status=200):
+    """Both forms, the e-mail pre-filled; `refused` ({name: form}) is the one just
+    posted and refused, shown with its values and errors."""
+    forms = {
+        name: form_class(
+            initial={"email": session.customer_email}, auto_id=f"{name}_%s"
+        )
+        for name, form_class in AUTH_FORMS.items()
+    }
+    forms.update(refused or {})
     return _page(
         request,
         "checkout/auth.html",
         {
             "session": session,
-            "sign_in_form": sign_in_form
-            or CustomerSignInForm(initial={"email": email}, auto_id=SIGN_IN_IDS),
-            "register_form": register_form
-            or CustomerRegisterForm(initial={"email": email}, auto_id=REGISTER_IDS),
+            "sign_in_form": forms["sign_in"],
+            "register_form": forms["register"],
         },
         status=status,
         merchant=session.merchant,
@@ -214,26 +217,16 @@ def checkout_page(request, token):
 
 
 @require_POST
-def checkout_sign_in(request, token):
+@sensitive_post_parameters("password")
+def checkout_sign_in(request, token, form_name):
+    """Sign in or register (`form_name`, one of AUTH_FORMS) and come back to pay."""
     session, refusal = _open_session(request, token)
     if refusal is not None:
         return refusal
-    form = CustomerSignInForm(request.POST, auto_id=SIGN_IN_IDS)
-    customer, status = sign_in_attempt(request, form)
+    form = AUTH_FORMS[form_name](request.POST, auto_id=f"{form_name}_%s")
+    customer, status = form.submit(request)
     if customer is None:
-        return _auth_page(request, session, sign_in_form=form, status=status)
-    return see_other(_checkout_url(session))
-
-
-@require_POST
-def checkout_register(request, token):
-    session, refusal = _open_session(request, token)
-    if refusal is not None:
-        return refusal
-    form = CustomerRegisterForm(request.POST, auto_id=REGISTER_IDS)
-    customer, status = register_attempt(request, form)
-    if customer is None:
-        return _auth_page(request, session, register_form=form, status=status)
+        return _auth_page(request, session, refused={form_name: form}, status=status)
     return see_other(_checkout_url(session))
 
 

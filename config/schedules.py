@@ -7,7 +7,9 @@ nothing twice.
 """
 
 from dataclasses import dataclass
+from datetime import datetime, time, timedelta
 
+from django.utils import timezone
 from django_q.models import Schedule
 
 
@@ -17,6 +19,9 @@ class ScheduleSpec:
     func: str
     schedule_type: str
     minutes: int | None = None
+    # A daily job's time of day (local time, Lagos): its first run when the
+    # schedule is created. Later `sync()`s keep the run time django-q2 keeps.
+    at: time | None = None
 
 
 _declared: dict[str, ScheduleSpec] = {}
@@ -30,17 +35,27 @@ def declared() -> list[ScheduleSpec]:
     return sorted(_declared.values(), key=lambda spec: spec.name)
 
 
+def next_at(at: time, now: datetime | None = None) -> datetime:
+    """The next moment that is `at` o'clock, local time (today's if still ahead)."""
+    now = timezone.localtime(now)
+    candidate = timezone.make_aware(datetime.combine(now.date(), at))
+    return candidate if candidate > now else candidate + timedelta(days=1)
+
+
 def sync() -> list[tuple[str, bool]]:
     results = []
     for spec in declared():
+        defaults = {
+            "func": spec.func,
+            "schedule_type": spec.schedule_type,
+            "minutes": spec.minutes,
+            "repeats": -1,
+        }
+        first_run = {"next_run": next_at(spec.at)} if spec.at else {}
         _, created = Schedule.objects.update_or_create(
             name=spec.name,
-            defaults={
-                "func": spec.func,
-                "schedule_type": spec.schedule_type,
-                "minutes": spec.minutes,
-                "repeats": -1,
-            },
+            defaults=defaults,
+            create_defaults={**defaults, **first_run},
         )
         results.append((spec.name, created))
     return results

@@ -235,6 +235,18 @@ EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="no-reply@installments.ng")
 OPERATIONS_EMAIL = env.str("OPERATIONS_EMAIL", default="operations@installments.ng")
+# Text messages (config/sms/): console:// prints them, termii://<api key>@<sender
+# id> sends them through Termii (docs/operations.md).
+SMS_URL = env.str("SMS_URL", default="console://")
+if urlparse(SMS_URL).scheme not in ("console", "locmem", "termii"):
+    raise ImproperlyConfigured(
+        "SMS_URL must start with console://, locmem:// or termii:// "
+        "(docs/operations.md)."
+    )
+# Reminders go out this many days before an installment's due date.
+REMINDER_DAYS_BEFORE = env.int("REMINDER_DAYS_BEFORE", default=3)
+if REMINDER_DAYS_BEFORE < 1:
+    raise ImproperlyConfigured("REMINDER_DAYS_BEFORE must be 1 or more.")
 
 # Request bodies over 1 MiB get 413 (DESIGN section 4).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024

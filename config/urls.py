@@ -29,7 +29,7 @@ urlpatterns = [
     # the customer's own account.
     path("", include("checkout.page_urls")),
     path("account", RedirectView.as_view(url="/account/", permanent=False)),
-    path("account/", include("installments.account_urls")),
+    path("account/", include("installments.account.urls")),
     # The merchant dashboard: one site whose pages live in the app whose data they
     # show; each app adds its own include here (DESIGN section 1).
     path("dashboard", RedirectView.as_view(url="/dashboard/", permanent=False)),

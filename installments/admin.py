@@ -13,6 +13,9 @@ from .models import (
     PaymentPlanStatusChange,
 )
 
+# Registers the reminders' and receipts' admin.
+from .notifications import admin as notifications_admin  # noqa: F401
+
 
 class InstallmentInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Installment

@@ -24,6 +24,7 @@ class InstallmentsConfig(AppConfig):
                 minutes=5,
             )
         )
+        _declare_notification_schedules()
         register_revocation_handler(scores.on_payment_method_revoked)
         register_charge_confirmation_handler(confirmations.installment_charge_confirm)
         register_charge_confirmation_handler(confirmations.early_payment_charge_confirm)
@@ -39,3 +40,30 @@ class InstallmentsConfig(AppConfig):
             ledger_checks.payoffs_cover_their_installments,
             name="each successful payoff paid the installments it covers",
         )
+
+
+def _declare_notification_schedules() -> None:
+    """Reminders once a day at 09:00 Lagos; receipts by a sweep over recent
+    collections every 2 minutes (installments/notifications/)."""
+    from datetime import time
+
+    from django_q.models import Schedule
+
+    from config.schedules import ScheduleSpec, declare
+
+    declare(
+        ScheduleSpec(
+            name="installments-send-reminders",
+            func="installments.notifications.tasks.send_reminders",
+            schedule_type=Schedule.DAILY,
+            at=time(9, 0),
+        )
+    )
+    declare(
+        ScheduleSpec(
+            name="installments-send-collection-receipts",
+            func="installments.notifications.tasks.send_collection_receipts",
+            schedule_type=Schedule.MINUTES,
+            minutes=2,
+        )
+    )

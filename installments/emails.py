@@ -2,13 +2,17 @@
 collected or a plan defaulted, to the merchant when a plan defaulted.
 
 Builders return plain (subject, body, recipient) tuples, so a batch's e-mails
-travel to the task that sends them (after the commit) as data.
+travel to the task that sends them (after the commit) as data. Reminders and
+receipts (notifications/) are built there and sent one by one with
+`send_each`, which says what became of each.
 """
 
+import logging
+import smtplib
 from datetime import datetime
 
 from django.conf import settings
-from django.core.mail import get_connection, send_mass_mail
+from django.core.mail import EmailMessage, get_connection, send_mass_mail
 from django.utils import timezone
 
 Message = tuple[str, str, str]
@@ -156,3 +160,42 @@ def send(messages: list[Message]) -> int:
         ],
         connection=connection,
     )
+
+
+logger = logging.getLogger(__name__)
+
+
+def _why(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}"[:255]
+
+
+def send_each(messages: list[Message]) -> list[str]:
+    """Send them one by one over one connection; for each, "" when it went out,
+    else why not (a refused recipient does not stop the others)."""
+    if not messages:
+        return []
+    connection = get_connection(fail_silently=False)
+    try:
+        connection.open()
+    except (smtplib.SMTPException, OSError) as error:
+        logger.warning("E-mail server unreachable: %s", error)
+        return [_why(error)] * len(messages)
+    outcomes = []
+    try:
+        for subject, body, recipient in messages:
+            email = EmailMessage(
+                subject,
+                body,
+                settings.DEFAULT_FROM_EMAIL,
+                [recipient],
+                connection=connection,
+            )
+            try:
+                email.send()
+            except (smtplib.SMTPException, OSError) as error:
+                outcomes.append(_why(error))
+            else:
+                outcomes.append("")
+    finally:
+        connection.close()
+    return outcomes

@@ -15,7 +15,9 @@ from django.utils import timezone
 from config.api.ids import new_public_id
 from config.models import StateMachine
 
+# Defined in their subpackages; imported here, where Django looks for models.
 from .early.models import EarlyPayment, EarlyPaymentItem
+from .notifications.models import Message
 
 __all__ = [
     "DepositAttempt",
@@ -23,6 +25,7 @@ __all__ = [
     "EarlyPaymentItem",
     "Installment",
     "InstallmentStatusChange",
+    "Message",
     "PaymentPlan",
     "PaymentPlanStatusChange",
 ]

@@ -44,6 +44,16 @@ def _empty_redis():
         redis_client().flushdb()
 
 
+@pytest.fixture(autouse=True)
+def sms_outbox():
+    """Text messages sent by the test (tests/settings.py: SMS_URL=locmem://),
+    emptied before each test as pytest-django empties `mail.outbox`."""
+    from config import sms
+
+    sms.outbox.clear()
+    return sms.outbox
+
+
 @cache
 def redis_client():
     import redis

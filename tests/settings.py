@@ -19,6 +19,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 Q_CLUSTER = {**Q_CLUSTER, "sync": True}
 
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+SMS_URL = "locmem://"  # messages kept in config.sms.outbox, like mail.outbox
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, so that server processes started by tests share it.

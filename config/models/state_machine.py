@@ -27,11 +27,14 @@ class StateMachine(models.Model):
     Subclasses define `Status`, `TRANSITIONS` (status -> statuses it may move to),
     `STAMPS` (status -> the timestamp field set when entering it) and, for a
     history, `history_row(old, new, at)`. A `status_changed_at` or `updated_at`
-    field, when the model has one, is set on every move.
+    field, when the model has one, is set on every move. `INITIAL` names the
+    statuses a row is created in besides the field's default: a record written
+    once its outcome is known (a processor's charge) starts in that outcome.
     """
 
     TRANSITIONS: ClassVar[dict[str, frozenset[str]]] = {}
     STAMPS: ClassVar[dict[str, str]] = {}
+    INITIAL: ClassVar[frozenset[str]] = frozenset()
 
     class Meta:
         abstract = True

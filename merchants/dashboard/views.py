@@ -58,7 +58,7 @@ def _see_other(url: str) -> HttpResponseRedirect:
 
 @method_decorator([never_cache, sensitive_post_parameters("password")], name="dispatch")
 class SignInView(View):
-    template_name = "merchants/sign_in.html"
+    template_name = "merchants/dashboard/sign_in.html"
 
     def get(self, request):
         if session_merchant(request) is not None:
@@ -111,7 +111,7 @@ class OverviewView(MerchantLoginRequiredMixin, View):
         merchant = request.merchant
         return TemplateResponse(
             request,
-            "merchants/overview.html",
+            "merchants/dashboard/overview.html",
             {
                 "live_key": selectors.live_api_key_of(merchant),
                 "webhook_secret_set": bool(merchant.webhook_secret),
@@ -140,7 +140,7 @@ def key_refusal(merchant: Merchant) -> str | None:
 
 
 class ApiKeysView(MerchantLoginRequiredMixin, View):
-    template_name = "merchants/keys.html"
+    template_name = "merchants/dashboard/keys.html"
 
     def get(self, request):
         return self._render(request, ApiKeyForm())
@@ -194,7 +194,7 @@ ACTION_PLAN = "plan"
 
 
 class SettingsView(MerchantLoginRequiredMixin, View):
-    template_name = "merchants/settings.html"
+    template_name = "merchants/dashboard/settings.html"
 
     def get(self, request):
         return self._render(request)
@@ -253,7 +253,7 @@ class SettingsView(MerchantLoginRequiredMixin, View):
     name="dispatch",
 )
 class PasswordChangeView(MerchantLoginRequiredMixin, View):
-    template_name = "merchants/password_change.html"
+    template_name = "merchants/dashboard/password_change.html"
 
     def get(self, request):
         form = PasswordChangeForm(request.merchant)
@@ -279,7 +279,7 @@ class PasswordChangeView(MerchantLoginRequiredMixin, View):
 
 @method_decorator(never_cache, name="dispatch")
 class PasswordResetRequestView(View):
-    template_name = "merchants/password_reset_request.html"
+    template_name = "merchants/dashboard/password_reset_request.html"
 
     def get(self, request):
         form = PasswordResetRequestForm()
@@ -297,7 +297,9 @@ class PasswordResetRequestView(View):
 
 class PasswordResetSentView(View):
     def get(self, request):
-        return TemplateResponse(request, "merchants/password_reset_sent.html", {})
+        return TemplateResponse(
+            request, "merchants/dashboard/password_reset_sent.html", {}
+        )
 
 
 RESET_SESSION_TOKEN = "_dashboard_password_reset_token"
@@ -313,7 +315,7 @@ class PasswordResetConfirmView(View):
     browser is sent to a URL without it, so it cannot leak through the Referer
     header of anything the page loads."""
 
-    template_name = "merchants/password_reset_confirm.html"
+    template_name = "merchants/dashboard/password_reset_confirm.html"
 
     def dispatch(self, request, merchant_id, token):
         merchant = selectors.merchant_by_public_id(merchant_id)

@@ -1,9 +1,10 @@
-"""Signing a customer in, or registering one, from a page: the two forms and
-what submitting them does. The hosted checkout (checkout/pages.py) and the
-`/account/` sign-in pages (account.py) both use these.
+"""Signing a customer in, or registering one, from a page: the two forms, each
+with `submit(request)`, the one implementation of what posting it does. The
+hosted checkout (checkout/pages.py) and the `/account/` pages
+(installments/account/views.py) both post these forms and nothing else.
 
 The registration form validates with the API's input serializer
-(`merchants.forms.validate_with_serializer`), so a page and the API accept and
+(`config.web.forms.validate_with_serializer`), so a page and the API accept and
 refuse exactly the same values with the same messages.
 """
 
@@ -15,11 +16,47 @@ from config.api.login_guard import client_ip
 from config.web.forms import validate_with_serializer
 
 from . import services
+from .models import Customer
+from .phones import NotANigerianMobile, nigerian_mobile
 from .serializers import CustomerRegisterInput
 from .session import customer_sign_in
 
 
-class CustomerSignInForm(forms.Form):
+class _SignInByForm(forms.Form):
+    """A form whose submission gives a customer and signs them in. Each form
+    defines `customer(*, client_ip) -> Customer`: the customer its cleaned data
+    stands for, or the DomainError (or the API's ValidationError) that says why
+    there is none."""
+
+    success_status = 200
+
+    def error_field(self, error: DomainError) -> str | None:
+        """The field a refusal is shown under (None: above the form)."""
+        return None
+
+    def submit(self, request) -> tuple[Customer | None, int]:
+        """Validate, then sign the customer in: (the customer, the success
+        status); or (None, the HTTP status to answer with) and the reason on
+        the form."""
+        if not self.is_valid():
+            return None, 400
+        try:
+            customer = self.customer(client_ip=client_ip(request))
+        except ApiValidationError as error:
+            for field, problems in error.detail.items():
+                for problem in problems:
+                    self.add_error(
+                        field if field in self.fields else None, str(problem)
+                    )
+            return None, 400
+        except DomainError as error:
+            self.add_error(self.error_field(error), error.message)
+            return None, error.http_status
+        customer_sign_in(request, customer)
+        return customer, self.success_status
+
+
+class CustomerSignInForm(_SignInByForm):
     email = forms.EmailField(
         max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
     )
@@ -29,8 +66,17 @@ class CustomerSignInForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
+    def customer(self, *, client_ip: str) -> Customer:
+        return services.customer_login(
+            email=self.cleaned_data["email"],
+            password=self.cleaned_data["password"],
+            client_ip=client_ip,
+        )
 
-class CustomerRegisterForm(forms.Form):
+
+class CustomerRegisterForm(_SignInByForm):
+    success_status = 201
+
     email = forms.EmailField(
         max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
     )
@@ -62,44 +108,40 @@ class CustomerRegisterForm(forms.Form):
                 cleaned.update(validated)
         return cleaned
 
-
-def sign_in_attempt(request, form: CustomerSignInForm):
-    """The customer, signed in; or None with the reason on the form (and the
-    HTTP status to answer with)."""
-    if not form.is_valid():
-        return None, 400
-    try:
-        customer = services.customer_login(
-            email=form.cleaned_data["email"],
-            password=form.cleaned_data["password"],
-            client_ip=client_ip(request),
-        )
-    except DomainError as error:
-        form.add_error(None, error.message)
-        return None, error.http_status
-    customer_sign_in(request, customer)
-    return customer, 200
-
-
-def register_attempt(request, form: CustomerRegisterForm):
-    if not form.is_valid():
-        return None, 400
-    data = form.cleaned_data
-    try:
-        customer = services.customer_register(
+    def customer(self, *, client_ip: str) -> Customer:
+        data = self.cleaned_data
+        return services.customer_register(
             email=data["email"],
             password=data["password"],
             first_name=data["first_name"],
             last_name=data["last_name"],
             phone=data["phone"],
         )
-    except ApiValidationError as error:
-        for field, problems in error.detail.items():
-            for problem in problems:
-                form.add_error(field if field in form.fields else None, str(problem))
-        return None, 400
-    except DomainError as error:
-        form.add_error("email" if error.http_status == 409 else None, error.message)
-        return None, error.http_status
-    customer_sign_in(request, customer)
-    return customer, 201
+
+    def error_field(self, error: DomainError) -> str | None:
+        return "email" if error.http_status == 409 else None
+
+
+class SmsPhoneForm(forms.Form):
+    """The number reminders and receipts are texted to (the /account/ profile page)."""
+
+    sms_phone = forms.CharField(
+        max_length=32,
+        label="Mobile number",
+        error_messages={
+            "required": "Enter your mobile number, or remove it to get e-mails only."
+        },
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "tel",
+                "inputmode": "tel",
+                "placeholder": "0803 123 4567",
+            }
+        ),
+    )
+
+    def clean_sms_phone(self) -> str:
+        try:
+            return nigerian_mobile(self.cleaned_data["sms_phone"])
+        except NotANigerianMobile as error:
+            raise forms.ValidationError(str(error)) from None

@@ -24,6 +24,11 @@ class Customer(PasswordCredentials, models.Model):
     first_name = models.CharField(max_length=100)
     last_name = models.CharField(max_length=100)
     phone = models.CharField(max_length=20)
+    # The number reminders and receipts are texted to (E.164, `+234...`), which
+    # the customer adds on /account/profile/; blank: e-mail only. Apart from
+    # `phone` (any format, given at registration) so that texting is the
+    # customer's choice and removing it leaves the registration detail alone.
+    sms_phone = models.CharField(max_length=16, blank=True, default="")
     # Stored copy of the plan-rules score; always recomputed from history, never
     # incremented in place (DESIGN section 6).
     score = models.PositiveSmallIntegerField(default=NEW_CUSTOMER_SCORE)

@@ -1,4 +1,4 @@
-"""Customer accounts: registration and sign-in."""
+"""Customer accounts: registration, sign-in and the phone number for texts."""
 
 from django.db import IntegrityError, transaction
 
@@ -8,6 +8,7 @@ from config.api.passwords import validate_new_password
 from . import selectors
 from .errors import CustomerEmailTaken
 from .models import Customer
+from .phones import nigerian_mobile
 
 LOGIN_KIND = "customer"
 
@@ -41,3 +42,12 @@ def customer_login(*, email: str, password: str, client_ip: str) -> Customer:
         client_ip=client_ip,
         lookup=selectors.customer_by_email,
     )
+
+
+def customer_sms_phone_set(*, customer: Customer, sms_phone: str) -> Customer:
+    """Add, change (`sms_phone`, normalized to `+234...`) or remove ("") the
+    number reminders and receipts are texted to; NotANigerianMobile for a
+    number that cannot receive them."""
+    customer.sms_phone = nigerian_mobile(sms_phone) if sms_phone.strip() else ""
+    customer.save(update_fields=["sms_phone", "updated_at"])
+    return customer

@@ -71,7 +71,7 @@ def authorize(request, reference):
             return HttpResponseRedirect(with_reference(row.callback_url, reference))
     return render(
         request,
-        "sandbox/authorize.html",
+        "payments/sandbox/authorize.html",
         {
             "transaction": row,
             "amount": f"{row.amount // 100:,}.{row.amount % 100:02d}",
@@ -89,7 +89,7 @@ def mandate(request, reference):
     row = _transaction(reference, SandboxTransaction.Kind.BANK_CHARGE)
     if request.method == "POST":
         row = processor.authorize_mandate(reference=reference)
-    return render(request, "sandbox/mandate.html", {"transaction": row})
+    return render(request, "payments/sandbox/mandate.html", {"transaction": row})
 
 
 @csrf_exempt
@@ -103,4 +103,4 @@ def direct_debit(request, reference):
     if request.method == "POST":
         processor.authorize_direct_debit(reference=reference)
         return HttpResponseRedirect(with_reference(row.callback_url, reference))
-    return render(request, "sandbox/direct_debit.html", {"transaction": row})
+    return render(request, "payments/sandbox/direct_debit.html", {"transaction": row})

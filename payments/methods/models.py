@@ -7,6 +7,7 @@ from django.db.models import Q
 
 from config.api.ids import new_public_id
 from config.db.encryption import EncryptedTextField
+from config.models import StateMachine
 
 from ..customers.models import Customer
 
@@ -23,7 +24,7 @@ def secret_digest(value: str) -> str:
     return hashlib.sha256(f"payments:{value}".encode()).hexdigest()
 
 
-class PaymentMethod(models.Model):
+class PaymentMethod(StateMachine):
     """A customer's card authorization or bank mandate, charged for installments.
 
     Invariants held by the database: at most one default per customer, the default
@@ -40,6 +41,13 @@ class PaymentMethod(models.Model):
         ACTIVE = "active"
         REVOKED = "revoked"
         DELETED = "deleted"
+
+    TRANSITIONS = {
+        Status.ACTIVE: frozenset({Status.REVOKED, Status.DELETED}),
+        # The customer deletes a revoked method from the listing.
+        Status.REVOKED: frozenset({Status.DELETED}),
+    }
+    STAMPS = {Status.REVOKED: "revoked_at", Status.DELETED: "deleted_at"}
 
     public_id = models.CharField(
         max_length=40, unique=True, default=new_payment_method_id
@@ -106,13 +114,22 @@ class PaymentMethod(models.Model):
         return f"{code[:5]}…{code[-4:]}" if len(code) > 12 else "…"
 
 
-class CardSetup(models.Model):
+class CardSetup(StateMachine):
     """One card redirect flow: initialize (12), then verify (13)."""
 
     class Status(models.TextChoices):
         INITIALIZED = "initialized"
         SUCCEEDED = "succeeded"
         FAILED = "failed"
+
+    TRANSITIONS = {
+        Status.INITIALIZED: frozenset({Status.SUCCEEDED, Status.FAILED}),
+        # A verify that finds the processor's success saves the card even
+        # after a verify that was told otherwise ended the setup: the money
+        # was taken, and is recorded and refunded with the card.
+        Status.FAILED: frozenset({Status.SUCCEEDED}),
+    }
+    STAMPS = {Status.SUCCEEDED: "completed_at", Status.FAILED: "completed_at"}
 
     reference = models.CharField(max_length=100, unique=True)
     customer = models.ForeignKey(
@@ -141,7 +158,7 @@ class CardSetup(models.Model):
         return self.reference
 
 
-class BankMandate(models.Model):
+class BankMandate(StateMachine):
     """One bank mandate flow: initiate (14), then steps (15-18) until success."""
 
     class Status(models.TextChoices):
@@ -149,6 +166,20 @@ class BankMandate(models.Model):
         SUCCEEDED = "succeeded"
         FAILED = "failed"
         DEAD = "dead"  # 5 wrong OTPs
+
+    TRANSITIONS = {
+        Status.IN_PROGRESS: frozenset({Status.SUCCEEDED, Status.FAILED, Status.DEAD}),
+        # A step that outlived its claim (services/mandates.py) may bring the
+        # processor's success after the request that took the claim over ended
+        # the mandate: the money was taken, so the account is saved as ever.
+        Status.FAILED: frozenset({Status.SUCCEEDED}),
+        Status.DEAD: frozenset({Status.SUCCEEDED}),
+    }
+    STAMPS = {
+        Status.SUCCEEDED: "completed_at",
+        Status.FAILED: "completed_at",
+        Status.DEAD: "completed_at",
+    }
 
     reference = models.CharField(max_length=100, unique=True)
     customer = models.ForeignKey(

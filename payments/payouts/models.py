@@ -2,15 +2,16 @@
 
 A payout is created with its ledger posting (wallet -> payouts_in_transit) in one
 transaction; its id is the transfer reference at the processor, so asking twice
-can never pay twice. Its status moves only through `transition_to`, which refuses
-illegal moves and stamps the time of each.
+can never pay twice. Its status moves only through the state machine
+(`transition_to`), which refuses illegal moves and stamps the time of each.
 """
 
 import secrets
 
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
+
+from config.models import StateMachine
 
 PAYOUT_ID_PREFIX = "po"
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -26,10 +27,6 @@ def new_payout_id() -> str:
         number, rest = divmod(number, 36)
         chars.append(_BASE36[rest])
     return f"{PAYOUT_ID_PREFIX}_{''.join(chars)}"
-
-
-class IllegalPayoutTransition(ValueError):
-    pass
 
 
 class PayoutRecipient(models.Model):
@@ -55,7 +52,7 @@ class PayoutRecipient(models.Model):
         return f"{self.recipient_code} ({self.bank_code} {self.account_number})"
 
 
-class Payout(models.Model):
+class Payout(StateMachine):
     class Status(models.TextChoices):
         # In transit; the processor has not (knowingly) accepted the transfer.
         PENDING = "pending"
@@ -66,11 +63,9 @@ class Payout(models.Model):
         REVERSED = "reversed"  # paid, then returned by the bank: back in the wallet
 
     TRANSITIONS = {
-        Status.PENDING: {Status.PROCESSING, Status.PAID, Status.FAILED},
-        Status.PROCESSING: {Status.PAID, Status.FAILED},
-        Status.PAID: {Status.REVERSED},
-        Status.FAILED: set(),
-        Status.REVERSED: set(),
+        Status.PENDING: frozenset({Status.PROCESSING, Status.PAID, Status.FAILED}),
+        Status.PROCESSING: frozenset({Status.PAID, Status.FAILED}),
+        Status.PAID: frozenset({Status.REVERSED}),
     }
     OPEN = (Status.PENDING, Status.PROCESSING)
     RETURNED = (Status.FAILED, Status.REVERSED)
@@ -132,23 +127,3 @@ class Payout(models.Model):
     @property
     def account_last4(self) -> str:
         return self.account_number[-4:]
-
-    def can_move_to(self, status: str) -> bool:
-        return status in self.TRANSITIONS[self.Status(self.status)]
-
-    def transition_to(self, status: str, *, reason: str = "") -> None:
-        """Move to `status` and save, or raise IllegalPayoutTransition."""
-        if not self.can_move_to(status):
-            raise IllegalPayoutTransition(
-                f"payout {self.public_id} cannot go from {self.status} to {status}"
-            )
-        self.status = status
-        fields = ["status", "updated_at"]
-        stamp = self.STAMPS.get(status)
-        if stamp:
-            setattr(self, stamp, timezone.now())
-            fields.append(stamp)
-        if reason:
-            self.failure_reason = reason[:255]
-            fields.append("failure_reason")
-        self.save(update_fields=fields)

@@ -13,8 +13,9 @@ body.
 
 Half the valid cases carry the ids of real objects (the signed-in merchant, the
 customer, their payment methods, event, payment link, plan, an installment of it
-still to pay and a fresh checkout session) instead of random ones, and values the business rules accept, so success
-answers are checked against the schema too, not only 404s.
+still to pay and a fresh checkout session) instead of random ones, and values the
+business rules accept, so success answers are checked against the schema too, not
+only 404s.
 
 FUZZ_EXAMPLES sets the examples per operation (15 in `make test`, 100 in .ci/run).
 """

@@ -257,6 +257,21 @@ def test_signing_in_with_an_existing_account(browser, merchant_with_key):
     assert f"Signed in as {customer.email}" in text(browser.get(f"/checkout/{token}"))
 
 
+@pytest.mark.parametrize("form", ["sign-in", "register"])
+def test_a_password_posted_on_the_checkout_stays_out_of_error_reports(
+    browser, merchant_with_key, form
+):
+    token = open_session(merchant_with_key)
+
+    response = browser.post(
+        f"/checkout/{token}/{form}",
+        {"email": "ada@mail.example.com", "password": "not-for-logs"},
+    )
+
+    assert response.status_code in (400, 401)
+    assert response.wsgi_request.sensitive_post_parameters == ("password",)
+
+
 def test_the_live_preview_answers_for_the_signed_in_customer(
     browser, merchant_with_key
 ):

@@ -99,6 +99,17 @@ def test_registering_creates_an_account_and_signs_in(db):
     assert "Hello, Nneka" in text(client.get("/account/"))
 
 
+@pytest.mark.parametrize("page", ["login", "register"])
+def test_a_password_posted_on_the_account_pages_stays_out_of_error_reports(db, page):
+    response = Client().post(
+        f"/account/{page}/",
+        {"email": "ada@mail.example.com", "password": "not-for-logs"},
+    )
+
+    assert response.status_code in (400, 401)
+    assert response.wsgi_request.sensitive_post_parameters == ("password",)
+
+
 def test_the_overview_lists_plans_with_next_due_date_and_amounts(ada, plan_active):
     plan = plan_active.plan
     first = plan.installments.first()

@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.db import transaction
 from django.utils import timezone
 
+from config.models import IllegalTransition
 from config.schedules import declared
 from payments.gateway.errors import ProcessorRefused, ProcessorTimeout
 from payments.gateway.processors import TransferResult, get_processor
@@ -25,7 +26,6 @@ from payments.models import (
     SandboxRecipient,
     SandboxTransfer,
 )
-from payments.payouts.models import IllegalPayoutTransition
 from payments.payouts.services import (
     MINIMUM_PAYOUT,
     payout_create,
@@ -390,7 +390,7 @@ def test_the_payout_state_machine_refuses_illegal_moves(payee, start, target):
         processor="sandbox",
         status=start,
     )
-    with pytest.raises(IllegalPayoutTransition):
+    with pytest.raises(IllegalTransition):
         payout.transition_to(target)
     payout.refresh_from_db()
     assert payout.status == start

@@ -8,10 +8,12 @@ processor settles it). The double-entry ledger references these rows.
 from django.db import models
 from django.db.models import Q
 
+from config.models import StateMachine
+
 from ...customers.models import Customer
 
 
-class ProcessorCharge(models.Model):
+class ProcessorCharge(StateMachine):
     class Purpose(models.TextChoices):
         CARD_VERIFICATION = "card_verification"
         BANK_VERIFICATION = "bank_verification"
@@ -19,6 +21,9 @@ class ProcessorCharge(models.Model):
     class Status(models.TextChoices):
         SUCCESS = "success"
         FAILED = "failed"
+
+    # Written with the processor's outcome, which never changes: no moves.
+    INITIAL = frozenset({Status.SUCCESS, Status.FAILED})
 
     VERIFICATION_PURPOSES = (Purpose.CARD_VERIFICATION, Purpose.BANK_VERIFICATION)
 
@@ -57,8 +62,37 @@ class ProcessorCharge(models.Model):
         return f"{self.purpose} {self.amount} {self.currency} {self.status}"
 
 
-class ProcessorRefund(models.Model):
-    """Money given back through the processor; one full refund per charge."""
+class ProcessorRefund(StateMachine):
+    """Money given back through the processor; one full refund per charge.
+
+    Its status is the processor's (Paystack's refund statuses), recorded as the
+    processor reports it: created in whichever it first said, then moved on
+    until `processed` or `failed`, which are final."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        PROCESSING = "processing"
+        PROCESSED = "processed"
+        FAILED = "failed"
+        NEEDS_ATTENTION = "needs-attention"
+
+    INITIAL = frozenset(Status)
+    TRANSITIONS = {
+        Status.PENDING: frozenset(
+            {
+                Status.PROCESSING,
+                Status.PROCESSED,
+                Status.FAILED,
+                Status.NEEDS_ATTENTION,
+            }
+        ),
+        Status.PROCESSING: frozenset(
+            {Status.PENDING, Status.PROCESSED, Status.FAILED, Status.NEEDS_ATTENTION}
+        ),
+        Status.NEEDS_ATTENTION: frozenset(
+            {Status.PENDING, Status.PROCESSING, Status.PROCESSED, Status.FAILED}
+        ),
+    }
 
     charge = models.OneToOneField(
         ProcessorCharge, on_delete=models.PROTECT, related_name="refund"
@@ -67,9 +101,7 @@ class ProcessorRefund(models.Model):
     refund_id = models.CharField(max_length=64, blank=True)
     amount = models.BigIntegerField()
     currency = models.CharField(max_length=3, default="NGN")
-    # Paystack's refund statuses: pending, processing, processed, failed,
-    # needs-attention.
-    status = models.CharField(max_length=32)
+    status = models.CharField(max_length=32, choices=Status.choices)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -3,6 +3,8 @@ every web process and worker sees the same simulated processor."""
 
 from django.db import models
 
+from config.models import StateMachine
+
 
 class SandboxAuthorization(models.Model):
     """A reusable authorization the sandbox issued (card or bank account)."""
@@ -34,9 +36,19 @@ class SandboxAuthorization(models.Model):
         return f"{self.channel} ••••{self.last4} ({self.behaviour})"
 
 
-class SandboxTransaction(models.Model):
+class SandboxTransaction(StateMachine):
     """One charge attempt at the sandbox: a row per reference, so tests and
     later issues can count exactly how often the processor was asked to charge."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        SUCCESS = "success"
+        FAILED = "failed"
+
+    # A saved-method charge, or a bank charge refused at once, is written with
+    # its outcome.
+    INITIAL = frozenset({Status.SUCCESS, Status.FAILED})
+    TRANSITIONS = {Status.PENDING: frozenset({Status.SUCCESS, Status.FAILED})}
 
     class Kind(models.TextChoices):
         CARD_CHECKOUT = "card_checkout"  # initialize -> authorize page
@@ -50,8 +62,10 @@ class SandboxTransaction(models.Model):
     email = models.EmailField(max_length=254)
     amount = models.BigIntegerField()
     currency = models.CharField(max_length=3, default="NGN")
-    # pending, success, failed (transactions); bank charges also carry `step`.
-    status = models.CharField(max_length=16, default="pending")
+    # Bank charges also carry `step`.
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.PENDING
+    )
     step = models.CharField(max_length=32, blank=True)
     gateway_response = models.CharField(max_length=255, blank=True)
     callback_url = models.URLField(max_length=2000, blank=True)
@@ -76,12 +90,20 @@ class SandboxTransaction(models.Model):
         return f"{self.kind} {self.reference} {self.status}"
 
 
-class SandboxRefund(models.Model):
+class SandboxRefund(StateMachine):
+    class Status(models.TextChoices):
+        PROCESSED = "processed"
+
+    # The sandbox processes a refund at once: it never moves.
+    TRANSITIONS = {}
+
     transaction = models.ForeignKey(
         SandboxTransaction, on_delete=models.PROTECT, related_name="refunds"
     )
     amount = models.BigIntegerField()
-    status = models.CharField(max_length=16, default="processed")
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.PROCESSED
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self):
@@ -106,14 +128,25 @@ class SandboxRecipient(models.Model):
         return self.recipient_code
 
 
-class SandboxTransfer(models.Model):
+class SandboxTransfer(StateMachine):
+    """A transfer the sandbox was asked for; it settles when first verified."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        SUCCESS = "success"
+        FAILED = "failed"
+
+    TRANSITIONS = {Status.PENDING: frozenset({Status.SUCCESS, Status.FAILED})}
+
     reference = models.CharField(max_length=100, unique=True)
     transfer_code = models.CharField(max_length=64, unique=True)
     recipient = models.ForeignKey(SandboxRecipient, on_delete=models.PROTECT)
     amount = models.BigIntegerField()
     currency = models.CharField(max_length=3, default="NGN")
     reason = models.CharField(max_length=255, blank=True)
-    status = models.CharField(max_length=16, default="pending")
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.PENDING
+    )
     failure_reason = models.CharField(max_length=255, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -205,10 +205,18 @@ def refund_status_update(*, refund_id: int, result: RefundResult) -> ProcessorRe
         )
         if refund.status in REFUND_FINAL_STATUSES or result.status == refund.status:
             return refund
-        refund.status = result.status[:32]
+        if not refund.can_transition_to(result.status):
+            # A status Paystack does not document: no news; asked again later.
+            logger.warning(
+                "Refund %s: %r -> %r is not a refund status move",
+                refund.pk,
+                refund.status,
+                result.status,
+            )
+            return refund
         if result.refund_id and not refund.refund_id:
             refund.refund_id = result.refund_id[:64]
-        refund.save(update_fields=["status", "refund_id", "updated_at"])
+        refund.transition_to(result.status, update_fields=["refund_id"])
         if refund.status == REFUND_PROCESSED:
             _refund_post(refund)
     return refund

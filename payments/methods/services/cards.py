@@ -7,7 +7,6 @@ card, and refund the 5000 kobo after commit.
 """
 
 from django.db import transaction
-from django.utils import timezone
 
 from ...customers.models import Customer
 from ...gateway.models import ProcessorCharge
@@ -114,10 +113,10 @@ def card_setup_verify(
             purpose=PURPOSE,
             payment_method=method,
         )
-        setup.status = CardSetup.Status.SUCCEEDED
         setup.payment_method = method
-        setup.completed_at = timezone.now()
-        setup.save(update_fields=["status", "payment_method", "completed_at"])
+        setup.transition_to(
+            CardSetup.Status.SUCCEEDED, update_fields=["payment_method"]
+        )
         verification_refund_schedule(charge)
     return method
 
@@ -152,7 +151,5 @@ def _fail(setup: CardSetup, result: TransactionResult, message: str) -> None:
         )
         if charge.status == ProcessorCharge.Status.SUCCESS:
             verification_refund_schedule(charge)
-        setup.status = CardSetup.Status.FAILED
         setup.failure_message = message[:255]
-        setup.completed_at = timezone.now()
-        setup.save(update_fields=["status", "failure_message", "completed_at"])
+        setup.transition_to(CardSetup.Status.FAILED, update_fields=["failure_message"])

@@ -204,11 +204,12 @@ def _save(
                 payment_method=method,
             )
             verification_refund_schedule(charge)
-        mandate.status = BankMandate.Status.SUCCEEDED
         mandate.next_action = SUCCESS
         mandate.display_text = display_text[:255]
         mandate.url = ""
         mandate.payment_method = method
-        mandate.completed_at = timezone.now()
-        mandate.save()
+        mandate.transition_to(
+            BankMandate.Status.SUCCEEDED,
+            update_fields=["next_action", "display_text", "url", "payment_method"],
+        )
     return mandate_saved(mandate)

@@ -268,11 +268,8 @@ def _submit_otp(processor, mandate: BankMandate, otp: str) -> ChargeStep:
             f"The OTP is incorrect; {left} more attempt{'s' if left > 1 else ''} "
             "with this reference."
         )
-    mandates.filter(status=BankMandate.Status.IN_PROGRESS).update(
-        status=BankMandate.Status.DEAD,
-        failure_message="5 wrong OTPs",
-        completed_at=timezone.now(),
-        updated_at=timezone.now(),
+    BankMandate.transition_where(
+        mandates, BankMandate.Status.DEAD, same={"failure_message": "5 wrong OTPs"}
     )
     raise InvalidOtp(
         "The OTP is incorrect. That was the 5th wrong OTP: this reference is "
@@ -329,16 +326,8 @@ def _close(mandate: BankMandate, message: str, step: ChargeStep | None) -> None:
                 gateway_response=step.gateway_response or step.display_text,
                 processor_id=step.processor_id,
             )
-        mandate.status = BankMandate.Status.FAILED
         mandate.next_action = ""
         mandate.failure_message = message[:255]
-        mandate.completed_at = timezone.now()
-        mandate.save(
-            update_fields=[
-                "status",
-                "next_action",
-                "failure_message",
-                "completed_at",
-                "updated_at",
-            ]
+        mandate.transition_to(
+            BankMandate.Status.FAILED, update_fields=["next_action", "failure_message"]
         )

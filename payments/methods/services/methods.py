@@ -153,10 +153,8 @@ def payment_method_delete(*, customer: Customer, public_id: str) -> PaymentMetho
         customer = lock_customer(customer)
         method = selectors.own_payment_method(customer, public_id)
         was_default = method.is_default
-        method.status = PaymentMethod.Status.DELETED
         method.is_default = False
-        method.deleted_at = timezone.now()
-        method.save(update_fields=["status", "is_default", "deleted_at", "updated_at"])
+        method.transition_to(PaymentMethod.Status.DELETED, update_fields=["is_default"])
         if was_default:
             promote_newest_default(customer)
     return method

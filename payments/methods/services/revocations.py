@@ -102,18 +102,12 @@ def _customer_revoke(
     )
     was_default = any(method.is_default for method in methods)
     for method in methods:
-        method.status = PaymentMethod.Status.REVOKED
         method.is_default = False
-        method.revoked_at = at
         method.revocation_reason = event[:64]
-        method.save(
-            update_fields=[
-                "status",
-                "is_default",
-                "revoked_at",
-                "revocation_reason",
-                "updated_at",
-            ]
+        method.transition_to(
+            PaymentMethod.Status.REVOKED,
+            at=at,
+            update_fields=["is_default", "revocation_reason"],
         )
     if was_default:
         promote_newest_default(customer)

@@ -242,7 +242,8 @@ def payout_fail(*, payout_id: int, reason: str) -> Payout:
         payout = Payout.objects.select_for_update().get(pk=payout_id)
         if payout.status != Payout.Status.PENDING:
             return payout
-        payout.transition_to(Payout.Status.FAILED, reason=reason)
+        payout.failure_reason = reason[:255] or payout.failure_reason
+        payout.transition_to(Payout.Status.FAILED, update_fields=["failure_reason"])
         payout_returned_post(payout=payout, after_settlement=False)
     logger.warning("Payout %s failed: %s", payout.public_id, reason)
     return payout
@@ -285,10 +286,9 @@ def payout_outcome_apply(*, payout_id: int, result: TransferResult) -> str:
             return f"already {was}"
         # An impossible story (paid after the money was returned) raises here
         # and is recorded on the inbound row for the operators.
-        payout.transition_to(
-            target,
-            reason=_failure_reason(result) if target != Payout.Status.PAID else "",
-        )
+        if target != Payout.Status.PAID:
+            payout.failure_reason = _failure_reason(result)[:255]
+        payout.transition_to(target, update_fields=["failure_reason"])
         if result.transfer_code and not payout.transfer_code:
             payout.transfer_code = result.transfer_code[:64]
             payout.save(update_fields=["transfer_code", "updated_at"])

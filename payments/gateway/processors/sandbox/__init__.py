@@ -126,15 +126,15 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
             row = SandboxTransaction.objects.select_for_update().get(
                 reference=reference, kind=SandboxTransaction.Kind.CARD_CHECKOUT
             )
-            if row.status != "pending":
+            if row.status != SandboxTransaction.Status.PENDING:
                 return row
             behaviour = CARDS[number]
             row.card_last4 = number[-4:]
             if behaviour is None:
-                row.status = "failed"
+                outcome = SandboxTransaction.Status.FAILED
                 row.gateway_response = "Declined"
             else:
-                row.status = "success"
+                outcome = SandboxTransaction.Status.SUCCESS
                 row.gateway_response = "Approved"
                 row.authorization = SandboxAuthorization.objects.create(
                     authorization_code=f"AUTH_{random_token(64).lower()}",
@@ -147,7 +147,10 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
                     exp_year=str(timezone.now().year + 3),
                     behaviour=behaviour,
                 )
-            row.save()
+            row.transition_to(
+                outcome,
+                update_fields=["card_last4", "gateway_response", "authorization"],
+            )
         return row
 
     def verify_transaction(self, *, reference):

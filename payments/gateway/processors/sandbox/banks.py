@@ -53,13 +53,14 @@ class SandboxBankCharges:
             "account_number": account_number,
         }
         if first is None:
-            fields.update(
-                status="failed",
-                step=ChargeStatus.FAILED,
-                gateway_response="Sandbox mandate accounts end in 0, 1, 2 or 3 "
+            # Refused at once: the row is written with its outcome.
+            fields |= {
+                "status": SandboxTransaction.Status.FAILED,
+                "step": ChargeStatus.FAILED,
+                "gateway_response": "Sandbox mandate accounts end in 0, 1, 2 or 3 "
                 "(or 4: a one-off bank authorization, then a direct debit); this "
                 "account cannot be debited.",
-            )
+            }
         else:
             fields.update(step=first)
         try:
@@ -81,19 +82,23 @@ class SandboxBankCharges:
                 processor_status=400,
             )
         row.step = NEXT_AFTER[expected]
-        if row.step == ChargeStatus.SUCCESS:
-            row.status = "success"
-            row.gateway_response = "Approved"
-            row.authorization = SandboxAuthorization.objects.create(
-                authorization_code=f"AUTH_{random_token(64).lower()}",
-                channel="bank",
-                email=row.email,
-                last4=row.account_number[-4:],
-                bank_code=row.bank_code,
-                account_number=row.account_number,
-                reusable=not row.account_number.endswith(ONE_OFF_AUTHORIZATION_DIGIT),
-            )
-        row.save()
+        if row.step != ChargeStatus.SUCCESS:
+            row.save()
+            return row
+        row.gateway_response = "Approved"
+        row.authorization = SandboxAuthorization.objects.create(
+            authorization_code=f"AUTH_{random_token(64).lower()}",
+            channel="bank",
+            email=row.email,
+            last4=row.account_number[-4:],
+            bank_code=row.bank_code,
+            account_number=row.account_number,
+            reusable=not row.account_number.endswith(ONE_OFF_AUTHORIZATION_DIGIT),
+        )
+        row.transition_to(
+            SandboxTransaction.Status.SUCCESS,
+            update_fields=["step", "gateway_response", "authorization"],
+        )
         return row
 
     def _existing(self, reference: str) -> None:
@@ -166,8 +171,7 @@ class SandboxBankCharges:
             row = SandboxTransaction.objects.select_for_update().get(
                 reference=reference, kind=SandboxTransaction.Kind.DIRECT_DEBIT
             )
-            if row.status == "pending":
-                row.status = "success"
+            if row.status == SandboxTransaction.Status.PENDING:
                 row.gateway_response = "Authorization active"
                 row.authorization = SandboxAuthorization.objects.create(
                     authorization_code=f"AUTH_{random_token(64).lower()}",
@@ -177,7 +181,10 @@ class SandboxBankCharges:
                     bank_code=row.bank_code,
                     account_number=row.account_number,
                 )
-                row.save()
+                row.transition_to(
+                    SandboxTransaction.Status.SUCCESS,
+                    update_fields=["gateway_response", "authorization"],
+                )
         return row
 
     def verify_direct_debit(self, *, reference):

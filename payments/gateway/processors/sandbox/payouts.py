@@ -85,15 +85,15 @@ class SandboxPayouts:
             )
             if row is None:
                 return None
-            if row.status == "pending":
+            if row.status == SandboxTransfer.Status.PENDING:
                 if row.recipient.account_number.endswith(FAILING_PAYOUT_ACCOUNT_DIGIT):
-                    row.status = "failed"
+                    outcome = SandboxTransfer.Status.FAILED
                     row.failure_reason = (
                         "Sandbox payout accounts ending in 9 always fail."
                     )
                 else:
-                    row.status = "success"
-                row.save(update_fields=["status", "failure_reason", "updated_at"])
+                    outcome = SandboxTransfer.Status.SUCCESS
+                row.transition_to(outcome, update_fields=["failure_reason"])
         return self._transfer(row)
 
     @staticmethod

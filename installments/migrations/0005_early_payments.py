@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('installments', '0003_backfill_wallet_line_resources'),
+        ('installments', '0004_notification_messages'),
         ('payments', '0010_ledger_transaction_processor_reference_and_resource'),
     ]
 

@@ -1,44 +1,123 @@
-"""The customer's pages under `/account/` (DESIGN section 11): plans with their
-next due dates, payment methods (add a card by the processor's redirect, add a
-bank mandate step by step, set default, delete). Signing in and registering are
-payments.customers.account's pages, mounted beside these.
+"""The customer's pages under `/account/` (DESIGN section 11): signing in,
+registering and signing out; plans with their next due dates; payment methods
+(add a card by the processor's redirect, add a bank mandate step by step, set
+default, delete).
 
 HTTP in/out only: each view validates a form, calls one service, renders. Every
-page reads and writes the signed-in customer (`request.customer`) and nothing
-else; another customer's plan or method id is a 404. The method flows take a
-`next` path, so the hosted checkout sends customers through them and gets them
-back.
+page but sign-in and registration reads and writes the signed-in customer
+(`request.customer`) and nothing else; another customer's plan or method id is
+a 404. Signing in and registering post the forms of payments.customers.forms,
+which the hosted checkout posts too. The pages take a `next` path, so the hosted
+checkout sends customers through the method flows and gets them back.
 """
 
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.views import View
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from config.api.errors import DomainError
 from config.web.security_headers import allow_form_targets
 from config.web.session_auth import see_other
-from payments.customers.session import customer_login_required, next_path
+from payments.customers import services as customer_services
+from payments.customers.forms import (
+    CustomerRegisterForm,
+    CustomerSignInForm,
+    SmsPhoneForm,
+)
+from payments.customers.phones import NotANigerianMobile, nigerian_mobile
+from payments.customers.session import (
+    customer_login_required,
+    customer_sign_out,
+    next_path,
+    session_customer,
+)
 from payments.gateway.selectors import processor_page_origins
 from payments.methods import selectors as method_selectors
 from payments.methods import services as method_services
 from payments.methods.models import BankMandate
 
-from . import selectors
-from .errors import PlanNotFound
+from .. import selectors
+from ..errors import PlanNotFound
 from .forms import STEP_FORMS, STEP_SUBMITS, BankAccountForm
 
 
-def _with_next(url: str, next_url: str | None) -> str:
-    return f"{url}?{urlencode({'next': next_url})}" if next_url else url
+def _next_or_overview(request) -> str:
+    return next_path(request) or reverse("account:overview")
+
+
+# --- signing in ------------------------------------------------------------------
+
+
+@method_decorator([never_cache, sensitive_post_parameters("password")], "dispatch")
+class SignInFormView(View):
+    """A page of one sign-in form (payments.customers.forms) that sends the
+    customer on to `next` when it has signed them in."""
+
+    form_class = CustomerSignInForm
+    template_name = "installments/account/sign_in.html"
+    welcome = ""
+
+    def get(self, request):
+        return self._render(request, self.form_class())
+
+    def post(self, request):
+        form = self.form_class(request.POST)
+        customer, status = form.submit(request)
+        if customer is None:
+            return self._render(request, form, status=status)
+        if self.welcome:
+            messages.success(request, self.welcome)
+        return see_other(_next_or_overview(request))
+
+    def _render(self, request, form, status=200):
+        return TemplateResponse(
+            request,
+            self.template_name,
+            {"form": form, "next": next_path(request) or ""},
+            status=status,
+        )
+
+
+class SignInView(SignInFormView):
+    def get(self, request):
+        if session_customer(request) is not None:
+            return HttpResponseRedirect(_next_or_overview(request))
+        return super().get(request)
+
+
+class RegisterView(SignInFormView):
+    form_class = CustomerRegisterForm
+    template_name = "installments/account/register.html"
+    welcome = "Welcome! Your account is ready."
+
+
+@require_POST
+def sign_out(request):
+    customer_sign_out(request)
+    messages.info(request, "You are signed out.")
+    return see_other(reverse("account:login"))
 
 
 # --- plans ---------------------------------------------------------------------
+
+
+def _with_standing(plan) -> dict:
+    """A plan with what is paid, what remains and the installment due next."""
+    return {
+        "plan": plan,
+        "paid": selectors.amount_paid(plan),
+        "remaining": selectors.amount_remaining(plan),
+        "next_due": selectors.next_due_installment(plan),
+    }
 
 
 @customer_login_required
@@ -48,17 +127,9 @@ def overview(request):
     allow_form_targets(request, processor_page_origins())
     return TemplateResponse(
         request,
-        "account/overview.html",
+        "installments/account/overview.html",
         {
-            "plans": [
-                {
-                    "plan": plan,
-                    "paid": selectors.amount_paid(plan),
-                    "remaining": selectors.amount_remaining(plan),
-                    "next_due": selectors.next_due_installment(plan),
-                }
-                for plan in plans
-            ],
+            "plans": [_with_standing(plan) for plan in plans],
             "methods": method_selectors.payment_methods_listed(customer),
         },
     )
@@ -71,22 +142,19 @@ def plan_detail(request, plan_id):
     except PlanNotFound:
         raise Http404("No plan of yours has this id.") from None
     return TemplateResponse(
-        request,
-        "account/plan.html",
-        {
-            "plan": plan,
-            "paid": selectors.amount_paid(plan),
-            "remaining": selectors.amount_remaining(plan),
-            "next_due": selectors.next_due_installment(plan),
-        },
+        request, "installments/account/plan.html", _with_standing(plan)
     )
 
 
 # --- payment methods -------------------------------------------------------------
 
 
+def _with_next(url: str, next_url: str | None) -> str:
+    return f"{url}?{urlencode({'next': next_url})}" if next_url else url
+
+
 def _back(request) -> HttpResponseRedirect:
-    return see_other(next_path(request) or reverse("account:overview"))
+    return see_other(_next_or_overview(request))
 
 
 @require_POST
@@ -163,7 +231,7 @@ def _with_method(url: str, method_id: str) -> str:
 
 @method_decorator(customer_login_required, "dispatch")
 class BankStartView(View):
-    template_name = "account/bank_start.html"
+    template_name = "installments/account/bank_start.html"
 
     def get(self, request):
         return self._render(request, BankAccountForm())
@@ -210,7 +278,7 @@ class BankStepView(View):
     """One step of a bank mandate: the form the bank asked for (OTP, date of
     birth, phone) or, for `open_url`, the bank's page and a "done" button."""
 
-    template_name = "account/bank_step.html"
+    template_name = "installments/account/bank_step.html"
 
     def dispatch(self, request, reference):
         self.mandate = BankMandate.objects.filter(
@@ -269,3 +337,56 @@ class BankStepView(View):
             },
             status=status,
         )
+
+
+# --- profile: the mobile number for texts -----------------------------------------
+
+
+def _suggested_number(customer) -> str:
+    """What the form starts with: the texting number, else the registration
+    phone when it is a Nigerian mobile (the customer still has to save it)."""
+    if customer.sms_phone:
+        return customer.sms_phone
+    try:
+        return nigerian_mobile(customer.phone)
+    except NotANigerianMobile:
+        return ""
+
+
+@method_decorator([never_cache, customer_login_required], "dispatch")
+class ProfileView(View):
+    template_name = "installments/account/profile.html"
+
+    def _render(self, request, form, status=200):
+        return TemplateResponse(
+            request,
+            self.template_name,
+            {"form": form, "reminder_days": settings.REMINDER_DAYS_BEFORE},
+            status=status,
+        )
+
+    def get(self, request):
+        initial = {"sms_phone": _suggested_number(request.customer)}
+        return self._render(request, SmsPhoneForm(initial=initial))
+
+    def post(self, request):
+        customer = request.customer
+        if "remove" in request.POST:
+            customer_services.customer_sms_phone_set(customer=customer, sms_phone="")
+            messages.success(
+                request,
+                "Your mobile number was removed: reminders and receipts come by "
+                "e-mail only.",
+            )
+            return see_other(reverse("account:profile"))
+        form = SmsPhoneForm(request.POST)
+        if not form.is_valid():
+            return self._render(request, form, status=400)
+        customer_services.customer_sms_phone_set(
+            customer=customer, sms_phone=form.cleaned_data["sms_phone"]
+        )
+        messages.success(
+            request,
+            f"Reminders and receipts will be texted to {customer.sms_phone}.",
+        )
+        return see_other(reverse("account:profile"))

@@ -2,17 +2,16 @@
 
 from django.urls import path
 
-from payments.customers import account
-
 from . import views
 
 app_name = "account"
 
 urlpatterns = [
     path("", views.overview, name="overview"),
-    path("login/", account.SignInView.as_view(), name="login"),
-    path("register/", account.RegisterView.as_view(), name="register"),
-    path("logout/", account.sign_out, name="logout"),
+    path("login/", views.SignInView.as_view(), name="login"),
+    path("register/", views.RegisterView.as_view(), name="register"),
+    path("logout/", views.sign_out, name="logout"),
+    path("profile/", views.ProfileView.as_view(), name="profile"),
     path("plans/<str:plan_id>/", views.plan_detail, name="plan"),
     path("methods/card/", views.card_start, name="card-start"),
     path("methods/card/return/", views.card_return, name="card-return"),

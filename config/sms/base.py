@@ -1,0 +1,19 @@
+"""What every SMS backend is: `send(message) -> provider message id`."""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SmsMessage:
+    to: str  # E.164, e.g. +2348031234567
+    body: str
+
+
+class SmsError(Exception):
+    """The message was refused, or its fate is unknown (a timeout); `str()` is a
+    readable reason, free of credentials."""
+
+
+class SmsBackend:
+    def send(self, message: SmsMessage) -> str:
+        raise NotImplementedError

@@ -1,0 +1,12 @@
+"""Reminders before each due date and receipts after each collection and
+refund, by e-mail and by SMS (DESIGN section 14; docs/payment-plans.md).
+
+Every message is a `Message` row, unique per (kind, subject, channel), inserted
+before it is sent: a rerun, or a second run at the same moment, finds the row
+taken and sends nothing (at most once; a message whose sending was cut short
+stays `sending`, never sent twice).
+
+    services.reminders_send(day)         the daily reminders (tasks.py)
+    services.collection_receipts_send()  the sweep over recent collections
+    services.refund_receipt_send(refund) one refund's receipt (called on commit)
+"""

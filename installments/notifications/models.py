@@ -1,0 +1,66 @@
+"""The record of each reminder and receipt sent (or tried) to a customer."""
+
+from django.db import models
+from django.utils import timezone
+
+from config.models import StateMachine
+
+
+class Message(StateMachine):
+    """One message on one channel. The row is inserted (`sending`) before the
+    message leaves, under the unique (kind, subject, channel): whoever inserts
+    it sends it, anyone else finds it taken. `subject` is what the message is
+    about: the installment's id (reminder), the collection's ledger reference
+    (its receipt), the refund's id (its receipt)."""
+
+    class Kind(models.TextChoices):
+        REMINDER = "reminder"
+        RECEIPT_COLLECTION = "receipt_collection"
+        RECEIPT_REFUND = "receipt_refund"
+
+    class Channel(models.TextChoices):
+        EMAIL = "email"
+        SMS = "sms"
+
+    class Status(models.TextChoices):
+        SENDING = "sending"
+        SENT = "sent"
+        FAILED = "failed"
+
+    TRANSITIONS = {Status.SENDING: frozenset({Status.SENT, Status.FAILED})}
+    STAMPS = {Status.SENT: "sent_at", Status.FAILED: "failed_at"}
+
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    subject = models.CharField(max_length=120)
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    customer = models.ForeignKey(
+        "payments.Customer", on_delete=models.PROTECT, related_name="+"
+    )
+    # The e-mail address or E.164 number it went to, and what it said.
+    recipient = models.CharField(max_length=254)
+    title = models.CharField(max_length=255, blank=True)  # the e-mail's subject
+    body = models.TextField()
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.SENDING
+    )
+    status_changed_at = models.DateTimeField(default=timezone.now)
+    # The run that inserted the row: it finds its own rows by this token after
+    # an insert that skipped the rows another run holds.
+    claim = models.UUIDField(db_index=True)
+    provider_id = models.CharField(max_length=100, blank=True)
+    error = models.CharField(max_length=255, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    failed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "subject", "channel"], name="message_once_per_channel"
+            )
+        ]
+        indexes = [models.Index(fields=["customer", "created_at"])]
+
+    def __str__(self):
+        return f"{self.kind} {self.subject} by {self.channel} ({self.status})"

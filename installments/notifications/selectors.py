@@ -1,0 +1,114 @@
+"""Reads for reminders and receipts: what still needs a message, in id order
+from `after` (the caller pages through with the last id it saw)."""
+
+import re
+from datetime import date, datetime
+
+from django.db.models import Exists, OuterRef, Q
+
+from payments.ledger.models import LedgerTransaction
+from payments.methods.selectors import payment_methods_chargeable_by_customer
+
+from ..models import Installment, PaymentPlan
+from ..selectors import amount_remaining, plans_with_installments
+from .models import Message
+
+DEPOSIT_REFERENCE = re.compile(r"_d[0-9]+$")
+
+
+def _unsent(kind: str, subject: str, sms_phone: str) -> Q:
+    """Rows whose e-mail of `kind` is not recorded yet, or whose SMS is not
+    while the customer has a number (added since the e-mail went)."""
+
+    def recorded(channel):
+        return Exists(
+            Message.objects.filter(
+                kind=kind, channel=channel, subject=OuterRef(subject)
+            )
+        )
+
+    return ~recorded(Message.Channel.EMAIL) | (
+        ~Q(**{sms_phone: ""}) & ~recorded(Message.Channel.SMS)
+    )
+
+
+def installments_to_remind(due_date: date, *, after: int, limit: int) -> list:
+    """Scheduled installments of active plans due on `due_date`, with their
+    plan, customer and merchant."""
+    return list(
+        Installment.objects.filter(
+            due_date=due_date,
+            status=Installment.Status.SCHEDULED,
+            plan__status=PaymentPlan.Status.ACTIVE,
+            id__gt=after,
+        )
+        .filter(
+            _unsent(Message.Kind.REMINDER, "public_id", "plan__customer__sms_phone")
+        )
+        .select_related("plan__customer", "plan__merchant")
+        .order_by("id")[:limit]
+    )
+
+
+def method_labels(customer_pks) -> dict[int, str]:
+    """The method each customer's next auto-debit tries first (customers
+    without an active method are absent)."""
+    return {
+        pk: methods[0].label
+        for pk, methods in payment_methods_chargeable_by_customer(customer_pks).items()
+    }
+
+
+def collections_to_receipt(since: datetime, *, after: int, limit: int) -> list:
+    """Ledger collections (deposits, installments, early payments) recorded
+    since `since`, with their customer."""
+    return list(
+        LedgerTransaction.objects.filter(
+            kind=LedgerTransaction.Kind.COLLECTION,
+            created_at__gte=since,
+            customer__isnull=False,
+            id__gt=after,
+        )
+        .filter(
+            _unsent(Message.Kind.RECEIPT_COLLECTION, "reference", "customer__sms_phone")
+        )
+        .select_related("customer")
+        .order_by("id")[:limit]
+    )
+
+
+def collections_described(collections) -> dict[int, tuple]:
+    """For each collection (by id) whose plan is found: (plan, what it paid,
+    what is left to pay)."""
+    installment_ids = [
+        c.resource_id for c in collections if c.resource_type == "installment"
+    ]
+    installments = {
+        i.public_id: i
+        for i in Installment.objects.filter(public_id__in=installment_ids).only(
+            "public_id", "sequence", "plan_id"
+        )
+    }
+    plan_ids = {i.plan_id for i in installments.values()}
+    plan_public_ids = [
+        c.resource_id for c in collections if c.resource_type == "payment_plan"
+    ]
+    plans = plans_with_installments().filter(
+        Q(pk__in=plan_ids) | Q(public_id__in=plan_public_ids)
+    )
+    by_pk = {plan.pk: plan for plan in plans}
+    by_public_id = {plan.public_id: plan for plan in by_pk.values()}
+    described = {}
+    for collection in collections:
+        installment = installments.get(collection.resource_id)
+        if installment is not None:
+            plan = by_pk[installment.plan_id]
+            what = f"installment {installment.sequence} of {plan.installment_count}"
+        elif collection.resource_id in by_public_id:
+            plan = by_public_id[collection.resource_id]
+            deposit = DEPOSIT_REFERENCE.search(collection.reference)
+            what = "the deposit" if deposit else "a payment towards your plan"
+        else:
+            continue
+        described[collection.pk] = (plan, what, amount_remaining(plan))
+    return described

@@ -1,0 +1,39 @@
+"""django-q2 entry points of reminders and receipts (schedules declared in
+installments/apps.py): thin, safe to run twice and in two clusters at once."""
+
+import logging
+from datetime import date
+
+from django.utils import timezone
+from django_q.tasks import async_task
+
+from . import services
+
+logger = logging.getLogger("installments.notifications")
+
+REMINDERS_TASK = "installments.notifications.tasks.send_reminders"
+
+
+def send_reminders(day: str | None = None) -> str:
+    """Daily: the reminders of `day` (ISO date; today in Lagos). A run stopped by
+    its time budget enqueues its continuation for the same day."""
+    day = day or timezone.localdate().isoformat()
+    tally = services.reminders_send(day=date.fromisoformat(day))
+    if tally.more:
+        async_task(REMINDERS_TASK, day, task_name="send-reminders-continued")
+    logger.info("send_reminders %s: %s", day, tally.line())
+    return tally.line()
+
+
+def send_collection_receipts() -> str:
+    """Every few minutes: receipts for the collections recorded since the last
+    pass (looking back two days)."""
+    tally = services.collection_receipts_send()
+    if tally.sent or tally.failed:
+        logger.info("send_collection_receipts: %s", tally.line())
+    return tally.line()
+
+
+def refund_receipt_deliver(facts: dict) -> str:
+    """Enqueued by services.refund_receipt_send."""
+    return services.refund_receipt_deliver(facts).line()

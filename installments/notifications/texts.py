@@ -1,0 +1,177 @@
+"""What reminders and receipts say, by e-mail and by SMS.
+
+Each builder returns the `Outgoing` messages of one fact: an e-mail always, an
+SMS too when the customer added a mobile number (`Customer.sms_phone`). Amounts
+are kobo, shown as naira with `emails.naira`.
+"""
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from django.conf import settings
+from django.utils import timezone
+
+from ..emails import naira
+from .models import Message
+
+Kind = Message.Kind
+Channel = Message.Channel
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    kind: str
+    subject: str  # what it is about (Message.subject)
+    channel: str
+    customer_pk: int
+    recipient: str
+    title: str
+    body: str
+
+
+def plan_url(plan) -> str:
+    return f"{settings.CONSUMER_URL}/account/plans/{plan.public_id}/"
+
+
+def _both(*, kind, subject, customer, title, email, sms) -> list[Outgoing]:
+    made = [
+        Outgoing(
+            kind, subject, Channel.EMAIL, customer.pk, customer.email, title, email
+        )
+    ]
+    if customer.sms_phone:
+        made.append(
+            Outgoing(
+                kind, subject, Channel.SMS, customer.pk, customer.sms_phone, "", sms
+            )
+        )
+    return made
+
+
+def _plain(label: str) -> str:
+    """ "Visa •••• 4081" as "Visa ending 4081": the bullets are not in the GSM
+    alphabet, and one such character makes an SMS cost twice as much."""
+    return re.sub(r"\s*•+\s*", " ending ", label).strip()
+
+
+def _long(day: date | datetime) -> str:
+    return f"{day:%A %d %B %Y}"
+
+
+def _short(day: date | datetime) -> str:
+    return f"{day:%d %b %Y}"
+
+
+def reminder(installment, *, method_label: str | None) -> list[Outgoing]:
+    """`installment` with its plan, the plan's customer and merchant loaded;
+    `method_label` the method the engine will charge first (None: none)."""
+    plan = installment.plan
+    customer, merchant = plan.customer, plan.merchant
+    amount, due = naira(installment.amount), installment.due_date
+    which = f"installment {installment.sequence} of {plan.installment_count}"
+    if method_label:
+        method_label = _plain(method_label)
+        charge = f"We will charge it to {method_label} that day."
+        sms_charge = f"will be charged to {method_label} on {_short(due)}"
+    else:
+        charge = (
+            "You have no active payment method on your account: add one before "
+            "then, or we cannot collect it."
+        )
+        sms_charge = f"is due on {_short(due)}; add a payment method"
+    return _both(
+        kind=Kind.REMINDER,
+        subject=installment.public_id,
+        customer=customer,
+        title=f"{amount} for order {plan.order_reference} is due on {_long(due)}",
+        email=(
+            f"Hello {customer.first_name},\n\n"
+            f"This is a reminder that {which} ({amount}) of your order "
+            f"{plan.order_reference} from {merchant.business_name} is due on "
+            f"{_long(due)}. {charge}\n\n"
+            "To pay it now, or to change the card or bank account we charge, open "
+            f"your plan:\n{plan_url(plan)}\n"
+        ),
+        sms=(
+            f"{merchant.business_name} order {plan.order_reference}: {amount} "
+            f"({which}) {sms_charge}. Pay now or change method: {plan_url(plan)}"
+        ),
+    )
+
+
+def collection_receipt(
+    collection, *, plan, what: str, remaining: int
+) -> list[Outgoing]:
+    """`collection` a ledger collection (its customer loaded); `what` says what
+    it paid ("the deposit", "installment 2 of 3"); `remaining` what is left."""
+    customer, amount = collection.customer, naira(collection.amount)
+    when = timezone.localtime(collection.created_at)
+    # The balance when the receipt is written (the sweep runs every few
+    # minutes, so normally just after the payment), not a balance of the past.
+    left = (
+        f"Left to pay on your plan now: {naira(remaining)}."
+        if remaining
+        else "Your plan is now paid in full."
+    )
+    sms_left = f"Balance now {naira(remaining)}." if remaining else "Plan paid in full."
+    return _both(
+        kind=Kind.RECEIPT_COLLECTION,
+        subject=collection.reference,
+        customer=customer,
+        title=f"Payment of {amount} received for order {plan.order_reference}",
+        email=(
+            f"Hello {customer.first_name},\n\n"
+            f"We received {amount} on {_long(when)} for your order "
+            f"{plan.order_reference} from {plan.merchant.business_name}: {what}.\n\n"
+            f"{left}\nReceipt reference: {collection.processor_reference}\n\n"
+            f"Your plan: {plan_url(plan)}\n"
+        ),
+        sms=(
+            f"Received {amount} for {plan.merchant.business_name} order "
+            f"{plan.order_reference} ({what}). {sms_left} "
+            f"Ref {collection.processor_reference}"
+        ),
+    )
+
+
+def _refund_sentences(refund) -> str:
+    returned = getattr(refund, "amount_returned", None)
+    reduced = getattr(refund, "amount_reduced", None)
+    if returned is None or reduced is None:
+        return (
+            "It comes off what you still owe first; anything you already paid "
+            "beyond that goes back to the card or bank account you paid with."
+        )
+    sentences = []
+    if reduced:
+        sentences.append(f"Your unpaid installments are {naira(reduced)} lower.")
+    if returned:
+        sentences.append(
+            f"{naira(returned)} goes back to the card or bank account you paid "
+            "with; banks usually show it within 10 working days."
+        )
+    return " ".join(sentences)
+
+
+def refund_receipt(refund) -> list[Outgoing]:
+    """`refund`: see services.refund_receipt_send for what it must have."""
+    plan = refund.plan
+    customer, merchant = plan.customer, plan.merchant
+    amount = naira(refund.amount)
+    return _both(
+        kind=Kind.RECEIPT_REFUND,
+        subject=refund.public_id,
+        customer=customer,
+        title=f"Refund of {amount} for order {plan.order_reference}",
+        email=(
+            f"Hello {customer.first_name},\n\n"
+            f"{merchant.business_name} refunded {amount} of your order "
+            f"{plan.order_reference}. {_refund_sentences(refund)}\n\n"
+            f"Refund reference: {refund.public_id}\n\nYour plan: {plan_url(plan)}\n"
+        ),
+        sms=(
+            f"{merchant.business_name} refunded {amount} of order "
+            f"{plan.order_reference}. Ref {refund.public_id}. {plan_url(plan)}"
+        ),
+    )
