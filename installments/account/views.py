@@ -46,6 +46,7 @@ from payments.methods import services as method_services
 from payments.methods.models import BankMandate
 
 from .. import selectors
+from ..early.selectors import early_payment_choices
 from ..errors import PlanNotFound
 from .forms import STEP_FORMS, STEP_SUBMITS, BankAccountForm
 
@@ -141,8 +142,9 @@ def plan_detail(request, plan_id):
         plan = selectors.plan_of_customer(request.customer, plan_id)
     except PlanNotFound:
         raise Http404("No plan of yours has this id.") from None
+    pay = early_payment_choices(request.customer, plan)
     return TemplateResponse(
-        request, "installments/account/plan.html", _with_standing(plan)
+        request, "installments/account/plan.html", {**_with_standing(plan), "pay": pay}
     )
 
 

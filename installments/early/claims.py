@@ -95,6 +95,41 @@ def _next_number(plan: PaymentPlan, rows: list[Installment], payoff: bool) -> in
     )
 
 
+def _record(
+    plan: PaymentPlan, rows: list[Installment], *, method, payoff: bool, now
+) -> EarlyPayment:
+    """The early payment, with what each installment was before it."""
+    number = _next_number(plan, rows, payoff)
+    payment = EarlyPayment.objects.create(
+        plan=plan,
+        kind=EarlyPayment.Kind.PAYOFF if payoff else EarlyPayment.Kind.INSTALLMENT,
+        number=number,
+        reference=payoff_reference(plan.public_id, number)
+        if payoff
+        else installment_early_reference(rows[0].public_id, number),
+        customer_id=plan.customer_id,
+        payment_method=method,
+        amount=sum(row.amount for row in rows),
+        currency=plan.currency,
+        leased_until=now + LEASE,
+        created_at=now,
+        status_changed_at=now,
+    )
+    EarlyPaymentItem.objects.bulk_create(
+        EarlyPaymentItem(
+            early_payment=payment,
+            installment=row,
+            amount=row.amount,
+            attempt=row.attempts + 1,
+            prior_status=row.status,
+            prior_next_attempt_at=row.next_attempt_at,
+            prior_last_failure_reason=row.last_failure_reason,
+        )
+        for row in rows
+    )
+    return payment
+
+
 def early_payment_claim(
     *,
     plan: PaymentPlan,
@@ -117,34 +152,8 @@ def early_payment_claim(
         if plan.early_payments.filter(status=EarlyPayment.Status.PROCESSING).exists():
             raise _busy("An early payment of this plan")
         rows = _everything_left(plan) if payoff else _one(plan, installment_id)
-        number = _next_number(plan, rows, payoff)
-        payment = EarlyPayment.objects.create(
-            plan=plan,
-            kind=EarlyPayment.Kind.PAYOFF if payoff else EarlyPayment.Kind.INSTALLMENT,
-            number=number,
-            reference=payoff_reference(plan.public_id, number)
-            if payoff
-            else installment_early_reference(rows[0].public_id, number),
-            customer_id=plan.customer_id,
-            payment_method=method,
-            amount=sum(row.amount for row in rows),
-            currency=plan.currency,
-            leased_until=now + LEASE,
-            created_at=now,
-            status_changed_at=now,
-        )
-        EarlyPaymentItem.objects.bulk_create(
-            EarlyPaymentItem(
-                early_payment=payment,
-                installment=row,
-                amount=row.amount,
-                attempt=row.attempts + 1,
-                prior_status=row.status,
-                prior_next_attempt_at=row.next_attempt_at,
-                prior_last_failure_reason=row.last_failure_reason,
-            )
-            for row in rows
-        )
+        payment = _record(plan, rows, method=method, payoff=payoff, now=now)
+        # The engine's claim: the next attempt, leased (collection/claims.py).
         for row in rows:
             row.attempts += 1
             row.next_attempt_at = now + LEASE
