@@ -7,7 +7,7 @@ every operation gets without saying (security, common error statuses).
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 
-from config.api.request_fields import describe_body, describe_fields
+from config.api.request_fields import describe_body, describe_fields, text_pattern
 from config.api.schema import (
     DATE,
     KOBO,
@@ -87,7 +87,12 @@ extend_schema_view(
         parameters=[
             OpenApiParameter(
                 "order_reference",
-                {"type": "string", "maxLength": 100},
+                # Trimmed by the server, then 1 to 100 characters (a value of
+                # whitespace only is a 400).
+                {
+                    "type": "string",
+                    "pattern": text_pattern(min_length=1, max_length=100),
+                },
                 description="Only the plans of this order reference.",
             ),
             *PAGINATION,
