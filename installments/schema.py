@@ -87,11 +87,11 @@ extend_schema_view(
         parameters=[
             OpenApiParameter(
                 "order_reference",
-                # Trimmed by the server, then 1 to 100 characters (a value of
-                # whitespace only is a 400).
+                # Empty is as if left out; otherwise trimmed by the server, then
+                # 1 to 100 characters (whitespace only is a 400).
                 {
                     "type": "string",
-                    "pattern": text_pattern(min_length=1, max_length=100),
+                    "pattern": "^$|" + text_pattern(min_length=1, max_length=100),
                 },
                 description="Only the plans of this order reference.",
             ),

@@ -87,3 +87,8 @@ def test_an_order_reference_of_whitespace_only_is_a_400_the_schema_refuses_too(a
     ]
     assert not re.match(parameter["schema"]["pattern"], "\r")
     assert re.match(parameter["schema"]["pattern"], " ORD-1001 ")
+    # Empty is as if left out (DRF reads a query parameter so): all plans.
+    assert api.get("/api/v1/payment-plans?order_reference=", **owner.headers).json()[
+        "ok"
+    ]
+    assert re.match(parameter["schema"]["pattern"], "")
