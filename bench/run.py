@@ -20,60 +20,44 @@ from .common import BENCH, GUNICORN_THREADS, GUNICORN_WORKERS, fresh_database, p
 from .engine import engine_section
 from .webhooks import webhooks_section
 
+# (figure, key in the run, unit) of each API figure measured beside the baseline.
+_API_FIGURES = (
+    ("rps", "rps", "requests/s"),
+    ("p50", "p50_ms", "ms"),
+    ("p99", "p99_ms", "ms"),
+)
+
+
+def _figure(value, unit, baseline=None, ratio=None) -> dict:
+    return {"value": value, "unit": unit, "baseline": baseline, "ratio": ratio}
+
+
+def _ratio(value, baseline) -> float:
+    return round(value / baseline, 3)
+
 
 def figures(raw: dict) -> dict:
     """The results.json shape: {name: {value, unit, baseline, ratio}}."""
     out = {}
     base = raw.get("api.baseline")
     if base:
-        out["api.baseline.rps"] = {
-            "value": base["rps"],
-            "unit": "requests/s",
-            "baseline": None,
-            "ratio": None,
-        }
-        out["api.baseline.p99"] = {
-            "value": base["p99_ms"],
-            "unit": "ms",
-            "baseline": None,
-            "ratio": None,
-        }
+        out["api.baseline.rps"] = _figure(base["rps"], "requests/s")
+        out["api.baseline.p99"] = _figure(base["p99_ms"], "ms")
     for name in ("api.session_create", "api.session_replay", "api.preview"):
         if name in raw and base:
             run = raw[name]
-            out[f"{name}.rps"] = {
-                "value": run["rps"],
-                "unit": "requests/s",
-                "baseline": base["rps"],
-                "ratio": round(run["rps"] / base["rps"], 3),
-            }
-            out[f"{name}.p50"] = {
-                "value": run["p50_ms"],
-                "unit": "ms",
-                "baseline": base["p50_ms"],
-                "ratio": round(run["p50_ms"] / base["p50_ms"], 3),
-            }
-            out[f"{name}.p99"] = {
-                "value": run["p99_ms"],
-                "unit": "ms",
-                "baseline": base["p99_ms"],
-                "ratio": round(run["p99_ms"] / base["p99_ms"], 3),
-            }
-            out[f"{name}.non_2xx"] = {
-                "value": run["non_2xx"],
-                "unit": "responses",
-                "baseline": base["non_2xx"],
-                "ratio": None,
-            }
+            for figure, key, unit in _API_FIGURES:
+                out[f"{name}.{figure}"] = _figure(
+                    run[key], unit, base[key], _ratio(run[key], base[key])
+                )
+            out[f"{name}.non_2xx"] = _figure(
+                run["non_2xx"], "responses", base["non_2xx"]
+            )
     if "api.web_worker_rss_mb" in raw:
-        out["memory.web_worker_peak_rss"] = {
-            "value": raw["api.web_worker_rss_mb"],
-            "unit": "MB",
-            "baseline": raw.get("api.baseline_rss_mb"),
-            "ratio": round(raw["api.web_worker_rss_mb"] / raw["api.baseline_rss_mb"], 3)
-            if raw.get("api.baseline_rss_mb")
-            else None,
-        }
+        rss, base_rss = raw["api.web_worker_rss_mb"], raw.get("api.baseline_rss_mb")
+        out["memory.web_worker_peak_rss"] = _figure(
+            rss, "MB", base_rss, _ratio(rss, base_rss) if base_rss else None
+        )
     out.update(engine_figures(raw))
     out.update(webhook_figures(raw))
     return out
@@ -82,7 +66,12 @@ def figures(raw: dict) -> dict:
 def _fig(value, unit, baseline=None, ratio=None) -> dict:
     value = round(value, 1) if isinstance(value, float) else value
     baseline = round(baseline, 1) if isinstance(baseline, float) else baseline
-    return {"value": value, "unit": unit, "baseline": baseline, "ratio": ratio}
+    return _figure(value, unit, baseline, ratio)
+
+
+def _vs(value, unit, baseline) -> dict:
+    """`value` beside `baseline`, with their ratio (both rounded as `_fig`)."""
+    return _fig(value, unit, baseline, _ratio(value, baseline))
 
 
 def engine_figures(raw: dict) -> dict:
@@ -91,14 +80,10 @@ def engine_figures(raw: dict) -> dict:
     one, two = raw["engine.1_worker"], raw["engine.2_workers"]
     fair, bound = raw["engine.baseline_fair"], raw["engine.baseline_bound"]
     return {
-        "engine.1_worker": _fig(one, "installments/s", fair, round(one / fair, 3)),
-        "engine.1_worker_vs_bound": _fig(
-            one, "installments/s", bound, round(one / bound, 3)
-        ),
-        "engine.2_workers": _fig(two, "installments/s", one, round(two / one, 3)),
-        "engine.2_workers_vs_fair": _fig(
-            two, "installments/s", fair, round(two / fair, 3)
-        ),
+        "engine.1_worker": _vs(one, "installments/s", fair),
+        "engine.1_worker_vs_bound": _vs(one, "installments/s", bound),
+        "engine.2_workers": _vs(two, "installments/s", one),
+        "engine.2_workers_vs_fair": _vs(two, "installments/s", fair),
         "engine.baseline_fair": _fig(
             fair,
             f"installments/s ({raw['engine.baseline_fair_commits']} commit(s) each)",
@@ -107,11 +92,10 @@ def engine_figures(raw: dict) -> dict:
         "engine.commits_per_installment": _fig(
             raw["engine.commits_per_installment"], "commits"
         ),
-        "engine.latency_200ms_per_worker": _fig(
+        "engine.latency_200ms_per_worker": _vs(
             raw["engine.latency_200ms"],
             f"installments/s ({raw['engine.latency_threads']} threads)",
             100,
-            round(raw["engine.latency_200ms"] / 100, 3),
         ),
         "engine.check_ledger_exit": _fig(
             max(raw["engine.check_ledger_exit"], raw["engine.check_ledger_exit_2"]),
@@ -126,9 +110,7 @@ def webhook_figures(raw: dict) -> dict:
     run, base = raw["webhooks.cluster"], raw["webhooks.baseline_rate"]
     failing, paced = raw["webhooks.failing"], raw["webhooks.paced"]
     return {
-        "webhooks.deliveries": _fig(
-            run["rate"], "deliveries/s", base, round(run["rate"] / base, 3)
-        ),
+        "webhooks.deliveries": _vs(run["rate"], "deliveries/s", base),
         "webhooks.baseline": _fig(base, "deliveries/s"),
         "webhooks.commit_to_delivery.p50": _fig(
             round(paced["p50"] * 1000), f"ms (at {raw['webhooks.paced_rate']} events/s)"

@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 
 from config.api import responses
 from config.api.ids import looks_like_public_id
-from config.api.pagination import paginate
+from config.api.pagination import paginated
 from config.api.permissions import accepts, credential_kind
 from installments.rules import NEW_CUSTOMER_SCORE
 from installments.serializers import plan_output
@@ -67,9 +67,7 @@ class SessionCreateApi(APIView):
 
     def post(self, request):
         key = idempotency_key(request)
-        data = SessionCreateInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
+        fields = SessionCreateInput.validated(request.data)
         merchant = resolve_merchant(request, fields.pop("merchant_id"))
         answer = services.session_create(
             merchant=merchant, idempotency_key=key, **fields
@@ -114,9 +112,7 @@ class PreviewApi(APIView):
     permission_classes = [accepts("api_key", "customer_jwt")]
 
     def post(self, request):
-        data = PreviewInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
+        fields = PreviewInput.validated(request.data)
         merchant_id = fields.pop("merchant_id")
         customer_id = fields.pop("customer_id", None)
         if credential_kind(request) == "api_key":
@@ -143,11 +139,8 @@ class SessionCompleteApi(APIView):
     permission_classes = [accepts("customer_jwt")]
 
     def post(self, request, token):
-        data = CompleteInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        plan = services.session_complete(
-            token=token, customer=request.user, **data.validated_data
-        )
+        values = CompleteInput.validated(request.data)
+        plan = services.session_complete(token=token, customer=request.user, **values)
         return responses.created(plan_output(plan))
 
 
@@ -157,9 +150,7 @@ class PaymentLinkCreateApi(APIView):
     permission_classes = [accepts("api_key")]
 
     def post(self, request):
-        data = PaymentLinkCreateInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
+        fields = PaymentLinkCreateInput.validated(request.data)
         merchant = resolve_merchant(request, fields.pop("merchant_id"))
         link = services.payment_link_create(merchant=merchant, **fields)
         return responses.created(payment_link_output(link))
@@ -173,9 +164,8 @@ class PaymentLinkListApi(APIView):
 
     def get(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
-        page = paginate(request, selectors.payment_links_of(merchant))
-        return responses.ok(
-            [payment_link_output(link) for link in page.items], total=page.total
+        return paginated(
+            request, selectors.payment_links_of(merchant), payment_link_output
         )
 
 
@@ -188,11 +178,10 @@ class PaymentLinkToggleApi(APIView):
         merchant = resolve_merchant(request)
         if not looks_like_public_id(link_id, LINK_ID_PREFIX):
             raise PaymentLinkNotFound()
-        data = PaymentLinkToggleInput(data=request.data)
-        data.is_valid(raise_exception=True)
+        values = PaymentLinkToggleInput.validated(request.data)
         link = services.payment_link_toggle(
             merchant=merchant,
             link_id=link_id,
-            is_active=data.validated_data["is_active"],
+            is_active=values["is_active"],
         )
         return responses.ok(payment_link_output(link))

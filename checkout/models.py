@@ -5,7 +5,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.api.ids import new_public_id, random_token
-from config.models import StateMachine
+from config.models import StateMachine, amount_positive
 
 SESSION_TOKEN_PREFIX = "fcs"
 LINK_ID_PREFIX = "pl"
@@ -43,11 +43,7 @@ class PaymentLink(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(amount__gt=0), name="payment_link_amount_positive"
-            )
-        ]
+        constraints = [amount_positive("payment_link_amount_positive")]
         indexes = [
             models.Index(
                 fields=["merchant", "-created_at"], name="payment_link_merchant"
@@ -125,9 +121,7 @@ class CheckoutSession(StateMachine):
                 condition=Q(status="completed"),
                 name="one_completed_session_per_order",
             ),
-            models.CheckConstraint(
-                condition=Q(amount__gt=0), name="checkout_session_amount_positive"
-            ),
+            amount_positive("checkout_session_amount_positive"),
         ]
         indexes = [
             models.Index(

@@ -1,5 +1,4 @@
 import re
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from rest_framework import serializers
@@ -12,10 +11,15 @@ from config.api.serializers import (
     StrictIntegerField,
     StrictSerializer,
     StrictURLField,
+    matching,
+    web_url,
 )
 
 CURRENCY_CODE = re.compile(r"[A-Z]{3}")
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
+_currency_code = matching(
+    CURRENCY_CODE, "Enter a three-letter ISO 4217 currency code in capitals, e.g. NGN."
+)
 
 
 def _no_control_characters(value: str) -> None:
@@ -27,12 +31,7 @@ class CurrencyField(StrictCharField):
     """A well-formed ISO 4217 code; whether it is supported is a business rule."""
 
     def to_internal_value(self, data):
-        value = super().to_internal_value(data)
-        if not CURRENCY_CODE.fullmatch(value):
-            raise serializers.ValidationError(
-                "Enter a three-letter ISO 4217 currency code in capitals, e.g. NGN."
-            )
-        return value
+        return _currency_code(super().to_internal_value(data))
 
 
 class SessionCreateInput(StrictSerializer):
@@ -111,9 +110,7 @@ class PaymentLinkCreateInput(StrictSerializer):
         return value or ""
 
     def validate_redirect_url(self, value):
-        if value and urlsplit(value).scheme not in ("http", "https"):
-            raise serializers.ValidationError("redirect_url must be an http(s) URL.")
-        return value or ""
+        return web_url(value, "redirect_url must be an http(s) URL.") if value else ""
 
 
 class PaymentLinkToggleInput(StrictSerializer):

@@ -2,6 +2,8 @@
 (sessions, plans, events, ledgers, histories) are shown to staff, never added,
 changed or deleted there."""
 
+from django.contrib import admin
+
 
 class ReadOnlyAdminMixin:
     """Mix into a `ModelAdmin` or an inline, before it: `class PlanAdmin(
@@ -16,3 +18,9 @@ class ReadOnlyAdminMixin:
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class ReadOnlyModelAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """A read-only `ModelAdmin` of a long table of records, 50 rows a page."""
+
+    list_per_page = 50

@@ -5,7 +5,7 @@ from django.http import Http404
 from rest_framework.views import APIView
 
 from config.api import responses
-from config.api.pagination import paginate
+from config.api.pagination import paginated
 from config.api.permissions import accepts, credential_kind
 from merchants.authentication import resolve_merchant
 
@@ -40,14 +40,12 @@ class PlanListApi(APIView):
         merchant = resolve_merchant(request)
         query = PlanListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        page = paginate(
+        return paginated(
             request,
             selectors.plans_of_merchant(
                 merchant, order_reference=query.validated_data.get("order_reference")
             ),
-        )
-        return responses.ok(
-            [plan_output(plan) for plan in page.items], total=page.total
+            plan_output,
         )
 
 
@@ -59,9 +57,7 @@ class PlanPayApi(APIView):
     permission_classes = [accepts("customer_jwt")]
 
     def post(self, request, plan_id):
-        body = PayEarlyInput(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
+        data = PayEarlyInput.validated(request.data)
         plan = selectors.plan_of_customer(request.user, plan_id)
         paid = plan_pay_early(
             customer=request.user,

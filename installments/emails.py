@@ -36,74 +36,53 @@ def _reason(reason: str) -> str:
 
 
 def installment_failed(
-    *,
-    email: str,
-    first_name: str,
-    merchant_name: str,
-    order_reference: str,
-    sequence: int,
-    count: int,
-    amount: int,
-    reason: str,
-    next_attempt_at: datetime,
+    claim, customer, merchant, reason: str, when: datetime
 ) -> Message:
-    when = timezone.localtime(next_attempt_at)
+    """To the customer: `claim` (a collection claim) failed and is tried again
+    at `when`."""
+    when = timezone.localtime(when)
     return (
-        f"We could not collect your installment for order {order_reference}",
-        f"Hello {first_name},\n\n"
-        f"We tried to collect installment {sequence} of {count} ({naira(amount)}) "
-        f"for your order {order_reference} from {merchant_name}, but "
+        f"We could not collect your installment for order {claim.order_reference}",
+        f"Hello {customer.first_name},\n\n"
+        f"We tried to collect installment {claim.sequence} of "
+        f"{claim.installment_count} ({naira(claim.amount)}) for your order "
+        f"{claim.order_reference} from {merchant.business_name}, but "
         f"{_reason(reason)}.\n\n"
         f"We will try again on {when:%A %d %B %Y} at {when:%H:%M} (Lagos time). "
         "Please make sure the payment method has enough funds, or add another one "
         f"at {settings.BASE_URL}/account/ before then.\n",
-        email,
+        customer.email,
     )
 
 
-def plan_defaulted_to_customer(
-    *,
-    email: str,
-    first_name: str,
-    merchant_name: str,
-    order_reference: str,
-    sequence: int,
-    amount: int,
-    reason: str,
-) -> Message:
+def plan_defaulted_to_customer(claim, customer, merchant, reason: str) -> Message:
+    merchant_name = merchant.business_name
     return (
-        f"Your payment plan for order {order_reference} is in default",
-        f"Hello {first_name},\n\n"
-        f"Installment {sequence} ({naira(amount)}) of your order {order_reference} "
-        f"from {merchant_name} could not be collected after 4 attempts: the last "
-        f"time {_reason(reason)}. Your payment plan is now in default and no "
-        f"further installments will be collected automatically.\n\n"
+        f"Your payment plan for order {claim.order_reference} is in default",
+        f"Hello {customer.first_name},\n\n"
+        f"Installment {claim.sequence} ({naira(claim.amount)}) of your order "
+        f"{claim.order_reference} from {merchant_name} could not be collected "
+        f"after 4 attempts: the last time {_reason(reason)}. Your payment plan is "
+        "now in default and no further installments will be collected "
+        "automatically.\n\n"
         f"Please contact {merchant_name} to settle the balance.\n",
-        email,
+        customer.email,
     )
 
 
-def plan_defaulted_to_merchant(
-    *,
-    email: str,
-    business_name: str,
-    plan_id: str,
-    order_reference: str,
-    customer_id: str,
-    sequence: int,
-    amount: int,
-    reason: str,
-) -> Message:
+def plan_defaulted_to_merchant(claim, merchant, reason: str) -> Message:
+    plan_id = claim.plan_public_id
     return (
-        f"Payment plan {plan_id} (order {order_reference}) defaulted",
-        f"Hello {business_name},\n\n"
-        f"Installment {sequence} ({naira(amount)}) of payment plan {plan_id} for "
-        f"order {order_reference} (customer {customer_id}) could not be collected "
-        f"after 4 attempts (last reason: {reason}). The plan is now defaulted: no "
-        "further installments will be collected, and your customer has been told "
-        "to contact you.\n\n"
+        f"Payment plan {plan_id} (order {claim.order_reference}) defaulted",
+        f"Hello {merchant.business_name},\n\n"
+        f"Installment {claim.sequence} ({naira(claim.amount)}) of payment plan "
+        f"{plan_id} for order {claim.order_reference} (customer "
+        f"{claim.customer_public_id}) could not be collected after 4 attempts "
+        f"(last reason: {reason}). The plan is now defaulted: no further "
+        "installments will be collected, and your customer has been told to "
+        "contact you.\n\n"
         f"The plan: {settings.BASE_URL}/dashboard/plans/{plan_id}/\n",
-        email,
+        merchant.email,
     )
 
 
@@ -114,39 +93,10 @@ def failed_attempt(
     the retry to the customer, or the default to the customer and the merchant
     (`next_attempt_at` is None)."""
     if next_attempt_at is not None:
-        return [
-            installment_failed(
-                email=customer.email,
-                first_name=customer.first_name,
-                merchant_name=merchant.business_name,
-                order_reference=claim.order_reference,
-                sequence=claim.sequence,
-                count=claim.installment_count,
-                amount=claim.amount,
-                reason=reason,
-                next_attempt_at=next_attempt_at,
-            )
-        ]
+        return [installment_failed(claim, customer, merchant, reason, next_attempt_at)]
     return [
-        plan_defaulted_to_customer(
-            email=customer.email,
-            first_name=customer.first_name,
-            merchant_name=merchant.business_name,
-            order_reference=claim.order_reference,
-            sequence=claim.sequence,
-            amount=claim.amount,
-            reason=reason,
-        ),
-        plan_defaulted_to_merchant(
-            email=merchant.email,
-            business_name=merchant.business_name,
-            plan_id=claim.plan_public_id,
-            order_reference=claim.order_reference,
-            customer_id=claim.customer_public_id,
-            sequence=claim.sequence,
-            amount=claim.amount,
-            reason=reason,
-        ),
+        plan_defaulted_to_customer(claim, customer, merchant, reason),
+        plan_defaulted_to_merchant(claim, merchant, reason),
     ]
 
 

@@ -39,31 +39,33 @@ def _paid() -> Iterator[tuple[str, str, int, int]]:
         early_payment__kind=EarlyPayment.Kind.PAYOFF,
         early_payment__status=EarlyPayment.Status.SUCCEEDED,
     )
-    for public_id, amount, merchant_id in (
-        Installment.objects.filter(
-            ~Exists(paid_by_payoff), status=Installment.Status.PAID
-        )
-        .order_by("id")
-        .values_list("public_id", "amount", "plan__merchant_id")
-        .iterator(chunk_size=CHUNK)
+    for what, paid, reference in (
+        (
+            "installment",
+            Installment.objects.filter(
+                ~Exists(paid_by_payoff), status=Installment.Status.PAID
+            ),
+            "public_id",
+        ),
+        (
+            "payoff",
+            EarlyPayment.objects.filter(
+                kind=EarlyPayment.Kind.PAYOFF, status=EarlyPayment.Status.SUCCEEDED
+            ),
+            "reference",
+        ),
+        (
+            "deposit",
+            DepositAttempt.objects.filter(status=DepositAttempt.Status.SUCCEEDED),
+            "reference",
+        ),
     ):
-        yield "installment", public_id, amount, merchant_id
-    for reference, amount, merchant_id in (
-        EarlyPayment.objects.filter(
-            kind=EarlyPayment.Kind.PAYOFF, status=EarlyPayment.Status.SUCCEEDED
-        )
-        .order_by("id")
-        .values_list("reference", "amount", "plan__merchant_id")
-        .iterator(chunk_size=CHUNK)
-    ):
-        yield "payoff", reference, amount, merchant_id
-    for reference, amount, merchant_id in (
-        DepositAttempt.objects.filter(status=DepositAttempt.Status.SUCCEEDED)
-        .order_by("id")
-        .values_list("reference", "amount", "plan__merchant_id")
-        .iterator(chunk_size=CHUNK)
-    ):
-        yield "deposit", reference, amount, merchant_id
+        for row in (
+            paid.order_by("id")
+            .values_list(reference, "amount", "plan__merchant_id")
+            .iterator(chunk_size=CHUNK)
+        ):
+            yield what, *row
 
 
 def paid_installments_have_one_collection() -> Iterator[str]:

@@ -13,7 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.api.ids import new_public_id
-from config.models import StateMachine
+from config.models import StateMachine, amount_positive
 
 # Defined in their subpackages; imported here, where Django looks for models.
 from .early.models import EarlyPayment, EarlyPaymentItem
@@ -216,9 +216,7 @@ class Installment(StateMachine):
             models.UniqueConstraint(
                 fields=["plan", "sequence"], name="installment_sequence_unique"
             ),
-            models.CheckConstraint(
-                condition=Q(amount__gt=0), name="installment_amount_positive"
-            ),
+            amount_positive("installment_amount_positive"),
         ]
         indexes = [
             # The collection engine's claim: `status IN (scheduled, failed) AND
@@ -352,9 +350,7 @@ class DepositAttempt(StateMachine):
                 condition=Q(status="succeeded"),
                 name="deposit_attempt_one_success",
             ),
-            models.CheckConstraint(
-                condition=Q(amount__gt=0), name="deposit_attempt_amount_positive"
-            ),
+            amount_positive("deposit_attempt_amount_positive"),
         ]
 
     def __str__(self):

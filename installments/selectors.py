@@ -2,7 +2,7 @@
 
 from django.db.models import Prefetch, QuerySet, Sum
 
-from config.api.ids import looks_like_public_id
+from config.api.ids import row_by_public_id
 
 from .errors import PlanNotFound
 from .models import Installment, PaymentPlan
@@ -31,9 +31,7 @@ def plan_of_customer(customer, plan_id: str) -> PaymentPlan:
 
 
 def _one(queryset, plan_id: str) -> PaymentPlan:
-    if not looks_like_public_id(plan_id, "plan"):
-        raise PlanNotFound()
-    plan = queryset.filter(public_id=plan_id).first()
+    plan = row_by_public_id(queryset, plan_id, "plan")
     if plan is None:
         raise PlanNotFound()
     return plan

@@ -5,7 +5,7 @@ from rest_framework.views import APIView
 from config.api import responses
 from config.api.auth import ROLE_MERCHANT, issue_tokens
 from config.api.login_guard import client_ip
-from config.api.pagination import paginate
+from config.api.pagination import paginated
 from config.api.permissions import accepts
 
 from . import selectors, services
@@ -25,9 +25,8 @@ class MerchantRegisterApi(APIView):
     authentication_classes = []
 
     def post(self, request):
-        data = RegisterInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        merchant = services.merchant_register(**data.validated_data)
+        values = RegisterInput.validated(request.data)
+        merchant = services.merchant_register(**values)
         return responses.created(merchant_output(merchant))
 
 
@@ -35,11 +34,8 @@ class MerchantLoginApi(APIView):
     authentication_classes = []
 
     def post(self, request):
-        data = LoginInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        merchant = services.merchant_login(
-            **data.validated_data, client_ip=client_ip(request)
-        )
+        values = LoginInput.validated(request.data)
+        merchant = services.merchant_login(**values, client_ip=client_ip(request))
         tokens = issue_tokens(role=ROLE_MERCHANT, account=merchant)
         return responses.no_store(
             responses.ok({**tokens, "merchant_id": merchant.public_id})
@@ -51,11 +47,8 @@ class ApiKeyRotateApi(APIView):
 
     def post(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id, require_api_access=True)
-        data = RotateKeyInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        _, plaintext = services.api_key_rotate(
-            merchant=merchant, name=data.validated_data["name"]
-        )
+        values = RotateKeyInput.validated(request.data)
+        _, plaintext = services.api_key_rotate(merchant=merchant, name=values["name"])
         return responses.no_store(responses.created({"apiKey": plaintext}))
 
 
@@ -64,9 +57,8 @@ class ApiKeyHistoryApi(APIView):
 
     def get(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
-        page = paginate(request, selectors.revoked_api_keys(merchant))
-        return responses.ok(
-            [revoked_key_output(key) for key in page.items], total=page.total
+        return paginated(
+            request, selectors.revoked_api_keys(merchant), revoked_key_output
         )
 
 
@@ -81,9 +73,6 @@ class MerchantSettingsApi(APIView):
 
     def patch(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
-        data = SettingsInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        merchant = services.merchant_update_settings(
-            merchant=merchant, **data.validated_data
-        )
+        values = SettingsInput.validated(request.data)
+        merchant = services.merchant_update_settings(merchant=merchant, **values)
         return responses.ok(settings_output(merchant))

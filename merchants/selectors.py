@@ -1,13 +1,11 @@
-from config.api.ids import looks_like_public_id
+from config.api.ids import row_by_public_id
 from config.db.rows import OneRow
 
 from .models import ApiKey, Merchant, hash_api_key
 
 
 def merchant_by_public_id(public_id: str) -> Merchant | None:
-    if not looks_like_public_id(public_id, "mer"):
-        return None
-    return Merchant.objects.filter(public_id=public_id).first()
+    return row_by_public_id(Merchant.objects, public_id, "mer")
 
 
 def merchant_by_email(email: str) -> Merchant | None:

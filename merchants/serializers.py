@@ -1,5 +1,3 @@
-from urllib.parse import urlsplit
-
 from rest_framework import serializers
 
 from config.api.formats import iso_utc
@@ -9,6 +7,7 @@ from config.api.serializers import (
     StrictIntegerField,
     StrictSerializer,
     StrictURLField,
+    web_url,
 )
 from config.destinations import UrlNotAllowed, check_url, refusal_message
 
@@ -23,11 +22,7 @@ class RegisterInput(StrictSerializer):
 
     def validate_business_url(self, value):
         # It becomes the origin allowed to frame the hosted checkout pages.
-        if urlsplit(value).scheme not in ("http", "https"):
-            raise serializers.ValidationError(
-                "The business URL must start with http:// or https://."
-            )
-        return value
+        return web_url(value, "The business URL must start with http:// or https://.")
 
 
 class LoginInput(StrictSerializer):

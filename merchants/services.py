@@ -5,56 +5,46 @@ import secrets
 from functools import partial
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from config.api import login_guard, ratelimit
-from config.api.passwords import validate_new_password
+from config.accounts import AccountKind
+from config.api import ratelimit
 
 from . import emails, selectors
 from .errors import ApiAccessDisabled, EmailAlreadyRegistered, MerchantNotActive
 from .models import API_KEY_PREFIX, ApiKey, Merchant, hash_api_key
 from .tokens import password_reset_link
 
-LOGIN_KIND = "merchant"
+MERCHANTS = AccountKind("merchant", selectors.merchant_by_email, EmailAlreadyRegistered)
+
+
+def _email(send, merchant: Merchant, **details) -> None:
+    """`send` the merchant an e-mail once the transaction commits."""
+    transaction.on_commit(
+        partial(
+            send,
+            email=merchant.email,
+            business_name=merchant.business_name,
+            **details,
+        )
+    )
 
 
 def merchant_register(
     *, email: str, password: str, business_name: str, business_url: str
 ) -> Merchant:
-    merchant = Merchant(
-        email=email.strip().lower(),
-        business_name=business_name.strip(),
-        business_url=business_url,
+    merchant = MERCHANTS.register(
+        Merchant(business_name=business_name.strip(), business_url=business_url),
+        email=email,
+        password=password,
     )
-    validate_new_password(password, account=merchant)
-    merchant.set_password(password)
-    if selectors.merchant_by_email(merchant.email) is not None:
-        raise EmailAlreadyRegistered()
-    try:
-        with transaction.atomic():
-            merchant.save()
-            transaction.on_commit(
-                partial(
-                    emails.send_application_received,
-                    email=merchant.email,
-                    business_name=merchant.business_name,
-                )
-            )
-    except IntegrityError:
-        # Two registrations raced past the lookup; the unique index decided.
-        raise EmailAlreadyRegistered() from None
+    _email(emails.send_application_received, merchant)
     return merchant
 
 
 def merchant_login(*, email: str, password: str, client_ip: str) -> Merchant:
-    return login_guard.sign_in(
-        kind=LOGIN_KIND,
-        email=email,
-        password=password,
-        client_ip=client_ip,
-        lookup=selectors.merchant_by_email,
-    )
+    return MERCHANTS.sign_in(email=email, password=password, client_ip=client_ip)
 
 
 def _locked(merchant: Merchant) -> Merchant:
@@ -70,14 +60,7 @@ def merchant_approve(*, merchant: Merchant) -> Merchant:
         if merchant.approval_email_sent_at is None:
             merchant.approval_email_sent_at = now
             fields.append("approval_email_sent_at")
-            transaction.on_commit(
-                partial(
-                    emails.send_approved,
-                    email=merchant.email,
-                    business_name=merchant.business_name,
-                    merchant_id=merchant.public_id,
-                )
-            )
+            _email(emails.send_approved, merchant, merchant_id=merchant.public_id)
         if merchant.status != Merchant.Status.ACTIVE:
             merchant.approved_at = merchant.approved_at or now
             merchant.suspended_at = None
@@ -96,13 +79,7 @@ def merchant_set_api_access(*, merchant: Merchant, enabled: bool) -> Merchant:
         merchant.api_access_enabled = enabled
         merchant.save(update_fields=["api_access_enabled", "updated_at"])
         if enabled:
-            transaction.on_commit(
-                partial(
-                    emails.send_api_access_enabled,
-                    email=merchant.email,
-                    business_name=merchant.business_name,
-                )
-            )
+            _email(emails.send_api_access_enabled, merchant)
     return merchant
 
 
@@ -113,13 +90,7 @@ def merchant_suspend(*, merchant: Merchant) -> Merchant:
         if merchant.status == Merchant.Status.SUSPENDED:
             return merchant
         merchant.transition_to(Merchant.Status.SUSPENDED)
-        transaction.on_commit(
-            partial(
-                emails.send_suspended,
-                email=merchant.email,
-                business_name=merchant.business_name,
-            )
-        )
+        _email(emails.send_suspended, merchant)
     return merchant
 
 
@@ -239,17 +210,10 @@ def merchant_password_reset_send(*, email: str) -> None:
     if merchant is None:
         return
     window = ratelimit.hit(
-        f"password-reset:{LOGIN_KIND}:{merchant.pk}",
+        f"password-reset:{MERCHANTS.name}:{merchant.pk}",
         limit=PASSWORD_RESETS_PER_HOUR,
         window_seconds=3600,
     )
     if window.exceeded:
         return
-    transaction.on_commit(
-        partial(
-            emails.send_password_reset,
-            email=merchant.email,
-            business_name=merchant.business_name,
-            link=password_reset_link(merchant),
-        )
-    )
+    _email(emails.send_password_reset, merchant, link=password_reset_link(merchant))

@@ -12,8 +12,17 @@ class PaymentsConfig(AppConfig):
         from config.api.auth import ROLE_CUSTOMER, register_principal
 
         from .customers import selectors as customer_selectors
-        from .gateway.hooks import register_event_handler, register_inbound_handler
+        from .gateway.hooks import (
+            register_event_handler,
+            register_inbound_handler,
+            register_refund_handler,
+        )
         from .gateway.models import InboundRequest
+        from .gateway.services import (
+            REFUND_EVENTS,
+            refund_event_handle,
+            verification_refund_settle,
+        )
         from .methods.services import revocation_event_handle
         from .payouts.services import TRANSFER_EVENTS, transfer_event_handle
 
@@ -24,6 +33,10 @@ class PaymentsConfig(AppConfig):
             InboundRequest.Endpoint.PAYMENT_GATEWAY, revocation_event_handle
         )
         register_event_handler(TRANSFER_EVENTS, transfer_event_handle)
+        # The gateway's own refund events, and its verification-charge refunds
+        # among the refund handlers (installments registers the plans' refunds).
+        register_event_handler(REFUND_EVENTS, refund_event_handle)
+        register_refund_handler(verification_refund_settle)
         _declare_schedules()
 
 
@@ -59,6 +72,14 @@ def _declare_schedules() -> None:
             name="payments-purge-inbound-requests",
             func="payments.gateway.tasks.purge_inbound_requests",
             schedule_type=Schedule.DAILY,
+        )
+    )
+    declare(
+        ScheduleSpec(
+            name="payments-sandbox-refunds-settle",
+            func="payments.gateway.tasks.sandbox_refunds_settle",
+            schedule_type=Schedule.MINUTES,
+            minutes=1,
         )
     )
     declare(

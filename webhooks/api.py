@@ -5,7 +5,7 @@ from rest_framework.views import APIView
 
 from config.api import responses
 from config.api.errors import NotFound
-from config.api.pagination import paginate
+from config.api.pagination import paginated
 from config.api.permissions import accepts
 from merchants.authentication import resolve_merchant
 
@@ -22,10 +22,9 @@ class WebhookTestApi(APIView):
 
     def post(self, request):
         merchant = resolve_merchant(request)
-        data = WebhookTestInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        url = data.validated_data.get("webhook_url", merchant.webhook_url)
-        secret = data.validated_data.get("webhook_secret", merchant.webhook_secret)
+        values = WebhookTestInput.validated(request.data)
+        url = values.get("webhook_url", merchant.webhook_url)
+        secret = values.get("webhook_secret", merchant.webhook_secret)
         missing = {
             name: ["Send it, or set it first in the merchant settings."]
             for name, value in (("webhook_url", url), ("webhook_secret", secret))
@@ -59,8 +58,4 @@ class FailedAttemptsApi(APIView):
         attempts = selectors.failed_attempts(
             merchant=merchant, event_id=request.query_params.get("event_id")
         )
-        page = paginate(request, attempts)
-        return responses.ok(
-            [failed_attempt_output(attempt) for attempt in page.items],
-            total=page.total,
-        )
+        return paginated(request, attempts, failed_attempt_output)

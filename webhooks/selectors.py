@@ -1,6 +1,6 @@
 from django.db.models import Q, QuerySet
 
-from config.api.ids import looks_like_public_id
+from config.api.ids import looks_like_public_id, row_by_public_id
 from merchants.models import Merchant
 
 from .models import DeliveryAttempt, Event
@@ -8,9 +8,7 @@ from .models import DeliveryAttempt, Event
 
 def event_of_merchant(*, merchant: Merchant, public_id: str) -> Event | None:
     """The merchant's own event; another merchant's id reads as unknown."""
-    if not looks_like_public_id(public_id, "evt"):
-        return None
-    return Event.objects.filter(merchant=merchant, public_id=public_id).first()
+    return row_by_public_id(Event.objects.filter(merchant=merchant), public_id, "evt")
 
 
 def failed_attempts(

@@ -2,7 +2,7 @@
 
 from django.db.models import Count, Q, QuerySet
 
-from config.api.ids import looks_like_public_id
+from config.api.ids import row_by_public_id
 
 from ..models import LINK_ID_PREFIX, CheckoutSession, PaymentLink
 
@@ -23,9 +23,7 @@ def links_with_orders(merchant) -> QuerySet[PaymentLink]:
 
 
 def link_of_merchant(merchant, link_id: str) -> PaymentLink | None:
-    if not looks_like_public_id(link_id, LINK_ID_PREFIX):
-        return None
-    return links_with_orders(merchant).filter(public_id=link_id).first()
+    return row_by_public_id(links_with_orders(merchant), link_id, LINK_ID_PREFIX)
 
 
 def sessions_of_link(link: PaymentLink) -> QuerySet[CheckoutSession]:

@@ -6,14 +6,16 @@ query is scoped to the signed-in merchant.
 """
 
 from django.contrib import messages
-from django.core.paginator import Paginator
-from django.http import Http404, HttpResponseBadRequest, HttpResponseRedirect
+from django.http import Http404, HttpResponseBadRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views import View
 
 from config.api.errors import AmountOutOfRange, UnsupportedCurrency
 from config.api.ids import looks_like_public_id
+from config.web.forms import FormPage
+from config.web.pager import page_of
+from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin, safe_next_url
 
 from .. import services
@@ -31,51 +33,43 @@ def _url(name: str, **kwargs) -> str:
     return reverse(f"checkout_dashboard:{name}", kwargs=kwargs)
 
 
-def _see_other(url: str) -> HttpResponseRedirect:
-    """303: after a POST, the browser GETs the next page (reload never re-posts)."""
-    response = HttpResponseRedirect(url)
-    response.status_code = 303
-    return response
-
-
 def _with_public_urls(links):
     for link in links:
         link.public_url = public_link_url(link)
     return links
 
 
-class PaymentLinksView(MerchantLoginRequiredMixin, View):
+class PaymentLinksView(MerchantLoginRequiredMixin, FormPage):
     """GET: the links, newest first, and the form. POST: create a link."""
 
     template_name = "checkout/dashboard/links.html"
 
-    def get(self, request):
-        return self._render(request, PaymentLinkForm(request.merchant))
+    def form(self, data=None):
+        return PaymentLinkForm(self.request.merchant, data)
 
-    def post(self, request):
-        form = PaymentLinkForm(request.merchant, request.POST)
-        if not form.is_valid():
-            return self._render(request, form, status=400)
+    def submitted(self, request, form):
         try:
             link = services.payment_link_create(
                 merchant=request.merchant, **form.link_fields
             )
         except AmountOutOfRange:
             form.add_error("amount", amount_range_message())
-            return self._render(request, form, status=400)
+            return self.render(request, form, status=400)
         except UnsupportedCurrency as error:
             form.add_error("currency", error.message)
-            return self._render(request, form, status=400)
+            return self.render(request, form, status=400)
         messages.success(
             request,
             f"Payment link “{link.title}” created: share {public_link_url(link)}",
         )
-        return _see_other(_url("links"))
+        return see_other(_url("links"))
 
-    def _render(self, request, form, status=200):
-        page = Paginator(
-            dashboard_selectors.links_with_orders(request.merchant), LINKS_PAGE_SIZE
-        ).get_page(request.GET.get("page"))
+    def render(self, request, form, status=200):
+        page = page_of(
+            request,
+            dashboard_selectors.links_with_orders(request.merchant),
+            LINKS_PAGE_SIZE,
+        )
         _with_public_urls(page.object_list)
         return TemplateResponse(
             request,
@@ -93,9 +87,9 @@ class PaymentLinkView(MerchantLoginRequiredMixin, View):
         if link is None:
             raise Http404("No payment link of yours has this id.")
         link.public_url = public_link_url(link)
-        sessions = Paginator(
-            dashboard_selectors.sessions_of_link(link), SESSIONS_PAGE_SIZE
-        ).get_page(request.GET.get("page"))
+        sessions = page_of(
+            request, dashboard_selectors.sessions_of_link(link), SESSIONS_PAGE_SIZE
+        )
         return TemplateResponse(
             request,
             "checkout/dashboard/link.html",
@@ -133,4 +127,4 @@ class PaymentLinkToggleView(MerchantLoginRequiredMixin, View):
                 "is no longer available.",
             )
         next_url = safe_next_url(request, request.POST.get("next"))
-        return _see_other(next_url or _url("links"))
+        return see_other(next_url or _url("links"))

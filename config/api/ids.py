@@ -31,3 +31,11 @@ def looks_like_public_id(value: str, prefix: str) -> bool:
     """Cheap shape check before a lookup: ids from URLs may hold any bytes (a NUL
     byte makes PostgreSQL refuse the query outright)."""
     return bool(_PUBLIC_ID.match(value)) and value.startswith(f"{prefix}_")
+
+
+def row_by_public_id(rows, public_id: str, prefix: str):
+    """The row of `rows` (a queryset) with this public id, or None; an id not
+    shaped like one of `prefix` matches nothing without reaching the database."""
+    if not looks_like_public_id(public_id, prefix):
+        return None
+    return rows.filter(public_id=public_id).first()

@@ -1,9 +1,13 @@
 """`?limit=` (default 50, max 100) and `?offset=` on every list; lists carry `total`."""
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+
+from . import responses
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 100
@@ -44,3 +48,10 @@ def paginate(request, queryset) -> Page:
         # overflow the database's integer.
         return Page(items=[], total=total)
     return Page(items=list(queryset[offset : offset + limit]), total=total)
+
+
+def paginated(request, queryset, output: Callable[[object], dict]) -> Response:
+    """A list endpoint's answer: the request's page, each item through `output`,
+    and the list's `total`."""
+    page = paginate(request, queryset)
+    return responses.ok([output(item) for item in page.items], total=page.total)

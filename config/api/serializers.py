@@ -5,7 +5,9 @@ exactly the JSON type the contract names. Unknown body fields are refused with 4
 so a misspelt optional field is reported instead of silently ignored.
 """
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
+from urllib.parse import urlsplit
 
 from rest_framework import serializers
 
@@ -29,26 +31,35 @@ class StrictSerializer(serializers.Serializer):
             raise serializers.ValidationError(errors)
         return value
 
+    @classmethod
+    def validated(cls, data) -> dict:
+        """`data` (a request's body or query) validated: its values, or the 400
+        of its errors."""
+        serializer = cls(data=data)
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
 
-class StrictCharField(serializers.CharField):
+
+class _JsonString:
+    """A text field that takes a JSON string only (DRF would turn 123 into "123")."""
+
     def to_internal_value(self, data):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
 
 
-class StrictEmailField(serializers.EmailField):
+class StrictCharField(_JsonString, serializers.CharField):
+    pass
+
+
+class StrictEmailField(_JsonString, serializers.EmailField):
     def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
         return super().to_internal_value(data).strip().lower()
 
 
-class StrictURLField(serializers.URLField):
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
+class StrictURLField(_JsonString, serializers.URLField):
+    pass
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -63,3 +74,22 @@ class StrictBooleanField(serializers.BooleanField):
         if not isinstance(data, bool):
             self.fail("invalid")
         return data
+
+
+def matching(pattern: re.Pattern, message: str) -> Callable[[str], str]:
+    """A field's validator: the value when all of it matches `pattern`; else the
+    field's 400, `message`."""
+
+    def validate(value: str) -> str:
+        if not pattern.fullmatch(value):
+            raise serializers.ValidationError(message)
+        return value
+
+    return validate
+
+
+def web_url(value: str, message: str) -> str:
+    """`value` when it is an http or https URL; else the field's 400, `message`."""
+    if urlsplit(value).scheme not in ("http", "https"):
+        raise serializers.ValidationError(message)
+    return value

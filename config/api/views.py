@@ -19,8 +19,5 @@ class TokenRefreshApi(APIView):
         return 'Bearer realm="api"'
 
     def post(self, request):
-        data = RefreshInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        return responses.no_store(
-            responses.ok(refresh_tokens(data.validated_data["refresh"]))
-        )
+        values = RefreshInput.validated(request.data)
+        return responses.no_store(responses.ok(refresh_tokens(values["refresh"])))

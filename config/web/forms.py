@@ -1,6 +1,52 @@
-"""Glue between the pages' forms and the API's input serializers: a page validates
-with the serializer of the same thing, so a page and the API accept and refuse
-exactly the same values with the same messages."""
+"""Pages of forms: the one shape of a page of one form (`FormPage`), the fields of
+a sign-in form as a sign-in takes them, and the glue between the pages' forms and
+the API's input serializers: a page validates with the serializer of the same
+thing, so a page and the API accept and refuse exactly the same values with the
+same messages."""
+
+from django import forms
+from django.template.response import TemplateResponse
+from django.views import View
+
+from config.api.login_guard import client_ip
+
+
+class FormPage(View):
+    """A page of one form. GET: the form, blank; POST: the form bound to the
+    body, shown again with a 400 while it is invalid, else `submitted` answers.
+    `render` shows the page; a page with more on it than the form overrides it."""
+
+    template_name = ""
+
+    def form(self, data=None):
+        raise NotImplementedError
+
+    def submitted(self, request, form):
+        raise NotImplementedError
+
+    def get(self, request):
+        return self.render(request, self.form())
+
+    def post(self, request):
+        form = self.form(request.POST)
+        if not form.is_valid():
+            return self.render(request, form, status=400)
+        return self.submitted(request, form)
+
+    def render(self, request, form, status=200):
+        return TemplateResponse(
+            request, self.template_name, {"form": form}, status=status
+        )
+
+
+def sign_in_credentials(request, form) -> dict:
+    """A valid sign-in form's e-mail and password, and the client's address: what
+    `config.accounts.AccountKind.sign_in` takes."""
+    return {
+        "email": form.cleaned_data["email"],
+        "password": form.cleaned_data["password"],
+        "client_ip": client_ip(request),
+    }
 
 
 def _messages(detail) -> list[str]:
@@ -26,3 +72,35 @@ def validate_with_serializer(form, serializer_class, data: dict, field_for=None)
         for message in _messages(detail):
             form.add_error(target if target in form.fields else None, message)
     return None
+
+
+class SerializerForm(forms.Form):
+    """A form that, once its own fields are valid, validates with the API's input
+    serializer of the same thing (`serializer_class`) and keeps its values."""
+
+    serializer_class = None
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors:
+            validated = validate_with_serializer(self, self.serializer_class, cleaned)
+            if validated is not None:
+                cleaned.update(validated)
+        return cleaned
+
+
+class FilterForm(forms.Form):
+    """A list's filters (a GET form). A value outside a field's choices is shown
+    as an error next to the field and that filter is left off. `filter_names`
+    names a field's filter where the selector calls it otherwise."""
+
+    filter_names: dict[str, str] = {}
+
+    def filters(self) -> dict:
+        """The valid filters, "" for the others (call after `is_valid()`)."""
+        return {
+            self.filter_names.get(name, name): ""
+            if name in self.errors
+            else self.cleaned_data.get(name, "")
+            for name in self.fields
+        }

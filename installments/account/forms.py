@@ -2,15 +2,15 @@
 and registration forms are payments.customers.forms).
 
 Where the API has an input serializer for the same thing, the form validates with
-it (`config.web.forms.validate_with_serializer`), so a page and the API accept and
-refuse exactly the same values with the same messages.
+it (`config.web.forms.SerializerForm`), so a page and the API accept and refuse
+exactly the same values with the same messages.
 """
 
 from datetime import date
 
 from django import forms
 
-from config.web.forms import validate_with_serializer
+from config.web.forms import SerializerForm
 from payments.gateway import selectors as gateway_selectors
 from payments.methods.serializers import InitiateMandateInput
 
@@ -21,7 +21,9 @@ def _bank_choices():
     ]
 
 
-class BankAccountForm(forms.Form):
+class BankAccountForm(SerializerForm):
+    serializer_class = InitiateMandateInput
+
     bank_code = forms.ChoiceField(label="Bank", choices=())
     account_number = forms.CharField(
         label="Account number (10 digits)",
@@ -32,14 +34,6 @@ class BankAccountForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["bank_code"].choices = _bank_choices()
-
-    def clean(self):
-        cleaned = super().clean()
-        if not self.errors:
-            validated = validate_with_serializer(self, InitiateMandateInput, cleaned)
-            if validated is not None:
-                cleaned.update(validated)
-        return cleaned
 
 
 class OtpForm(forms.Form):

@@ -17,7 +17,7 @@ and the threads keep charging the next batch while the previous one is recorded.
 import logging
 import queue
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -71,48 +71,53 @@ def after_charge(claim: Claim, result: Result) -> None:
     """
 
 
-def _charge(claim: Claim, methods: Sequence) -> Result:
+def _outcomes(claim: Claim, methods: Sequence) -> Iterator[tuple[int, ChargeOutcome]]:
+    """(method number, outcome) of each try, first to last, one at a time: a
+    resumed claim's tries already sent (found by their references), then new
+    charges of the methods not tried yet. Nothing is charged before the caller
+    asks for the next outcome."""
     number = 1
-    first_decline: ChargeOutcome | None = None
     if claim.resumed:
-        while True:
-            found = charge_find(reference=claim.reference(number))
-            if found is None:
-                break  # never sent: charge it now
-            if found.succeeded:
-                return Result(claim, PAID, method_number=number)
-            if not found.failed:
-                return Result(claim, UNDECIDED, method_number=number)
-            first_decline = first_decline or found
+        # Stops at the first reference never sent: it is charged now.
+        while (found := charge_find(reference=claim.reference(number))) is not None:
+            yield number, found
             number += 1
     for method in methods[number - 1 :]:
-        outcome = saved_method_charge(
-            method=method,
-            amount=claim.amount,
-            reference=claim.reference(number),
-            currency=claim.currency,
-            metadata={
-                "purpose": "installment",
-                "installment_id": claim.public_id,
-                "attempt": claim.attempt,
-                "payment_plan_id": claim.plan_public_id,
-                "order_reference": claim.order_reference,
-            },
+        yield (
+            number,
+            saved_method_charge(
+                method=method,
+                amount=claim.amount,
+                reference=claim.reference(number),
+                currency=claim.currency,
+                metadata={
+                    "purpose": "installment",
+                    "installment_id": claim.public_id,
+                    "attempt": claim.attempt,
+                    "payment_plan_id": claim.plan_public_id,
+                    "order_reference": claim.order_reference,
+                },
+            ),
         )
+        number += 1
+
+
+def _charge(claim: Claim, methods: Sequence) -> Result:
+    first_decline: ChargeOutcome | None = None
+    for number, outcome in _outcomes(claim, methods):
         if outcome.succeeded:
             return Result(claim, PAID, method_number=number)
         if not outcome.failed:
             # Never move on to another method while this one may be charged.
             return Result(claim, UNDECIDED, method_number=number)
         first_decline = first_decline or outcome
-        number += 1
     if first_decline is None:
         return Result(claim, FAILED, reason=NO_PAYMENT_METHOD)
     # The reason the customer's own default gave, when several methods declined.
     return Result(
         claim,
         FAILED,
-        method_number=number - 1,
+        method_number=number,
         reason=failure_reason(first_decline.failure_reason),
     )
 

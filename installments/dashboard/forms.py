@@ -2,12 +2,15 @@
 
 from django import forms
 
+from config.web.forms import FilterForm
+
 from ..models import PaymentPlan
 
 
-class PlanSearchForm(forms.Form):
-    """The plan list's search and filter (a GET form). A value outside the lists
-    is shown as an error next to its field and left off."""
+class PlanSearchForm(FilterForm):
+    """The plan list's search and filter."""
+
+    filter_names = {"q": "query"}
 
     q = forms.CharField(
         label="Order reference",
@@ -22,12 +25,3 @@ class PlanSearchForm(forms.Form):
         required=False,
         choices=[("", "Any status"), *PaymentPlan.Status.choices],
     )
-
-    def filters(self) -> dict:
-        """The valid filters only (call after `is_valid()`)."""
-        return {
-            "query": "" if "q" in self.errors else self.cleaned_data.get("q", ""),
-            "status": ""
-            if "status" in self.errors
-            else self.cleaned_data.get("status", ""),
-        }

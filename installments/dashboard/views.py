@@ -4,11 +4,11 @@ HTTP in/out only; every query is scoped to the signed-in merchant, so another
 merchant's plan id is a 404.
 """
 
-from django.core.paginator import Paginator
 from django.http import Http404
 from django.template.response import TemplateResponse
 from django.views import View
 
+from config.web.pager import page_of, query_without
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
 from .. import selectors
@@ -32,18 +32,16 @@ class PlanListView(MerchantLoginRequiredMixin, View):
         form.is_valid()
         filters = form.filters()
         plans = dashboard_selectors.plans_search(request.merchant, **filters)
-        page = Paginator(plans, PLANS_PAGE_SIZE).get_page(request.GET.get("page"))
+        page = page_of(request, plans, PLANS_PAGE_SIZE)
         for plan in page.object_list:
             _with_amounts(plan)
-        query = request.GET.copy()
-        query.pop("page", None)
         return TemplateResponse(
             request,
             "installments/dashboard/plans.html",
             {
                 "form": form,
                 "page": page,
-                "pager_query": query.urlencode(),
+                "pager_query": query_without(request),
                 "filtered": any(filters.values()),
             },
         )

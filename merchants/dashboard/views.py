@@ -6,8 +6,7 @@ page reads and writes the signed-in merchant (`request.merchant`) and nothing el
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
-from django.http import HttpResponseBadRequest, HttpResponseRedirect
+from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -17,7 +16,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 
 from config.api.errors import InvalidCredentials, RateLimited
-from config.api.login_guard import client_ip
+from config.web.forms import FormPage, sign_in_credentials
+from config.web.pager import page_of
+from config.web.session_auth import see_other
 
 from .. import selectors, services
 from ..errors import ApiAccessDisabled, MerchantNotActive
@@ -49,43 +50,32 @@ def _url(name: str, **kwargs) -> str:
     return reverse(f"merchants_dashboard:{name}", kwargs=kwargs)
 
 
-def _see_other(url: str) -> HttpResponseRedirect:
-    """303: after a POST, the browser GETs the next page (reload never re-posts)."""
-    response = HttpResponseRedirect(url)
-    response.status_code = 303
-    return response
-
-
 @method_decorator([never_cache, sensitive_post_parameters("password")], name="dispatch")
-class SignInView(View):
+class SignInView(FormPage):
     template_name = "merchants/dashboard/sign_in.html"
+
+    def form(self, data=None):
+        return SignInForm(data)
 
     def get(self, request):
         if session_merchant(request) is not None:
             return redirect(_url("overview"))
-        return self._render(request, SignInForm())
+        return super().get(request)
 
-    def post(self, request):
-        form = SignInForm(request.POST)
-        if not form.is_valid():
-            return self._render(request, form, status=400)
+    def submitted(self, request, form):
         try:
-            merchant = services.merchant_login(
-                email=form.cleaned_data["email"],
-                password=form.cleaned_data["password"],
-                client_ip=client_ip(request),
-            )
+            merchant = services.merchant_login(**sign_in_credentials(request, form))
         except InvalidCredentials as error:
             form.add_error(None, error.message)
-            return self._render(request, form, status=400)
+            return self.render(request, form, status=400)
         except RateLimited as error:
             form.add_error(None, error.message)
-            return self._render(request, form, status=429)
+            return self.render(request, form, status=429)
         dashboard_sign_in(request, merchant)
         next_url = safe_next_url(request, request.POST.get("next"))
-        return _see_other(next_url or _url("overview"))
+        return see_other(next_url or _url("overview"))
 
-    def _render(self, request, form, status=200):
+    def render(self, request, form, status=200):
         next_url = safe_next_url(
             request, request.POST.get("next") or request.GET.get("next")
         )
@@ -103,7 +93,7 @@ class SignOutView(View):
     def post(self, request):
         dashboard_sign_out(request)
         messages.info(request, "You are signed out.")
-        return _see_other(_url("login"))
+        return see_other(_url("login"))
 
 
 class OverviewView(MerchantLoginRequiredMixin, View):
@@ -139,33 +129,30 @@ def key_refusal(merchant: Merchant) -> str | None:
     return None
 
 
-class ApiKeysView(MerchantLoginRequiredMixin, View):
+class ApiKeysView(MerchantLoginRequiredMixin, FormPage):
     template_name = "merchants/dashboard/keys.html"
 
-    def get(self, request):
-        return self._render(request, ApiKeyForm())
+    def form(self, data=None):
+        return ApiKeyForm(data)
 
-    def post(self, request):
-        form = ApiKeyForm(request.POST)
-        if not form.is_valid():
-            return self._render(request, form, status=400)
+    def submitted(self, request, form):
         try:
             _, plaintext = services.api_key_rotate(
                 merchant=request.merchant, name=form.cleaned_data["name"]
             )
         except (MerchantNotActive, ApiAccessDisabled):
             request.merchant.refresh_from_db()
-            return self._render(request, form, status=403)
+            return self.render(request, form, status=403)
         request.merchant.refresh_from_db()
         # Rendered into this response only: the plaintext is stored nowhere, and the
         # page swaps its address for a GET one, so a reload does not show it again.
-        return self._render(request, ApiKeyForm(), new_key=plaintext)
+        return self.render(request, ApiKeyForm(), new_key=plaintext)
 
-    def _render(self, request, form, *, new_key=None, status=200):
+    def render(self, request, form, *, new_key=None, status=200):
         merchant = request.merchant
-        history = Paginator(
-            selectors.revoked_api_keys(merchant), KEY_HISTORY_PAGE_SIZE
-        ).get_page(request.GET.get("page"))
+        history = page_of(
+            request, selectors.revoked_api_keys(merchant), KEY_HISTORY_PAGE_SIZE
+        )
         return TemplateResponse(
             request,
             self.template_name,
@@ -208,7 +195,7 @@ class SettingsView(MerchantLoginRequiredMixin, View):
                 return self._render(request, webhook_form=form, status=400)
             services.merchant_update_settings(merchant=merchant, **form.changes)
             messages.success(request, "Webhook URL saved.")
-            return _see_other(_url("settings"))
+            return see_other(_url("settings"))
         if action == ACTION_WEBHOOK_SECRET:
             merchant, secret = services.webhook_secret_regenerate(merchant=merchant)
             request.merchant = merchant
@@ -223,7 +210,7 @@ class SettingsView(MerchantLoginRequiredMixin, View):
                     form.add_error(None, error)
                 else:
                     messages.success(request, "Plan configuration saved.")
-                    return _see_other(_url("settings"))
+                    return see_other(_url("settings"))
             return self._render(request, plan_form=form, status=400)
         return HttpResponseBadRequest("Unknown settings action.")
 
@@ -252,19 +239,13 @@ class SettingsView(MerchantLoginRequiredMixin, View):
     ),
     name="dispatch",
 )
-class PasswordChangeView(MerchantLoginRequiredMixin, View):
+class PasswordChangeView(MerchantLoginRequiredMixin, FormPage):
     template_name = "merchants/dashboard/password_change.html"
 
-    def get(self, request):
-        form = PasswordChangeForm(request.merchant)
-        return TemplateResponse(request, self.template_name, {"form": form})
+    def form(self, data=None):
+        return PasswordChangeForm(self.request.merchant, data)
 
-    def post(self, request):
-        form = PasswordChangeForm(request.merchant, request.POST)
-        if not form.is_valid():
-            return TemplateResponse(
-                request, self.template_name, {"form": form}, status=400
-            )
+    def submitted(self, request, form):
         merchant = services.merchant_set_password(
             merchant=request.merchant, password=form.cleaned_data["new_password"]
         )
@@ -274,25 +255,19 @@ class PasswordChangeView(MerchantLoginRequiredMixin, View):
             "Password changed. Every other browser signed in to your dashboard has "
             "been signed out.",
         )
-        return _see_other(_url("overview"))
+        return see_other(_url("overview"))
 
 
 @method_decorator(never_cache, name="dispatch")
-class PasswordResetRequestView(View):
+class PasswordResetRequestView(FormPage):
     template_name = "merchants/dashboard/password_reset_request.html"
 
-    def get(self, request):
-        form = PasswordResetRequestForm()
-        return TemplateResponse(request, self.template_name, {"form": form})
+    def form(self, data=None):
+        return PasswordResetRequestForm(data)
 
-    def post(self, request):
-        form = PasswordResetRequestForm(request.POST)
-        if not form.is_valid():
-            return TemplateResponse(
-                request, self.template_name, {"form": form}, status=400
-            )
+    def submitted(self, request, form):
         services.merchant_password_reset_send(email=form.cleaned_data["email"])
-        return _see_other(_url("password-reset-sent"))
+        return see_other(_url("password-reset-sent"))
 
 
 class PasswordResetSentView(View):
@@ -310,7 +285,7 @@ RESET_URL_TOKEN = "set-password"
     [never_cache, sensitive_post_parameters("new_password", "new_password_confirm")],
     name="dispatch",
 )
-class PasswordResetConfirmView(View):
+class PasswordResetConfirmView(FormPage):
     """Django's pattern: the token from the e-mail moves into the session and the
     browser is sent to a URL without it, so it cannot leak through the Referer
     header of anything the page loads."""
@@ -344,19 +319,13 @@ class PasswordResetConfirmView(View):
         self.merchant = merchant
         return super().dispatch(request)
 
-    def get(self, request):
-        form = SetPasswordForm(self.merchant)
-        return TemplateResponse(request, self.template_name, {"form": form})
+    def form(self, data=None):
+        return SetPasswordForm(self.merchant, data)
 
-    def post(self, request):
-        form = SetPasswordForm(self.merchant, request.POST)
-        if not form.is_valid():
-            return TemplateResponse(
-                request, self.template_name, {"form": form}, status=400
-            )
+    def submitted(self, request, form):
         services.merchant_set_password(
             merchant=self.merchant, password=form.cleaned_data["new_password"]
         )
         request.session.pop(RESET_SESSION_TOKEN, None)
         messages.success(request, "Your password is reset. Sign in with it now.")
-        return _see_other(_url("login"))
+        return see_other(_url("login"))

@@ -20,9 +20,8 @@ class CustomerRegisterApi(APIView):
     authentication_classes = []
 
     def post(self, request):
-        data = CustomerRegisterInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        customer = services.customer_register(**data.validated_data)
+        values = CustomerRegisterInput.validated(request.data)
+        customer = services.customer_register(**values)
         return responses.no_store(responses.created(_tokens_for(customer)))
 
 
@@ -30,11 +29,8 @@ class CustomerLoginApi(APIView):
     authentication_classes = []
 
     def post(self, request):
-        data = CustomerLoginInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        customer = services.customer_login(
-            **data.validated_data, client_ip=client_ip(request)
-        )
+        values = CustomerLoginInput.validated(request.data)
+        customer = services.customer_login(**values, client_ip=client_ip(request))
         return responses.no_store(responses.ok(_tokens_for(customer)))
 
 

@@ -1,6 +1,6 @@
 """Reads of customer accounts."""
 
-from config.api.ids import looks_like_public_id
+from config.api.ids import row_by_public_id
 
 from .errors import CustomerNotFound
 from .models import Customer
@@ -8,9 +8,7 @@ from .models import Customer
 
 def customer_by_public_id(public_id: str) -> Customer | None:
     """Also the customer JWT's principal loader (registered in payments/apps.py)."""
-    if not looks_like_public_id(public_id, "cus"):
-        return None
-    return Customer.objects.filter(public_id=public_id).first()
+    return row_by_public_id(Customer.objects, public_id, "cus")
 
 
 def customer_by_email(email: str) -> Customer | None:

@@ -2,20 +2,20 @@
 
 import re
 
-from rest_framework import serializers
-
 from config.api.formats import iso_utc
-from config.api.serializers import StrictCharField, StrictEmailField, StrictSerializer
+from config.api.serializers import (
+    StrictCharField,
+    StrictEmailField,
+    StrictSerializer,
+    matching,
+)
 
 PHONE_PATTERN = re.compile(r"\+?[0-9]+")
 
 
-def validate_phone(value: str) -> str:
-    if not PHONE_PATTERN.fullmatch(value):
-        raise serializers.ValidationError(
-            "Enter a phone number of digits, optionally starting with +."
-        )
-    return value
+validate_phone = matching(
+    PHONE_PATTERN, "Enter a phone number of digits, optionally starting with +."
+)
 
 
 class CustomerRegisterInput(StrictSerializer):

@@ -1,47 +1,26 @@
 """Customer accounts: registration, sign-in and the phone number for texts."""
 
-from django.db import IntegrityError, transaction
-
-from config.api import login_guard
-from config.api.passwords import validate_new_password
+from config.accounts import AccountKind
 
 from . import selectors
 from .errors import CustomerEmailTaken
 from .models import Customer
 from .phones import nigerian_mobile
 
-LOGIN_KIND = "customer"
+CUSTOMERS = AccountKind("customer", selectors.customer_by_email, CustomerEmailTaken)
 
 
 def customer_register(
     *, email: str, password: str, first_name: str, last_name: str, phone: str
 ) -> Customer:
     customer = Customer(
-        email=email.strip().lower(),
-        first_name=first_name.strip(),
-        last_name=last_name.strip(),
-        phone=phone.strip(),
+        first_name=first_name.strip(), last_name=last_name.strip(), phone=phone.strip()
     )
-    validate_new_password(password, account=customer)
-    customer.set_password(password)
-    if selectors.customer_by_email(customer.email) is not None:
-        raise CustomerEmailTaken()
-    try:
-        with transaction.atomic():
-            customer.save()
-    except IntegrityError:
-        raise CustomerEmailTaken() from None
-    return customer
+    return CUSTOMERS.register(customer, email=email, password=password)
 
 
 def customer_login(*, email: str, password: str, client_ip: str) -> Customer:
-    return login_guard.sign_in(
-        kind=LOGIN_KIND,
-        email=email,
-        password=password,
-        client_ip=client_ip,
-        lookup=selectors.customer_by_email,
-    )
+    return CUSTOMERS.sign_in(email=email, password=password, client_ip=client_ip)
 
 
 def customer_sms_phone_set(*, customer: Customer, sms_phone: str) -> Customer:

@@ -8,12 +8,12 @@ the signed-in merchant.
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views import View
 
 from config.api.errors import DomainError
+from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
@@ -36,12 +36,6 @@ def _url(name: str) -> str:
     return reverse(f"payments_dashboard:{name}")
 
 
-def _query_without(request, param: str) -> str:
-    query = request.GET.copy()
-    query.pop(param, None)
-    return query.urlencode()
-
-
 def _bank_name(code: str) -> str:
     """The bank's name for people, or its code when the processor's list cannot
     be read just now."""
@@ -55,12 +49,17 @@ def _bank_name(code: str) -> str:
 class WalletView(MerchantLoginRequiredMixin, View):
     def get(self, request):
         merchant = request.merchant
-        transactions = Paginator(
-            ledger_selectors.wallet_transactions(merchant), TRANSACTIONS_PAGE_SIZE
-        ).get_page(request.GET.get("page"))
-        payouts = Paginator(
-            payout_selectors.payouts_of(merchant), PAYOUTS_PAGE_SIZE
-        ).get_page(request.GET.get("payouts_page"))
+        transactions = page_of(
+            request,
+            ledger_selectors.wallet_transactions(merchant),
+            TRANSACTIONS_PAGE_SIZE,
+        )
+        payouts = page_of(
+            request,
+            payout_selectors.payouts_of(merchant),
+            PAYOUTS_PAGE_SIZE,
+            "payouts_page",
+        )
         return TemplateResponse(
             request,
             "payments/dashboard/wallet.html",
@@ -75,9 +74,9 @@ class WalletView(MerchantLoginRequiredMixin, View):
                     (txn, wallet_transaction_output(txn))
                     for txn in transactions.object_list
                 ],
-                "transactions_query": _query_without(request, "page"),
+                "transactions_query": query_without(request),
                 "payouts": payouts,
-                "payouts_query": _query_without(request, "payouts_page"),
+                "payouts_query": query_without(request, "payouts_page"),
                 "bank_name": _bank_name(merchant.payout_bank_code)
                 if merchant.payout_bank_code
                 else "",

@@ -9,7 +9,7 @@ import re
 
 from django.contrib import admin, messages
 
-from config.admin import ReadOnlyAdminMixin
+from config.admin import ReadOnlyModelAdmin
 
 from .models import (
     InboundRequest,
@@ -45,8 +45,7 @@ class ProcessorRefundInline(admin.StackedInline):
 
 
 @admin.register(ProcessorCharge)
-class ProcessorChargeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_per_page = 50
+class ProcessorChargeAdmin(ReadOnlyModelAdmin):
     list_display = (
         "reference",
         "customer",
@@ -62,8 +61,7 @@ class ProcessorChargeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(InboundRequest)
-class InboundRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_per_page = 50
+class InboundRequestAdmin(ReadOnlyModelAdmin):
     list_display = (
         "endpoint",
         "event",
@@ -75,13 +73,7 @@ class InboundRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     )
     list_filter = ("endpoint", "signature_valid", "event")
     fields = (
-        "endpoint",
-        "event",
-        "signature_valid",
-        "received_at",
-        "processed_at",
-        "outcome",
-        "error",
+        *list_display,
         "headers",
         "body_size",
         "body_sha256",
@@ -97,8 +89,7 @@ class InboundRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(ProcessorEvent)
-class ProcessorEventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_per_page = 50
+class ProcessorEventAdmin(ReadOnlyModelAdmin):
     list_display = ("kind", "event", "source", "note", "handled_at")
     list_filter = ("kind", "source")
     search_fields = ("key",)
@@ -122,8 +113,7 @@ def revoke_sandbox_authorization(modeladmin, request, queryset):
 
 
 @admin.register(SandboxAuthorization)
-class SandboxAuthorizationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_per_page = 50
+class SandboxAuthorizationAdmin(ReadOnlyModelAdmin):
     list_display = ("code", "channel", "last4", "behaviour", "revoked_at")
     list_filter = ("channel", "behaviour")
     actions = [revoke_sandbox_authorization]
@@ -144,8 +134,7 @@ class SandboxAuthorizationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(SandboxTransaction)
-class SandboxTransactionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_per_page = 50
+class SandboxTransactionAdmin(ReadOnlyModelAdmin):
     list_display = ("reference", "kind", "amount", "status", "step", "created_at")
     list_filter = ("kind", "status")
     search_fields = ("reference", "email")

@@ -6,11 +6,16 @@ their handlers in payments/apps.py, higher apps in their own AppConfig.ready():
     from payments.gateway.hooks import register_charge_confirmation_handler
     register_charge_confirmation_handler(confirmations.installment_charge_confirm)
 
-Three registries:
+Four registries:
 - charge confirmations: the processor's `charge.success` (endpoint 24), verified,
   for a charge a higher app left pending (installments);
-- processor events: other events of endpoint 24 that a subpackage above acts on
-  (payouts: `transfer.success`, `transfer.failed`, `transfer.reversed`);
+- refunds: where a refund stands, learned from the processor (endpoint 24's
+  `refund.*` events re-verified with `GET /refund/:id`, the sandbox's settlement
+  pass, the poll `processor_refund_check`); the verification-charge refunds of
+  the gateway itself are one handler, the plans' refunds (installments) another;
+- processor events: other events of endpoint 24, handled by a subpackage above
+  (payouts: `transfer.success`, `transfer.failed`, `transfer.reversed`) or by
+  the gateway's own `services/refund_events.py` (`refund.*`);
 - inbound endpoints: what a signed request of an endpoint other than 24 does
   (endpoint 25: revocations, handled by `payments.methods`).
 """
@@ -18,6 +23,10 @@ Three registries:
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .services.refunds import RefundOutcome
 
 # Charge confirmations -----------------------------------------------------------
 
@@ -59,6 +68,33 @@ def unregister_charge_confirmation_handler(
 
 def charge_confirmation_handlers() -> tuple[ChargeConfirmationHandler, ...]:
     return tuple(_charge_confirmation_handlers)
+
+
+# Refunds ------------------------------------------------------------------------
+
+# Called with a refund's verified state (its `status` normalized to pending,
+# processed or failed); returns True when the refund is one of the handler's own
+# (it then recorded the state, or found it recorded already), False otherwise.
+# Called inside a transaction: an exception rolls back what every handler did,
+# and the gateway tries again later. A handler must be idempotent and never move
+# a refund back from processed or failed.
+RefundHandler = Callable[["RefundOutcome"], bool]
+
+_refund_handlers: list[RefundHandler] = []
+
+
+def register_refund_handler(handler: RefundHandler) -> None:
+    if handler not in _refund_handlers:
+        _refund_handlers.append(handler)
+
+
+def unregister_refund_handler(handler: RefundHandler) -> None:
+    if handler in _refund_handlers:
+        _refund_handlers.remove(handler)
+
+
+def refund_handlers() -> tuple[RefundHandler, ...]:
+    return tuple(_refund_handlers)
 
 
 # Processor events (endpoint 24) ---------------------------------------------------

@@ -4,11 +4,10 @@ processed refund once. Run by `check_ledger` after the ledger's own
 
 from collections.abc import Iterator
 
-from django.db.models import Sum
-
 from ..ledger.checks import CHUNK, Kind
 from ..ledger.hooks import NamedLedgerCheck
-from ..ledger.models import CUSTOMER_REFUNDS, LedgerLine, LedgerTransaction
+from ..ledger.models import CUSTOMER_REFUNDS, LedgerTransaction
+from ..ledger.selectors import account_balance
 from .models import ProcessorCharge
 from .services.charges import REFUND_PROCESSED
 
@@ -59,12 +58,7 @@ def verification_charges_match() -> Iterator[str]:
             owed += amount
     for kind, reference in sorted(posted):
         yield f"{kind} posting {reference} matches no successful verification charge"
-    held = -(
-        LedgerLine.objects.filter(account=CUSTOMER_REFUNDS).aggregate(
-            total=Sum("amount")
-        )["total"]
-        or 0
-    )
+    held = -account_balance(CUSTOMER_REFUNDS)
     if held != owed:
         yield f"customer_refunds holds {held}, verification charges owe {owed}"
 

@@ -19,12 +19,14 @@ from .processors.sandbox import SandboxInputError, SandboxProcessor
 from .processors.sandbox.values import (
     CARD_DECLINED,
     CARD_INSUFFICIENT_FUNDS,
+    CARD_REFUNDS_FAIL,
     CARD_SUCCEEDS,
 )
 
 TEST_CARDS = [
     (CARD_SUCCEEDS, "authorizes; later charges succeed"),
     (CARD_INSUFFICIENT_FUNDS, "authorizes; later charges fail: insufficient funds"),
+    (CARD_REFUNDS_FAIL, "authorizes; later charges succeed, their refunds fail"),
     (CARD_DECLINED, "declined at authorization"),
 ]
 

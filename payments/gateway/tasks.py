@@ -16,6 +16,11 @@ def settle_sandbox_transfer(reference: str) -> str:
     return services.sandbox_transfer_settle(reference=reference)
 
 
+def sandbox_refunds_settle() -> int:
+    """Every minute: the sandbox settles its pending refunds (nothing elsewhere)."""
+    return services.sandbox_refunds_settle()
+
+
 def process_paystack_event(inbound_id: int) -> str:
     """Never raises: the error is written on the stored request and the retry
     schedule (`retry_paystack_events`) handles it again; the endpoint's reply

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from config.admin import ReadOnlyAdminMixin
+from config.admin import ReadOnlyModelAdmin
 
 from .models import LedgerLine, LedgerTransaction
 
@@ -19,10 +19,9 @@ class LedgerLineInline(admin.TabularInline):
 
 
 @admin.register(LedgerTransaction)
-class LedgerTransactionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class LedgerTransactionAdmin(ReadOnlyModelAdmin):
     """The journal, read-only: corrections are new transactions, never edits."""
 
-    list_per_page = 50
     list_display = (
         "public_id",
         "kind",

@@ -11,7 +11,7 @@ a correction is a new transaction.
 from django.db import models
 
 from config.api.ids import new_public_id
-from config.models import AppendOnly
+from config.models import AppendOnly, amount_positive
 
 from ..customers.models import Customer
 
@@ -79,9 +79,7 @@ class LedgerTransaction(AppendOnly):
                 fields=["kind", "reference"],
                 name="one_ledger_transaction_per_reference",
             ),
-            models.CheckConstraint(
-                condition=models.Q(amount__gt=0), name="ledger_amount_positive"
-            ),
+            amount_positive("ledger_amount_positive"),
         ]
         ordering = ["-created_at", "-id"]
 

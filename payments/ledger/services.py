@@ -167,38 +167,70 @@ def collection_post(
     return txn
 
 
+def _move(
+    *, kind: str, amount: int, into: str, out_of: str, **fields
+) -> LedgerTransaction:
+    """`amount` moves from `out_of` into `into` (a debit of `into`, a credit of
+    `out_of`): every posting below is one such move."""
+    return ledger_post(
+        kind=kind, amount=amount, lines=[(into, amount), (out_of, -amount)], **fields
+    )
+
+
+# A verification charge is held for the customer until it is refunded: the
+# charge and its refund are the one movement, each way.
+_VERIFICATION = {
+    LedgerTransaction.Kind.VERIFICATION_CHARGE: (
+        "Verification charge",
+        PROCESSOR_CLEARING,
+        CUSTOMER_REFUNDS,
+    ),
+    LedgerTransaction.Kind.VERIFICATION_REFUND: (
+        "Verification charge refunded",
+        CUSTOMER_REFUNDS,
+        PROCESSOR_CLEARING,
+    ),
+}
+
+
+def _verification_post(kind, customer, amount, reference, currency):
+    description, into, out_of = _VERIFICATION[kind]
+    return _move(
+        kind=kind,
+        amount=amount,
+        into=into,
+        out_of=out_of,
+        reference=reference,
+        customer=customer,
+        currency=currency,
+        description=description,
+    )
+
+
 def verification_charge_post(
     *, customer, amount: int, reference: str, currency: str = "NGN"
 ) -> LedgerTransaction:
     """The card/mandate verification charge: held for the customer until refunded."""
-    return ledger_post(
-        kind=LedgerTransaction.Kind.VERIFICATION_CHARGE,
-        reference=reference,
-        customer=customer,
-        currency=currency,
-        amount=amount,
-        description="Verification charge",
-        lines=[(PROCESSOR_CLEARING, amount), (CUSTOMER_REFUNDS, -amount)],
-    )
+    kind = LedgerTransaction.Kind.VERIFICATION_CHARGE
+    return _verification_post(kind, customer, amount, reference, currency)
 
 
 def verification_refund_post(
     *, customer, amount: int, reference: str, currency: str = "NGN"
 ) -> LedgerTransaction:
-    return ledger_post(
-        kind=LedgerTransaction.Kind.VERIFICATION_REFUND,
-        reference=reference,
-        customer=customer,
-        currency=currency,
-        amount=amount,
-        description="Verification charge refunded",
-        lines=[(CUSTOMER_REFUNDS, amount), (PROCESSOR_CLEARING, -amount)],
-    )
+    """The verification charge given back to the customer."""
+    kind = LedgerTransaction.Kind.VERIFICATION_REFUND
+    return _verification_post(kind, customer, amount, reference, currency)
 
 
-def _payout_resource(payout) -> dict:
-    """A payout's transfer reference is the payout's own id."""
+def _payout(payout) -> dict:
+    """What every posting of a payout names: the payout's own id is both its
+    reference and its transfer's reference."""
     return {
+        "reference": payout.public_id,
+        "merchant": payout.merchant,
+        "currency": payout.currency,
+        "amount": payout.amount,
         "processor_reference": payout.public_id,
         "resource_type": "payout",
         "resource_id": payout.public_id,
@@ -207,55 +239,36 @@ def _payout_resource(payout) -> dict:
 
 def payout_post(*, payout) -> LedgerTransaction:
     """The merchant's available balance leaves the wallet and is in transit."""
-    return ledger_post(
+    return _move(
         kind=LedgerTransaction.Kind.PAYOUT,
-        reference=payout.public_id,
-        merchant=payout.merchant,
-        currency=payout.currency,
-        amount=payout.amount,
+        **_payout(payout),
         net=-payout.amount,
         description=f"Payout to {payout.bank_code} ••••{payout.account_last4}",
-        **_payout_resource(payout),
-        lines=[
-            (wallet_account(payout.merchant.public_id), payout.amount),
-            (PAYOUTS_IN_TRANSIT, -payout.amount),
-        ],
+        into=wallet_account(payout.merchant.public_id),
+        out_of=PAYOUTS_IN_TRANSIT,
     )
 
 
 def payout_settled_post(*, payout) -> LedgerTransaction:
     """The processor paid the transfer: the money left the processor's balance."""
-    return ledger_post(
+    return _move(
         kind=LedgerTransaction.Kind.PAYOUT_SETTLED,
-        reference=payout.public_id,
-        merchant=payout.merchant,
-        currency=payout.currency,
-        amount=payout.amount,
+        **_payout(payout),
         description=f"Payout paid to {payout.bank_code} ••••{payout.account_last4}",
-        **_payout_resource(payout),
-        lines=[
-            (PAYOUTS_IN_TRANSIT, payout.amount),
-            (PROCESSOR_CLEARING, -payout.amount),
-        ],
+        into=PAYOUTS_IN_TRANSIT,
+        out_of=PROCESSOR_CLEARING,
     )
 
 
 def payout_returned_post(*, payout, after_settlement: bool) -> LedgerTransaction:
     """A transfer failed (still in transit) or was reversed after it was paid
     (back into the processor's balance): the wallet gets the money back."""
-    source = PROCESSOR_CLEARING if after_settlement else PAYOUTS_IN_TRANSIT
     what = "reversed" if after_settlement else "failed"
-    return ledger_post(
+    return _move(
         kind=LedgerTransaction.Kind.PAYOUT_RETURNED,
-        reference=payout.public_id,
-        merchant=payout.merchant,
-        currency=payout.currency,
-        amount=payout.amount,
+        **_payout(payout),
         net=payout.amount,
         description=f"Payout {what}: returned to the wallet",
-        **_payout_resource(payout),
-        lines=[
-            (source, payout.amount),
-            (wallet_account(payout.merchant.public_id), -payout.amount),
-        ],
+        into=PROCESSOR_CLEARING if after_settlement else PAYOUTS_IN_TRANSIT,
+        out_of=wallet_account(payout.merchant.public_id),
     )

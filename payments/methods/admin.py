@@ -8,7 +8,7 @@ set-up flows are read-only.
 
 from django.contrib import admin
 
-from config.admin import ReadOnlyAdminMixin
+from config.admin import ReadOnlyModelAdmin
 
 from ..customers.models import Customer
 from .models import BankMandate, CardSetup, PaymentMethod
@@ -45,8 +45,7 @@ class CustomerAdmin(admin.ModelAdmin):
 
 
 @admin.register(PaymentMethod)
-class PaymentMethodAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_per_page = 50
+class PaymentMethodAdmin(ReadOnlyModelAdmin):
     list_display = (
         "public_id",
         "customer",
@@ -89,16 +88,14 @@ class PaymentMethodAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(CardSetup)
-class CardSetupAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_per_page = 50
+class CardSetupAdmin(ReadOnlyModelAdmin):
     list_display = ("reference", "customer", "status", "processor", "created_at")
     list_filter = ("status", "processor")
     search_fields = ("reference", "customer__email", "customer__public_id")
 
 
 @admin.register(BankMandate)
-class BankMandateAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_per_page = 50
+class BankMandateAdmin(ReadOnlyModelAdmin):
     list_display = (
         "reference",
         "customer",

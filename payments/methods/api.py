@@ -3,9 +3,10 @@
 from rest_framework.views import APIView
 
 from config.api import responses
-from config.api.pagination import paginate
+from config.api.pagination import paginated
 from config.api.permissions import accepts
 
+from ..customers.models import Customer
 from ..customers.selectors import own_customer
 from ..gateway.selectors import banks
 from . import selectors, services
@@ -25,18 +26,22 @@ from .serializers import (
 class CustomerApi(APIView):
     permission_classes = [accepts("customer_jwt")]
 
+    def customer_input(self, request, input_class) -> tuple[Customer, dict]:
+        """The body, validated by `input_class`, without its `customer_id`, and
+        the caller's own customer that it names (404 for anyone else's)."""
+        values = input_class.validated(request.data)
+        return own_customer(request.user, values.pop("customer_id")), values
+
 
 class PaymentMethodListApi(CustomerApi):
     """10. `GET /payment-methods/customers/{customer_id}`."""
 
     def get(self, request, customer_id):
         customer = own_customer(request.user, customer_id)
-        page = paginate(
+        return paginated(
             request,
             selectors.payment_methods_listed(customer).select_related("customer"),
-        )
-        return responses.ok(
-            [payment_method_output(method) for method in page.items], total=page.total
+            payment_method_output,
         )
 
 
@@ -51,14 +56,8 @@ class CardInitializeApi(CustomerApi):
     """12. `POST /payment-methods/initialize-card`."""
 
     def post(self, request):
-        data = InitializeCardInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        customer = own_customer(request.user, data.validated_data["customer_id"])
-        setup = services.card_setup_initialize(
-            customer=customer,
-            callback_url=data.validated_data["callback_url"],
-            is_default=data.validated_data["is_default"],
-        )
+        customer, values = self.customer_input(request, InitializeCardInput)
+        setup = services.card_setup_initialize(customer=customer, **values)
         return responses.ok(
             authorization_url=setup.authorization_url, reference=setup.reference
         )
@@ -68,14 +67,8 @@ class CardVerifyApi(CustomerApi):
     """13. `POST /payment-methods/verify-card`."""
 
     def post(self, request):
-        data = VerifyCardInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        customer = own_customer(request.user, data.validated_data["customer_id"])
-        method = services.card_setup_verify(
-            customer=customer,
-            reference=data.validated_data["reference"],
-            is_default=data.validated_data.get("is_default"),
-        )
+        customer, values = self.customer_input(request, VerifyCardInput)
+        method = services.card_setup_verify(customer=customer, **values)
         return responses.ok(payment_method_output(method))
 
 
@@ -100,9 +93,8 @@ class MandateInitiateApi(CustomerApi):
 
     def post(self, request, customer_id):
         customer = own_customer(request.user, customer_id)
-        data = InitiateMandateInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        outcome = services.mandate_initiate(customer=customer, **data.validated_data)
+        values = InitiateMandateInput.validated(request.data)
+        outcome = services.mandate_initiate(customer=customer, **values)
         return _mandate_response(outcome)
 
 
@@ -114,10 +106,7 @@ class MandateStepApi(CustomerApi):
     field = None
 
     def post(self, request):
-        data = self.input_class(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
-        customer = own_customer(request.user, values["customer_id"])
+        customer, values = self.customer_input(request, self.input_class)
         details = services.MandateDetails(
             bank_code=values.get("bank_code"),
             account_number=values.get("account_number"),

@@ -4,7 +4,7 @@ from datetime import datetime
 
 from django.db.models import Count, QuerySet
 
-from config.api.ids import looks_like_public_id
+from config.api.ids import row_by_public_id
 
 from ..customers.models import Customer
 from .errors import PaymentMethodNotFound
@@ -47,13 +47,8 @@ def payment_methods_chargeable_by_customer(
 
 
 def own_payment_method(customer: Customer, public_id: str) -> PaymentMethod:
-    if not looks_like_public_id(public_id, "pm"):
-        raise PaymentMethodNotFound()
-    method = (
-        customer.payment_methods.exclude(status=PaymentMethod.Status.DELETED)
-        .filter(public_id=public_id)
-        .first()
-    )
+    methods = customer.payment_methods.exclude(status=PaymentMethod.Status.DELETED)
+    method = row_by_public_id(methods, public_id, "pm")
     if method is None:
         raise PaymentMethodNotFound()
     return method

@@ -2,7 +2,6 @@
 
 import re
 from datetime import date
-from urllib.parse import urlsplit
 
 from django.utils import timezone
 from rest_framework import serializers
@@ -13,6 +12,8 @@ from config.api.serializers import (
     StrictCharField,
     StrictSerializer,
     StrictURLField,
+    matching,
+    web_url,
 )
 
 from ..customers.serializers import validate_phone
@@ -31,9 +32,7 @@ class InitializeCardInput(CustomerIdInput):
     is_default = StrictBooleanField(required=False, default=False)
 
     def validate_callback_url(self, value):
-        if urlsplit(value).scheme not in ("http", "https"):
-            raise serializers.ValidationError("callback_url must be an http(s) URL.")
-        return value
+        return web_url(value, "callback_url must be an http(s) URL.")
 
 
 class VerifyCardInput(CustomerIdInput):
@@ -41,12 +40,10 @@ class VerifyCardInput(CustomerIdInput):
     is_default = StrictBooleanField(required=False)
 
 
-def validate_account_number(value: str) -> str:
-    if not ACCOUNT_NUMBER_PATTERN.fullmatch(value):
-        raise serializers.ValidationError(
-            "account_number must be exactly 10 digits (a NUBAN account number)."
-        )
-    return value
+validate_account_number = matching(
+    ACCOUNT_NUMBER_PATTERN,
+    "account_number must be exactly 10 digits (a NUBAN account number).",
+)
 
 
 class InitiateMandateInput(StrictSerializer):
@@ -84,10 +81,7 @@ class MandateStepInput(CustomerIdInput):
 class SubmitOtpInput(MandateStepInput):
     otp = StrictCharField(max_length=20, trim_whitespace=True)
 
-    def validate_otp(self, value):
-        if not OTP_PATTERN.fullmatch(value):
-            raise serializers.ValidationError("otp must be 4 to 8 digits.")
-        return value
+    validate_otp = staticmethod(matching(OTP_PATTERN, "otp must be 4 to 8 digits."))
 
 
 class SubmitBirthdayInput(MandateStepInput):

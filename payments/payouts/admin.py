@@ -2,14 +2,13 @@
 
 from django.contrib import admin
 
-from config.admin import ReadOnlyAdminMixin
+from config.admin import ReadOnlyModelAdmin
 
 from .models import Payout, PayoutRecipient
 
 
 @admin.register(Payout)
-class PayoutAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_per_page = 50
+class PayoutAdmin(ReadOnlyModelAdmin):
     list_display = (
         "public_id",
         "merchant",
@@ -26,6 +25,5 @@ class PayoutAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(PayoutRecipient)
-class PayoutRecipientAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_per_page = 50
+class PayoutRecipientAdmin(ReadOnlyModelAdmin):
     list_display = ("recipient_code", "processor", "bank_code", "account_number")

@@ -19,7 +19,6 @@ class PayoutAccountApi(APIView):
 
     def put(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
-        data = PayoutAccountInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        merchant = services.payout_account_set(merchant=merchant, **data.validated_data)
+        values = PayoutAccountInput.validated(request.data)
+        merchant = services.payout_account_set(merchant=merchant, **values)
         return responses.ok(payout_account_output(merchant))

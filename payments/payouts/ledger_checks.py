@@ -5,7 +5,7 @@ transactions, each payout has the postings its status calls for. Run by
 from collections import defaultdict
 from collections.abc import Iterator
 
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 
 from ..ledger.checks import CHUNK, Kind
 from ..ledger.hooks import NamedLedgerCheck
@@ -15,42 +15,37 @@ from ..ledger.models import (
     LedgerLine,
     LedgerTransaction,
 )
+from ..ledger.selectors import account_balance
 from .models import Payout
+
+
+def _totals(rows: QuerySet, by: str, field: str = "amount") -> dict:
+    """The sum of `field` over `rows`, per value of `by`."""
+    return dict(
+        rows.order_by().values(by).annotate(total=Sum(field)).values_list(by, "total")
+    )
 
 
 def wallets_match() -> Iterator[str]:
     """Each merchant's available balance (wallet lines) equals its collections
     net of fees less payouts plus returned payouts, and is never negative; its
     pending payout (its share of payouts_in_transit) equals its open payouts."""
-    lines = dict(
-        LedgerLine.objects.filter(account__startswith=WALLET_PREFIX)
-        .order_by()
-        .values("account")
-        .annotate(total=Sum("amount"))
-        .values_list("account", "total")
+    lines = _totals(
+        LedgerLine.objects.filter(account__startswith=WALLET_PREFIX), "account"
     )
-    headers = dict(
+    headers = _totals(
         LedgerTransaction.objects.filter(
             kind__in=(Kind.COLLECTION, Kind.PAYOUT, Kind.PAYOUT_RETURNED)
-        )
-        .order_by()
-        .values("merchant__public_id")
-        .annotate(total=Sum("net"))
-        .values_list("merchant__public_id", "total")
+        ),
+        "merchant__public_id",
+        "net",
     )
-    in_transit = dict(
-        LedgerLine.objects.filter(account=PAYOUTS_IN_TRANSIT)
-        .order_by()
-        .values("transaction__merchant__public_id")
-        .annotate(total=Sum("amount"))
-        .values_list("transaction__merchant__public_id", "total")
+    in_transit = _totals(
+        LedgerLine.objects.filter(account=PAYOUTS_IN_TRANSIT),
+        "transaction__merchant__public_id",
     )
-    open_payouts = dict(
-        Payout.objects.filter(status__in=Payout.OPEN)
-        .order_by()
-        .values("merchant__public_id")
-        .annotate(total=Sum("amount"))
-        .values_list("merchant__public_id", "total")
+    open_payouts = _totals(
+        Payout.objects.filter(status__in=Payout.OPEN), "merchant__public_id"
     )
     merchant_ids = {account[len(WALLET_PREFIX) :] for account in lines}
     merchant_ids |= set(headers) | set(in_transit) | set(open_payouts)
@@ -114,12 +109,7 @@ def payouts_match() -> Iterator[str]:
                 )
     for reference in sorted(postings):
         yield f"payout postings for {reference}, which is no payout"
-    in_transit = -(
-        LedgerLine.objects.filter(account=PAYOUTS_IN_TRANSIT).aggregate(
-            total=Sum("amount")
-        )["total"]
-        or 0
-    )
+    in_transit = -account_balance(PAYOUTS_IN_TRANSIT)
     open_total = (
         Payout.objects.filter(status__in=Payout.OPEN).aggregate(total=Sum("amount"))[
             "total"

@@ -11,7 +11,7 @@ import secrets
 from django.db import models
 from django.db.models import Q
 
-from config.models import StateMachine
+from config.models import StateMachine, amount_positive
 
 PAYOUT_ID_PREFIX = "po"
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -108,11 +108,7 @@ class Payout(StateMachine):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(amount__gt=0), name="payout_amount_positive"
-            )
-        ]
+        constraints = [amount_positive("payout_amount_positive")]
         indexes = [
             models.Index(
                 fields=["status", "updated_at"],

@@ -12,6 +12,8 @@ from rest_framework.test import APIClient
 
 from config.api.ids import random_token
 from payments.gateway import hooks as gateway_hooks
+from payments.gateway.hooks import register_refund_handler, unregister_refund_handler
+from payments.gateway.processors import get_processor
 from payments.gateway.services.inbound import signature_for
 from payments.ledger import hooks as ledger_hooks
 from payments.ledger.services import collection_post
@@ -20,6 +22,7 @@ from payments.methods.hooks import (
     register_revocation_handler,
     unregister_revocation_handler,
 )
+from payments.methods.models import PaymentMethod
 from payments.payouts.services import payout_account_set
 
 from ..conftest import customer_jwt, make_merchant_with_key
@@ -30,6 +33,7 @@ CALLBACK_URL = "https://shop.example.com/cards/done"
 CARD_OK = "4084084084084081"
 CARD_POOR = "4084080000000409"
 CARD_DECLINED = "4000000000000002"
+CARD_REFUNDS_FAIL = "4084080000005408"  # charges succeed, their refunds fail
 ACCESS_BANK = "044"
 
 
@@ -176,15 +180,23 @@ def payments_alone():
         list(method_hooks._revocation_handlers),
         list(gateway_hooks._charge_confirmation_handlers),
         dict(ledger_hooks._ledger_checks),
+        list(gateway_hooks._refund_handlers),
     )
     method_hooks._revocation_handlers.clear()
     gateway_hooks._charge_confirmation_handlers.clear()
     ledger_hooks._ledger_checks.clear()
+    # Payments' own refund handler (verification charges) stays.
+    gateway_hooks._refund_handlers[:] = [
+        handler
+        for handler in saved[3]
+        if getattr(handler, "__module__", "").startswith("payments.")
+    ]
     yield
     method_hooks._revocation_handlers[:] = saved[0]
     gateway_hooks._charge_confirmation_handlers[:] = saved[1]
     ledger_hooks._ledger_checks.clear()
     ledger_hooks._ledger_checks.update(saved[2])
+    gateway_hooks._refund_handlers[:] = saved[3]
 
 
 @pytest.fixture
@@ -246,3 +258,43 @@ def receiver(settings):
     server = Receiver()
     yield server
     server.close()
+
+
+# Refunds of collections --------------------------------------------------------
+
+COLLECTED = 250_000
+
+
+def collect(who: SignedIn, card_number=CARD_OK, reference="inst_1_a1") -> str:
+    """A saved card and one collection of COLLECTED kobo charged on it (as the
+    engine charges); returns the charge's reference."""
+    card = add_card(who, card_number)
+    method = PaymentMethod.objects.get(public_id=card["id"])
+    result = get_processor().charge_authorization(
+        email=method.customer.email,
+        amount=COLLECTED,
+        authorization_code=method.authorization_code,
+        reference=reference,
+    )
+    assert result.succeeded
+    return reference
+
+
+@pytest.fixture
+def collection(alice) -> str:
+    return collect(alice)
+
+
+@pytest.fixture
+def seen():
+    """The refund outcomes a registered refund handler saw (it stands in for
+    installments, whose refund parts have references `rf_...`)."""
+    outcomes = []
+
+    def plan_refunds(outcome) -> bool:
+        outcomes.append(outcome)
+        return outcome.reference.startswith("rf_")
+
+    register_refund_handler(plan_refunds)
+    yield outcomes
+    unregister_refund_handler(plan_refunds)

@@ -2,12 +2,13 @@
 
 from django import forms
 
+from config.web.forms import FilterForm
+
 from ..models import EVENT_TYPES, Delivery
 
 
-class DeliveryLogFilterForm(forms.Form):
-    """The log's filters (a GET form). A value outside the lists is shown as an
-    error next to its field and that filter is left off."""
+class DeliveryLogFilterForm(FilterForm):
+    """The delivery log's filters."""
 
     event_type = forms.ChoiceField(
         label="Event type",
@@ -19,11 +20,3 @@ class DeliveryLogFilterForm(forms.Form):
         required=False,
         choices=[("", "Any status"), *Delivery.Status.choices],
     )
-
-    def filters(self) -> dict:
-        """The valid filters only (call after `is_valid()`)."""
-        return {
-            name: self.cleaned_data.get(name, "")
-            for name in self.fields
-            if name not in self.errors
-        }

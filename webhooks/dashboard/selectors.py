@@ -3,7 +3,7 @@ one merchant, so another merchant's id reads as unknown (a 404 to the page)."""
 
 from django.db.models import OuterRef, QuerySet, Subquery
 
-from config.api.ids import looks_like_public_id
+from config.api.ids import row_by_public_id
 from merchants.models import Merchant
 
 from ..models import DeliveryAttempt, Event
@@ -38,13 +38,8 @@ def event_log(
 
 
 def event_with_attempts(*, merchant: Merchant, event_id: str) -> Event | None:
-    if not looks_like_public_id(event_id, "evt"):
-        return None
-    return (
-        Event.objects.select_related("delivery")
-        .filter(merchant=merchant, public_id=event_id)
-        .first()
-    )
+    events = Event.objects.select_related("delivery").filter(merchant=merchant)
+    return row_by_public_id(events, event_id, "evt")
 
 
 def attempts_of(event: Event) -> QuerySet[DeliveryAttempt]:
@@ -65,10 +60,5 @@ def attempt_of_merchant(
     *, merchant: Merchant, attempt_id: str
 ) -> DeliveryAttempt | None:
     """One delivery attempt (`dlv_...`) of the merchant's, or None."""
-    if not looks_like_public_id(attempt_id, "dlv"):
-        return None
-    return (
-        DeliveryAttempt.objects.select_related("event")
-        .filter(merchant=merchant, public_id=attempt_id)
-        .first()
-    )
+    attempts = DeliveryAttempt.objects.select_related("event").filter(merchant=merchant)
+    return row_by_public_id(attempts, attempt_id, "dlv")

@@ -8,12 +8,13 @@ HTTP in/out only: the pages call the same services as endpoints 21 (test) and
 import json
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views import View
 
+from config.web.pager import page_of, query_without
+from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin, safe_next_url
 
 from .. import services
@@ -28,13 +29,6 @@ RECENT_TESTS = 5
 
 def _url(name: str, **kwargs) -> str:
     return reverse(f"webhooks_dashboard:{name}", kwargs=kwargs)
-
-
-def _see_other(url: str) -> HttpResponseRedirect:
-    """303: after a POST, the browser GETs the next page (reload never re-posts)."""
-    response = HttpResponseRedirect(url)
-    response.status_code = 303
-    return response
 
 
 def outcome_summary(outcome: Outcome) -> str:
@@ -84,16 +78,14 @@ class DeliveryLogView(MerchantLoginRequiredMixin, View):
         form = DeliveryLogFilterForm(request.GET)
         form.is_valid()
         events = dashboard_selectors.event_log(merchant=merchant, **form.filters())
-        page = Paginator(events, LOG_PAGE_SIZE).get_page(request.GET.get("page"))
-        query = request.GET.copy()
-        query.pop("page", None)
+        page = page_of(request, events, LOG_PAGE_SIZE)
         return TemplateResponse(
             request,
             self.template_name,
             {
                 "form": form,
                 "page": page,
-                "pager_query": query.urlencode(),
+                "pager_query": query_without(request),
                 "filtered": any(form.filters().values()),
                 "test": test,
                 "recent_tests": dashboard_selectors.recent_tests(
@@ -164,4 +156,4 @@ class EventReplayView(MerchantLoginRequiredMixin, View):
         else:
             messages.error(request, text)
         next_url = safe_next_url(request, request.POST.get("next"))
-        return _see_other(next_url or _url("event", event_id=event.public_id))
+        return see_other(next_url or _url("event", event_id=event.public_id))

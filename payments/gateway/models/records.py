@@ -6,9 +6,8 @@ processor settles it). The double-entry ledger references these rows.
 """
 
 from django.db import models
-from django.db.models import Q
 
-from config.models import StateMachine
+from config.models import StateMachine, amount_positive
 
 from ...customers.models import Customer
 
@@ -52,11 +51,7 @@ class ProcessorCharge(StateMachine):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(amount__gt=0), name="processor_charge_amount_positive"
-            )
-        ]
+        constraints = [amount_positive("processor_charge_amount_positive")]
 
     def __str__(self):
         return f"{self.purpose} {self.amount} {self.currency} {self.status}"
@@ -107,11 +102,7 @@ class ProcessorRefund(StateMachine):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(amount__gt=0), name="processor_refund_amount_positive"
-            )
-        ]
+        constraints = [amount_positive("processor_refund_amount_positive")]
 
     def __str__(self):
         return f"refund of {self.charge.reference}: {self.amount} ({self.status})"

@@ -12,6 +12,8 @@ class SandboxAuthorization(models.Model):
     class Behaviour(models.TextChoices):
         SUCCEEDS = "succeeds"
         INSUFFICIENT_FUNDS = "insufficient_funds"
+        # Charges succeed; a refund of one of them fails.
+        REFUNDS_FAIL = "refunds_fail"
 
     authorization_code = models.CharField(max_length=64, unique=True)
     channel = models.CharField(max_length=8)  # card or bank
@@ -91,11 +93,22 @@ class SandboxTransaction(StateMachine):
 
 
 class SandboxRefund(StateMachine):
-    class Status(models.TextChoices):
-        PROCESSED = "processed"
+    """A refund the sandbox was asked for. One asked under a reference of the
+    service (`merchant_note`) is `pending` until the settlement pass makes it
+    `processed` (or `failed` at once, for a charge of the refunds-fail card);
+    one asked without (a verification charge given back) is `processed` at once.
+    `announced_at`: when the pass sent its processor event (`refund.processed`,
+    `refund.failed`), as Paystack's webhook would be."""
 
-    # The sandbox processes a refund at once: it never moves.
-    TRANSITIONS = {}
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        PROCESSED = "processed"
+        FAILED = "failed"
+
+    TRANSITIONS = {Status.PENDING: frozenset({Status.PROCESSED})}
+    # Asked without a reference of the service: processed at once (the
+    # default); under one, pending, or failed at once for the refunds-fail card.
+    INITIAL = frozenset({Status.PENDING, Status.FAILED})
 
     transaction = models.ForeignKey(
         SandboxTransaction, on_delete=models.PROTECT, related_name="refunds"
@@ -104,6 +117,8 @@ class SandboxRefund(StateMachine):
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.PROCESSED
     )
+    merchant_note = models.CharField(max_length=255, blank=True)
+    announced_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self):

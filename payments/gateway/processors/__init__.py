@@ -44,6 +44,7 @@ __all__ = [
     "TransferRecipient",
     "TransferResult",
     "get_processor",
+    "processor_for",
 ]
 
 
@@ -63,6 +64,14 @@ def get_processor() -> Processor:
     return _build(
         settings.PROCESSOR, settings.PAYSTACK_BASE_URL, settings.PAYSTACK_SECRET_KEY
     )
+
+
+def processor_for(made_on: str) -> Processor | None:
+    """The service's processor when it is `made_on`, the processor a charge, a
+    refund or a payout was made on: anything more about that record must go
+    there. None once the service uses another one."""
+    processor = get_processor()
+    return processor if processor.name == made_on else None
 
 
 def processor_name() -> str:

@@ -133,10 +133,13 @@ class DirectDebitAuthorization:
 @dataclass(frozen=True)
 class RefundResult:
     refund_id: str
-    transaction_reference: str
+    transaction_reference: str  # "" when the processor's reply does not name it
     amount: int
     status: str  # pending, processing, processed, failed, needs-attention
     currency: str = "NGN"
+    # The note the refund was asked with: the service's own reference for it
+    # (payments.gateway.services.refunds), which finds it again after a lost answer.
+    merchant_note: str = ""
 
 
 @dataclass(frozen=True)
@@ -262,12 +265,25 @@ class Processor(ABC):
 
     @abstractmethod
     def refund(
-        self, *, transaction_reference: str, amount: int | None = None
-    ) -> RefundResult: ...
+        self,
+        *,
+        transaction_reference: str,
+        amount: int | None = None,
+        currency: str | None = None,
+        merchant_note: str = "",
+        customer_note: str = "",
+    ) -> RefundResult:
+        """Ask for a refund of a transaction (the whole of what is left of it
+        when `amount` is None). Not idempotent: a lost answer is found again
+        with `list_refunds` by its `merchant_note`."""
 
     @abstractmethod
     def fetch_refund(self, *, refund_id: str) -> RefundResult | None:
         """Where a refund stands now; None when the processor knows no such refund."""
+
+    @abstractmethod
+    def list_refunds(self, *, transaction_reference: str) -> list[RefundResult]:
+        """Every refund of a transaction (none when it has none)."""
 
     @abstractmethod
     def list_banks(self) -> list[Bank]: ...

@@ -8,6 +8,7 @@ from .charges import (
     refund_status_update,
     verification_refund,
     verification_refund_schedule,
+    verification_refund_settle,
     verification_refunds_retry,
 )
 from .inbound import inbound_receive
@@ -18,9 +19,17 @@ from .processor_events import (
     processor_event_handle,
     sandbox_transfer_settle,
 )
+from .refund_events import REFUND_EVENTS, refund_event_handle, sandbox_refunds_settle
+from .refunds import (
+    RefundOutcome,
+    processor_refund_check,
+    processor_refund_request,
+)
 
 __all__ = [
+    "REFUND_EVENTS",
     "VERIFICATION_AMOUNT",
+    "RefundOutcome",
     "charge_record",
     "charge_record_result",
     "inbound_receive",
@@ -28,10 +37,15 @@ __all__ = [
     "paystack_events_retry",
     "paystack_inbound_process",
     "processor_event_handle",
+    "processor_refund_check",
+    "processor_refund_request",
+    "refund_event_handle",
     "refund_refresh",
     "refund_status_update",
+    "sandbox_refunds_settle",
     "sandbox_transfer_settle",
     "verification_refund",
     "verification_refund_schedule",
+    "verification_refund_settle",
     "verification_refunds_retry",
 ]

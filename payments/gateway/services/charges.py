@@ -4,8 +4,10 @@ charges (the 5000 kobo a card or mandate set-up takes and gives back).
 The ledger follows the records in the same transaction: a successful
 verification charge posts `verification_charge` when its row is first written,
 and a refund posts `verification_refund` once the processor says it is
-`processed` (at once in the sandbox; on Paystack possibly later, through the
-`refund.processed` event or the refund sweeper).
+`processed` (at once in the sandbox; on Paystack possibly later, through a
+`refund.*` event or the refund sweeper). What the processor says about a refund
+reaches these rows through `verification_refund_settle`, one of the refund
+handlers of payments/gateway/hooks.py (registered in payments/apps.py).
 """
 
 import logging
@@ -22,7 +24,13 @@ from ...ledger.models import LedgerTransaction
 from ...ledger.services import verification_charge_post, verification_refund_post
 from ..errors import ProcessorError, ProcessorRefused, ProcessorTimeout
 from ..models import ProcessorCharge, ProcessorRefund
-from ..processors import RefundResult, TransactionResult, get_processor
+from ..processors import (
+    RefundResult,
+    TransactionResult,
+    get_processor,
+    processor_for,
+)
+from .refunds import RefundOutcome, refund_outcome, refund_outcome_dispatch
 
 if TYPE_CHECKING:
     from ...methods.models import PaymentMethod
@@ -134,13 +142,13 @@ def verification_refund(*, charge_id: int) -> ProcessorRefund | None:
     existing = ProcessorRefund.objects.filter(charge=charge).first()
     if existing is not None:
         return existing
-    processor = get_processor()
-    if processor.name != charge.processor:
+    processor = processor_for(charge.processor)
+    if processor is None:
         logger.error(
             "Charge %s was taken by %s but the service now uses %s; refund it there",
             charge.reference,
             charge.processor,
-            processor.name,
+            get_processor().name,
         )
         return None
     try:
@@ -222,13 +230,41 @@ def refund_status_update(*, refund_id: int, result: RefundResult) -> ProcessorRe
     return refund
 
 
+def verification_refund_settle(outcome: RefundOutcome) -> bool:
+    """The refund handler of verification charges: True when `outcome` is the
+    refund of one (the refund of its transaction, and the same refund when the
+    row knows its processor id), whose row then takes the processor's status."""
+    refund = (
+        ProcessorRefund.objects.filter(charge__reference=outcome.transaction_reference)
+        .only("pk", "refund_id")
+        .first()
+    )
+    if refund is None:
+        return False
+    if refund.refund_id and outcome.refund_id and refund.refund_id != outcome.refund_id:
+        return False
+    refund_status_update(
+        refund_id=refund.pk,
+        result=RefundResult(
+            refund_id=outcome.refund_id,
+            transaction_reference=outcome.transaction_reference,
+            amount=outcome.amount,
+            status=outcome.processor_status,
+        ),
+    )
+    return True
+
+
 def refund_refresh(*, refund_id: int) -> ProcessorRefund | None:
-    """Ask the processor about a refund that is not final yet."""
-    refund = ProcessorRefund.objects.filter(pk=refund_id).first()
+    """Ask the processor about a refund that is not final yet; what it says goes
+    to the refund handlers (this charge's among them)."""
+    refund = (
+        ProcessorRefund.objects.filter(pk=refund_id).select_related("charge").first()
+    )
     if refund is None or refund.status in REFUND_FINAL_STATUSES:
         return refund
-    processor = get_processor()
-    if not refund.refund_id or processor.name != refund.processor:
+    processor = processor_for(refund.processor)
+    if not refund.refund_id or processor is None:
         return refund
     try:
         result = processor.fetch_refund(refund_id=refund.refund_id)
@@ -238,7 +274,11 @@ def refund_refresh(*, refund_id: int) -> ProcessorRefund | None:
     if result is None:
         return refund
     with transaction.atomic(durable=True):
-        return refund_status_update(refund_id=refund.pk, result=result)
+        refund_outcome_dispatch(
+            refund_outcome(result, transaction_reference=refund.charge.reference)
+        )
+    refund.refresh_from_db()
+    return refund
 
 
 def verification_refunds_retry(

@@ -9,10 +9,12 @@ again). Nothing moves before the processor confirms the reference on a verify
 call: `GET /transfer/verify/:reference` for transfers, `GET /transaction/verify/
 :reference` for charges, `GET /refund/:id` for refunds.
 
-Transfer events are handled by payouts (`payouts/services/transfer_events.py`,
-registered in payments/apps.py through gateway/hooks.py). The sandbox settles its
-transfers by feeding `processor_event_handle` the event a processor would send,
-so sandbox and Paystack take exactly the same path.
+Transfer events are handled by payouts (`payouts/services/transfer_events.py`),
+refund events by `refund_events.py` (the refund handlers of gateway/hooks.py are
+called from there); both are registered in payments/apps.py through
+gateway/hooks.py. The sandbox settles its transfers and refunds by feeding
+`processor_event_handle` the event a processor would send, so sandbox and
+Paystack take exactly the same path.
 """
 
 import json
@@ -25,14 +27,12 @@ from django.utils import timezone
 from config.api.errors import InvalidRequest
 
 from ..hooks import ConfirmedCharge, charge_confirmation_handlers, event_handler
-from ..models import InboundRequest, ProcessorEvent, ProcessorRefund
+from ..models import InboundRequest, ProcessorEvent
 from ..processors import get_processor
-from .charges import REFUND_PROCESSED, refund_status_update
 
 logger = logging.getLogger("payments.events")
 
 CHARGE_SUCCESS = "charge.success"
-REFUND_PROCESSED_EVENT = "refund.processed"
 
 
 class Source:
@@ -81,8 +81,6 @@ def processor_event_handle(
         )
     if event == CHARGE_SUCCESS:
         return _charge_success(event, data, source, inbound)
-    if event == REFUND_PROCESSED_EVENT:
-        return _refund_processed(event, data, source, inbound)
     handler = event_handler(event)
     if handler is not None:
         return handler(event=event, data=data, source=source, inbound=inbound)
@@ -136,49 +134,6 @@ def _charge_success(event, data, source, inbound) -> str:
         else:
             row.note = f"confirmed by {', '.join(claimed)}"[:255]
         row.save(update_fields=["note"])
-    return "handled"
-
-
-def _refund_processed(event, data, source, inbound) -> str:
-    transaction_data = data.get("transaction")
-    nested = (
-        transaction_data.get("reference") if isinstance(transaction_data, dict) else ""
-    )
-    reference = (
-        nested
-        if isinstance(nested, str) and nested
-        else event_reference(data, "transaction_reference")
-    )
-    if event_already_handled(event, reference):
-        return "duplicate"
-    refund = (
-        ProcessorRefund.objects.filter(charge__reference=reference)
-        .select_related("charge")
-        .first()
-    )
-    if refund is None:
-        return "ignored: no refund of a transaction with this reference"
-    if refund.status == REFUND_PROCESSED:
-        result = None
-    elif not refund.refund_id:
-        return "ignored: the refund's processor id is unknown"
-    else:
-        result = get_processor().fetch_refund(refund_id=refund.refund_id)
-        if result is None:
-            return "ignored: the processor knows no such refund"
-        if result.status != REFUND_PROCESSED:
-            raise NotSettled(f"{event} for {reference}, but it is {result.status}")
-    with transaction.atomic(durable=True):
-        row = event_record_once(
-            event=event, reference=reference, source=source, inbound=inbound
-        )
-        if row is None:
-            return "duplicate"
-        if result is None:
-            row.note = "the refund was already processed"
-            row.save(update_fields=["note"])
-        else:
-            refund_status_update(refund_id=refund.pk, result=result)
     return "handled"
 
 

@@ -17,7 +17,6 @@ from ...gateway.processors import (
     get_processor,
 )
 from ...gateway.services.charges import (
-    VERIFICATION_AMOUNT,
     charge_record_result,
     verification_refund_schedule,
 )
@@ -25,15 +24,15 @@ from ..errors import (
     CardNotAuthorized,
     CardNotReusable,
     PaymentFailed,
-    ReferenceNotFound,
 )
 from ..models import CardSetup, PaymentMethod
 from .methods import (
     NewMethod,
     card_label,
     lock_customer,
-    new_reference,
+    own_verification,
     payment_method_store,
+    verification_open,
 )
 
 PURPOSE = ProcessorCharge.Purpose.CARD_VERIFICATION
@@ -43,18 +42,16 @@ def card_setup_initialize(
     *, customer: Customer, callback_url: str, is_default: bool
 ) -> CardSetup:
     processor = get_processor()
-    setup = CardSetup.objects.create(
-        reference=new_reference("card"),
+    setup, charge = verification_open(
+        CardSetup,
+        "card",
         customer=customer,
-        processor=processor.name,
-        amount=VERIFICATION_AMOUNT,
+        processor=processor,
         callback_url=callback_url,
         is_default=is_default,
     )
     initialized = processor.initialize_transaction(
-        email=customer.email,
-        amount=VERIFICATION_AMOUNT,
-        reference=setup.reference,
+        **charge,
         callback_url=callback_url,
         metadata={"purpose": PURPOSE, "customer_id": customer.public_id},
     )
@@ -63,17 +60,10 @@ def card_setup_initialize(
     return setup
 
 
-def _own_setup(customer: Customer, reference: str) -> CardSetup:
-    setup = CardSetup.objects.filter(reference=reference, customer=customer).first()
-    if setup is None:
-        raise ReferenceNotFound()
-    return setup
-
-
 def card_setup_verify(
     *, customer: Customer, reference: str, is_default: bool | None = None
 ) -> PaymentMethod:
-    setup = _own_setup(customer, reference)
+    setup = own_verification(CardSetup, customer, reference)
     if setup.status == CardSetup.Status.SUCCEEDED:
         return setup.payment_method
     if setup.status == CardSetup.Status.FAILED:

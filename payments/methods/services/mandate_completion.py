@@ -96,24 +96,34 @@ def mandate_direct_debit_verify(mandate: BankMandate) -> MandateOutcome:
     return _save(mandate, authorization, step=None, display_text="Mandate authorized.")
 
 
+def _verification_charge_taken(
+    mandate: BankMandate, step: ChargeStep, *, customer, payment_method=None
+) -> None:
+    """The bank step took the verification charge: recorded (with its ledger
+    posting) and refunded after commit."""
+    charge = charge_record(
+        reference=mandate.reference,
+        processor=mandate.processor,
+        customer=customer,
+        purpose=PURPOSE,
+        amount=step.amount or mandate.amount,
+        currency=mandate.currency,
+        succeeded=True,
+        gateway_response=step.gateway_response,
+        processor_id=step.processor_id,
+        paid_at=timezone.now(),
+        payment_method=payment_method,
+    )
+    verification_refund_schedule(charge)
+
+
 def _direct_debit_begin(mandate: BankMandate, step: ChargeStep) -> MandateOutcome:
     with transaction.atomic(durable=True):
         mandate = BankMandate.objects.select_for_update().get(pk=mandate.pk)
         if mandate.status == BankMandate.Status.SUCCEEDED:
             return mandate_saved(mandate)
         # The bank step took the 5000 kobo: recorded and given back as ever.
-        charge = charge_record(
-            reference=mandate.reference,
-            processor=mandate.processor,
-            customer=mandate.customer,
-            purpose=PURPOSE,
-            amount=step.amount or mandate.amount,
-            currency=mandate.currency,
-            succeeded=True,
-            gateway_response=step.gateway_response,
-            processor_id=step.processor_id,
-            paid_at=timezone.now(),
-        )
+        _verification_charge_taken(mandate, step, customer=mandate.customer)
         mandate.direct_debit = True
         mandate.next_action = OPEN_URL
         mandate.display_text = DIRECT_DEBIT_TEXT
@@ -127,7 +137,6 @@ def _direct_debit_begin(mandate: BankMandate, step: ChargeStep) -> MandateOutcom
                 "updated_at",
             ]
         )
-        verification_refund_schedule(charge)
     return _direct_debit_request(mandate)
 
 
@@ -190,20 +199,9 @@ def _save(
             make_default=mandate.is_default,
         )
         if step is not None:
-            charge = charge_record(
-                reference=mandate.reference,
-                processor=mandate.processor,
-                customer=customer,
-                purpose=PURPOSE,
-                amount=step.amount or mandate.amount,
-                currency=mandate.currency,
-                succeeded=True,
-                gateway_response=step.gateway_response,
-                processor_id=step.processor_id,
-                paid_at=timezone.now(),
-                payment_method=method,
+            _verification_charge_taken(
+                mandate, step, customer=customer, payment_method=method
             )
-            verification_refund_schedule(charge)
         mandate.next_action = SUCCESS
         mandate.display_text = display_text[:255]
         mandate.url = ""

@@ -33,7 +33,7 @@ from ...customers.models import Customer
 from ...gateway.errors import InvalidOtp
 from ...gateway.processors import ChargeStatus, ChargeStep, get_processor
 from ...gateway.selectors import bank_by_code
-from ...gateway.services.charges import VERIFICATION_AMOUNT, charge_record
+from ...gateway.services.charges import charge_record
 from ..errors import (
     MandateClosed,
     MandateNotAuthorized,
@@ -42,7 +42,6 @@ from ..errors import (
     OtpAttemptsExhausted,
     PaymentFailed,
     PaymentPending,
-    ReferenceNotFound,
     UnsupportedAuthorizationStep,
 )
 from ..models import MAX_WRONG_OTPS, BankMandate
@@ -58,7 +57,7 @@ from .mandate_completion import (
     mandate_direct_debit_verify,
     mandate_saved,
 )
-from .methods import new_reference
+from .methods import own_verification, verification_open
 
 _NEXT_ACTIONS = {
     ChargeStatus.SEND_OTP: SUBMIT_OTP,
@@ -87,20 +86,18 @@ def mandate_initiate(
     if bank is None:
         raise ValidationError({"bank_code": [_UNKNOWN_BANK]})
     processor = get_processor()
-    mandate = BankMandate.objects.create(
-        reference=new_reference("mandate"),
+    mandate, charge = verification_open(
+        BankMandate,
+        "mandate",
         customer=customer,
-        processor=processor.name,
+        processor=processor,
         bank_code=bank.code,
         bank_name=bank.name,
         account_number=account_number,
-        amount=VERIFICATION_AMOUNT,
         is_default=is_default,
     )
     step = processor.charge_bank(
-        email=customer.email,
-        amount=VERIFICATION_AMOUNT,
-        reference=mandate.reference,
+        **charge,
         bank_code=bank.code,
         account_number=account_number,
     )
@@ -155,18 +152,11 @@ def mandate_verify(
         return _apply(mandate, step)
 
 
-def _own_mandate(customer: Customer, reference: str) -> BankMandate:
-    mandate = BankMandate.objects.filter(reference=reference, customer=customer).first()
-    if mandate is None:
-        raise ReferenceNotFound()
-    return mandate
-
-
 def _open_mandate(
     customer: Customer, reference: str, details: MandateDetails
 ) -> BankMandate | MandateOutcome:
     """The mandate, ready for a step; or the stored outcome of a finished one."""
-    mandate = _own_mandate(customer, reference)
+    mandate = own_verification(BankMandate, customer, reference)
     mismatched = {
         name: [f"{name} does not match the mandate started with this reference."]
         for name in ("bank_code", "account_number")

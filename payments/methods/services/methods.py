@@ -15,8 +15,9 @@ from config.api.ids import random_token
 
 from ...customers.models import Customer
 from ...gateway.processors import Authorization
+from ...gateway.services.charges import VERIFICATION_AMOUNT
 from .. import selectors
-from ..errors import PaymentMethodInactive
+from ..errors import PaymentMethodInactive, ReferenceNotFound
 from ..models import PaymentMethod, secret_digest
 
 CARD_BRANDS = {
@@ -31,6 +32,33 @@ CARD_BRANDS = {
 def new_reference(prefix: str) -> str:
     """A processor reference: letters, digits and '-', as Paystack accepts."""
     return f"{prefix}-{random_token(128)}"
+
+
+def verification_open(model, prefix: str, *, customer: Customer, processor, **fields):
+    """A card setup or a bank mandate (`model`): a new method's verification
+    charge of VERIFICATION_AMOUNT at `processor`, under a new reference of ours.
+    Returns it and what the processor's first call for it names."""
+    row = model.objects.create(
+        reference=new_reference(prefix),
+        customer=customer,
+        processor=processor.name,
+        amount=VERIFICATION_AMOUNT,
+        **fields,
+    )
+    charge = {
+        "email": customer.email,
+        "amount": VERIFICATION_AMOUNT,
+        "reference": row.reference,
+    }
+    return row, charge
+
+
+def own_verification(model, customer: Customer, reference: str):
+    """The customer's own card setup or bank mandate (`model`) by its reference."""
+    row = model.objects.filter(reference=reference, customer=customer).first()
+    if row is None:
+        raise ReferenceNotFound()
+    return row
 
 
 def card_label(*, brand: str, last4: str) -> str:

@@ -57,6 +57,21 @@ def payouts_stale(merchant_ids: list[str] | None = None) -> list[Payout]:
     return list(stale.order_by("pk"))
 
 
+def _recheck(run: PayoutRun, payout: Payout) -> None:
+    if payout.status == Payout.Status.PENDING:
+        payout_transfer_request(payout_id=payout.pk)
+    else:
+        payout_check(payout_id=payout.pk)
+    run.rechecked += 1
+
+
+def _pay(run: PayoutRun, merchant) -> None:
+    payout = payout_create(merchant=merchant)
+    if payout is not None:
+        run.created.append(payout.public_id)
+        payout_transfer_request(payout_id=payout.pk)
+
+
 def payouts_run(
     *,
     merchant_ids: list[str] | None = None,
@@ -65,33 +80,20 @@ def payouts_run(
     """Look again at stale open payouts, then pay every merchant due a payout.
     One merchant's failure is logged and never stops the rest."""
     run = PayoutRun()
-    stale = payouts_stale(merchant_ids)
-    due = merchants_due_payout(merchant_ids)
-    total = len(stale) + len(due)
-    done = 0
-    for payout in stale:
+    steps = [
+        (_recheck, payout, "Payout %s could not be rechecked", payout.public_id)
+        for payout in payouts_stale(merchant_ids)
+    ]
+    steps += [
+        (_pay, merchant, "Payout for %s failed", merchant.public_id)
+        for merchant in merchants_due_payout(merchant_ids)
+    ]
+    for done, (step, item, failure, name) in enumerate(steps, start=1):
         try:
-            if payout.status == Payout.Status.PENDING:
-                payout_transfer_request(payout_id=payout.pk)
-            else:
-                payout_check(payout_id=payout.pk)
-            run.rechecked += 1
+            step(run, item)
         except Exception:
-            logger.exception("Payout %s could not be rechecked", payout.public_id)
+            logger.exception(failure, name)
             run.errors += 1
-        done += 1
         if progress:
-            progress(done, total)
-    for merchant in due:
-        try:
-            payout = payout_create(merchant=merchant)
-            if payout is not None:
-                run.created.append(payout.public_id)
-                payout_transfer_request(payout_id=payout.pk)
-        except Exception:
-            logger.exception("Payout for %s failed", merchant.public_id)
-            run.errors += 1
-        done += 1
-        if progress:
-            progress(done, total)
+            progress(done, len(steps))
     return run

@@ -27,7 +27,12 @@ from merchants.models import Merchant
 from webhooks.services import emit_event
 
 from ...gateway.errors import ProcessorError, ProcessorRefused, ProcessorTimeout
-from ...gateway.processors import Processor, TransferResult, get_processor
+from ...gateway.processors import (
+    Processor,
+    TransferResult,
+    get_processor,
+    processor_for,
+)
 from ...ledger import selectors
 from ...ledger.services import (
     payout_post,
@@ -131,13 +136,13 @@ def payout_transfer_request(*, payout_id: int) -> Payout:
     payout = Payout.objects.select_related("merchant").get(pk=payout_id)
     if payout.status != Payout.Status.PENDING:
         return payout
-    processor = get_processor()
-    if processor.name != payout.processor:
+    processor = processor_for(payout.processor)
+    if processor is None:
         logger.error(
             "Payout %s was made on %s but the service now uses %s",
             payout.public_id,
             payout.processor,
-            processor.name,
+            get_processor().name,
         )
         return payout
     if payout.transfer_requests:
@@ -328,8 +333,8 @@ def payout_check(*, payout_id: int) -> Payout:
     payout = Payout.objects.get(pk=payout_id)
     if payout.status not in Payout.OPEN:
         return payout
-    processor = get_processor()
-    if processor.name != payout.processor:
+    processor = processor_for(payout.processor)
+    if processor is None:
         return payout
     try:
         result = _verify(processor, payout)

@@ -22,13 +22,13 @@ from ..base import (
     DirectDebitRequest,
     InitializedTransaction,
     Processor,
-    RefundResult,
     RevokedMandate,
     TransactionResult,
     TransactionStatus,
     failure_reason_from_text,
 )
 from .payouts import PaystackPayouts
+from .refunds import PaystackRefunds
 from .transport import PaystackTransport
 
 _TRANSACTION_STATUSES = {
@@ -40,7 +40,7 @@ _TRANSACTION_STATUSES = {
 _MAX_REVOKED_PAGES = 50
 
 
-class PaystackProcessor(PaystackPayouts, PaystackTransport, Processor):
+class PaystackProcessor(PaystackPayouts, PaystackRefunds, PaystackTransport, Processor):
     name = "paystack"
     # `authorization_url` of transaction/initialize is a checkout.paystack.com page.
     hosted_page_origins = ("https://checkout.paystack.com",)
@@ -75,12 +75,22 @@ class PaystackProcessor(PaystackPayouts, PaystackTransport, Processor):
                 "metadata": metadata or {},
             },
         )
-        with self._parsing("POST /transaction/initialize"):
+        return self._redirect(
+            body,
+            "POST /transaction/initialize",
+            InitializedTransaction,
+            "authorization_url",
+        )
+
+    def _redirect(self, body: dict, what: str, result: type, url: str):
+        """A reply that sends the customer to a page of the processor's (`url`
+        names it): `result` of its reference, that page and its access code."""
+        with self._parsing(what):
             data = body["data"]
-            return InitializedTransaction(
-                reference=str(data["reference"]),
-                authorization_url=str(data["authorization_url"]),
-                access_code=str(data.get("access_code") or ""),
+            return result(
+                str(data["reference"]),
+                str(data[url]),
+                str(data.get("access_code") or ""),
             )
 
     def verify_transaction(self, *, reference):
@@ -278,13 +288,12 @@ class PaystackProcessor(PaystackPayouts, PaystackTransport, Processor):
                 "account": {"number": account_number, "bank_code": bank_code},
             },
         )
-        with self._parsing("POST /customer/authorization/initialize"):
-            data = body["data"]
-            return DirectDebitRequest(
-                reference=str(data["reference"]),
-                redirect_url=str(data["redirect_url"]),
-                access_code=str(data.get("access_code") or ""),
-            )
+        return self._redirect(
+            body,
+            "POST /customer/authorization/initialize",
+            DirectDebitRequest,
+            "redirect_url",
+        )
 
     def verify_direct_debit(self, *, reference):
         def parse(data: dict) -> DirectDebitAuthorization:
@@ -298,38 +307,6 @@ class PaystackProcessor(PaystackPayouts, PaystackTransport, Processor):
 
         return self._fetch(
             f"/customer/authorization/verify/{quote(reference, safe='')}", parse
-        )
-
-    # -- refunds -----------------------------------------------------------
-
-    def refund(self, *, transaction_reference, amount=None):
-        payload = {"transaction": transaction_reference}
-        if amount is not None:
-            payload["amount"] = amount
-        body = self._call("POST", "/refund", json=payload)
-        with self._parsing("POST /refund"):
-            return self._refund(body["data"], transaction_reference)
-
-    def fetch_refund(self, *, refund_id):
-        return self._fetch(
-            f"/refund/{quote(refund_id, safe='')}", lambda data: self._refund(data, "")
-        )
-
-    @staticmethod
-    def _refund(data: dict, transaction_reference: str) -> RefundResult:
-        transaction = data.get("transaction")
-        if isinstance(transaction, dict):
-            transaction_reference = str(
-                transaction.get("reference") or transaction_reference
-            )
-        return RefundResult(
-            refund_id=str(data.get("id") or ""),
-            transaction_reference=str(
-                data.get("transaction_reference") or transaction_reference
-            ),
-            amount=int(data["amount"]),
-            status=str(data["status"]),
-            currency=str(data.get("currency") or "NGN"),
         )
 
     # -- mandates ----------------------------------------------------------

@@ -17,20 +17,24 @@ from django.utils import timezone
 from config.api.ids import random_token
 from config.db.rows import OneRow, insert_row
 
-from ...errors import ProcessorRefused
-from ...models import SandboxAuthorization, SandboxRefund, SandboxTransaction
+from ...models import SandboxAuthorization, SandboxTransaction
 from ..base import (
     Authorization,
     FailureReason,
     InitializedTransaction,
     Processor,
-    RefundResult,
     RevokedMandate,
     TransactionResult,
     TransactionStatus,
 )
-from .banks import SandboxBankCharges, _duplicate_reference, _page_url
+from .banks import (
+    SandboxBankCharges,
+    _authorization_create,
+    _duplicate_reference,
+    _page_url,
+)
 from .payouts import SandboxPayouts
+from .refunds import SandboxRefunds
 from .values import (
     CARDS,
     SandboxInputError,
@@ -76,7 +80,7 @@ def _charge_outcome(auth: SandboxAuthorization | None) -> tuple[str, str, str]:
     return "success", "", "Approved"
 
 
-class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
+class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Processor):
     name = "sandbox"
 
     # -- cards -------------------------------------------------------------
@@ -120,7 +124,7 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
         if number not in CARDS:
             raise SandboxInputError(
                 "This is not a sandbox test card: use 4084084084084081, "
-                "4084080000000409 or 4000000000000002."
+                "4084080000000409, 4084080000005408 or 4000000000000002."
             )
         with transaction.atomic():
             row = SandboxTransaction.objects.select_for_update().get(
@@ -136,10 +140,9 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
             else:
                 outcome = SandboxTransaction.Status.SUCCESS
                 row.gateway_response = "Approved"
-                row.authorization = SandboxAuthorization.objects.create(
-                    authorization_code=f"AUTH_{random_token(64).lower()}",
+                row.authorization = _authorization_create(
+                    row,
                     channel="card",
-                    email=row.email,
                     signature="SIG_" + hashlib.sha256(number.encode()).hexdigest()[:20],
                     brand=card_brand(number),
                     last4=number[-4:],
@@ -241,61 +244,6 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, Processor):
             processor_id=str(row.pk),
             paid_at=row.created_at if status == "success" else None,
             authorization=self._authorization(auth) if auth else None,
-        )
-
-    # -- refunds -----------------------------------------------------------
-
-    def refund(self, *, transaction_reference, amount=None):
-        with transaction.atomic():
-            row = (
-                SandboxTransaction.objects.select_for_update()
-                .filter(reference=transaction_reference, status="success")
-                .first()
-            )
-            if row is None:
-                raise ProcessorRefused(
-                    "The payment processor refused the request: Transaction not "
-                    "found or not successful",
-                    processor_message="Transaction not found",
-                    processor_status=404,
-                )
-            refunded = sum(r.amount for r in row.refunds.all())
-            amount = row.amount - refunded if amount is None else amount
-            if amount <= 0 or refunded + amount > row.amount:
-                raise ProcessorRefused(
-                    "The payment processor refused the request: Transaction has "
-                    "been fully reversed",
-                    processor_message="Transaction has been fully reversed",
-                    processor_status=400,
-                )
-            refund = SandboxRefund.objects.create(transaction=row, amount=amount)
-        return RefundResult(
-            refund_id=f"sbx_refund_{refund.pk}",
-            transaction_reference=transaction_reference,
-            amount=amount,
-            status="processed",
-            currency=row.currency,
-        )
-
-    def fetch_refund(self, *, refund_id):
-        # Sandbox refunds are processed at once; ids look like sbx_refund_<pk>.
-        prefix = "sbx_refund_"
-        number = refund_id[len(prefix) :] if refund_id.startswith(prefix) else ""
-        refund = (
-            SandboxRefund.objects.select_related("transaction")
-            .filter(pk=int(number))
-            .first()
-            if number.isdigit()
-            else None
-        )
-        if refund is None:
-            return None
-        return RefundResult(
-            refund_id=refund_id,
-            transaction_reference=refund.transaction.reference,
-            amount=refund.amount,
-            status=refund.status,
-            currency=refund.transaction.currency,
         )
 
     # -- mandates ----------------------------------------------------------

@@ -38,6 +38,27 @@ def _duplicate_reference() -> ProcessorRefused:
     )
 
 
+def _authorization_create(row: SandboxTransaction, **details) -> SandboxAuthorization:
+    """The authorization a successful first charge of `row` leaves behind (a card
+    or a bank account: `details`)."""
+    return SandboxAuthorization.objects.create(
+        authorization_code=f"AUTH_{random_token(64).lower()}",
+        email=row.email,
+        **details,
+    )
+
+
+def _bank_authorization(row: SandboxTransaction, **details) -> SandboxAuthorization:
+    return _authorization_create(
+        row,
+        channel="bank",
+        last4=row.account_number[-4:],
+        bank_code=row.bank_code,
+        account_number=row.account_number,
+        **details,
+    )
+
+
 class SandboxBankCharges:
     def charge_bank(
         self, *, email, amount, reference, bank_code, account_number, currency="NGN"
@@ -86,13 +107,8 @@ class SandboxBankCharges:
             row.save()
             return row
         row.gateway_response = "Approved"
-        row.authorization = SandboxAuthorization.objects.create(
-            authorization_code=f"AUTH_{random_token(64).lower()}",
-            channel="bank",
-            email=row.email,
-            last4=row.account_number[-4:],
-            bank_code=row.bank_code,
-            account_number=row.account_number,
+        row.authorization = _bank_authorization(
+            row,
             reusable=not row.account_number.endswith(ONE_OFF_AUTHORIZATION_DIGIT),
         )
         row.transition_to(
@@ -173,14 +189,7 @@ class SandboxBankCharges:
             )
             if row.status == SandboxTransaction.Status.PENDING:
                 row.gateway_response = "Authorization active"
-                row.authorization = SandboxAuthorization.objects.create(
-                    authorization_code=f"AUTH_{random_token(64).lower()}",
-                    channel="bank",
-                    email=row.email,
-                    last4=row.account_number[-4:],
-                    bank_code=row.bank_code,
-                    account_number=row.account_number,
-                )
+                row.authorization = _bank_authorization(row)
                 row.transition_to(
                     SandboxTransaction.Status.SUCCESS,
                     update_fields=["gateway_response", "authorization"],

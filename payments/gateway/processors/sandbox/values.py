@@ -12,10 +12,14 @@ BANKS_FILE = Path(__file__).resolve().parents[2] / "data" / "banks_ng.json"
 CARD_SUCCEEDS = "4084084084084081"
 CARD_INSUFFICIENT_FUNDS = "4084080000000409"
 CARD_DECLINED = "4000000000000002"
+# Authorizes and its charges succeed, but a refund of one of them fails
+# (DESIGN section 14).
+CARD_REFUNDS_FAIL = "4084080000005408"
 CARDS = {
     CARD_SUCCEEDS: SandboxAuthorization.Behaviour.SUCCEEDS,
     CARD_INSUFFICIENT_FUNDS: SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS,
     CARD_DECLINED: None,
+    CARD_REFUNDS_FAIL: SandboxAuthorization.Behaviour.REFUNDS_FAIL,
 }
 CORRECT_OTP = "123456"
 # Last digit of a bank account number -> the first step of its mandate flow.
