@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from config.models import StateMachine
+from config.models import StateMachine, amount_positive
 
 
 def installment_early_reference(installment_public_id: str, number: int) -> str:
@@ -82,9 +82,7 @@ class EarlyPayment(StateMachine):
                 condition=Q(status="processing"),
                 name="early_payment_one_in_flight",
             ),
-            models.CheckConstraint(
-                condition=Q(amount__gt=0), name="early_payment_amount_positive"
-            ),
+            amount_positive("early_payment_amount_positive"),
         ]
         indexes = [
             # Early payments in flight, by the end of their lease.

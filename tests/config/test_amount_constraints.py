@@ -15,6 +15,7 @@ MONEY_TABLES = {
     "checkout.CheckoutSession": "checkout_session_amount_positive",
     "installments.Installment": "installment_amount_positive",
     "installments.DepositAttempt": "deposit_attempt_amount_positive",
+    "installments.EarlyPayment": "early_payment_amount_positive",
     "payments.ProcessorCharge": "processor_charge_amount_positive",
     "payments.ProcessorRefund": "processor_refund_amount_positive",
     "payments.LedgerTransaction": "ledger_amount_positive",
