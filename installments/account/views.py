@@ -33,7 +33,7 @@ from payments.customers.forms import (
     CustomerSignInForm,
     SmsPhoneForm,
 )
-from payments.customers.phones import NotANigerianMobile, nigerian_mobile
+from payments.customers.selectors import sms_number_suggested
 from payments.customers.session import (
     customer_login_required,
     customer_sign_out,
@@ -46,6 +46,7 @@ from payments.methods import services as method_services
 from payments.methods.models import BankMandate
 
 from .. import selectors
+from ..early.selectors import early_payment_choices
 from ..errors import PlanNotFound
 from .forms import STEP_FORMS, STEP_SUBMITS, BankAccountForm
 
@@ -141,8 +142,9 @@ def plan_detail(request, plan_id):
         plan = selectors.plan_of_customer(request.customer, plan_id)
     except PlanNotFound:
         raise Http404("No plan of yours has this id.") from None
+    pay = early_payment_choices(request.customer, plan)
     return TemplateResponse(
-        request, "installments/account/plan.html", _with_standing(plan)
+        request, "installments/account/plan.html", {**_with_standing(plan), "pay": pay}
     )
 
 
@@ -352,17 +354,6 @@ class BankStepView(View):
 # --- profile: the mobile number for texts -----------------------------------------
 
 
-def _suggested_number(customer) -> str:
-    """What the form starts with: the texting number, else the registration
-    phone when it is a Nigerian mobile (the customer still has to save it)."""
-    if customer.sms_phone:
-        return customer.sms_phone
-    try:
-        return nigerian_mobile(customer.phone)
-    except NotANigerianMobile:
-        return ""
-
-
 @method_decorator([never_cache, customer_login_required], "dispatch")
 class ProfileView(View):
     template_name = "installments/account/profile.html"
@@ -376,7 +367,7 @@ class ProfileView(View):
         )
 
     def get(self, request):
-        initial = {"sms_phone": _suggested_number(request.customer)}
+        initial = {"sms_phone": sms_number_suggested(request.customer)}
         return self._render(request, SmsPhoneForm(initial=initial))
 
     def post(self, request):
