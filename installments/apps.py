@@ -7,12 +7,13 @@ class InstallmentsConfig(AppConfig):
     def ready(self):
         from django_q.models import Schedule
 
+        from config.observability.sources import register_metrics_source
         from config.schedules import ScheduleSpec, declare
         from payments.gateway.hooks import register_charge_confirmation_handler
         from payments.ledger.hooks import register_ledger_check
         from payments.methods.hooks import register_revocation_handler
 
-        from . import confirmations, ledger_checks, scores
+        from . import confirmations, ledger_checks, metrics, scores
 
         # The auto-debit engine; catch_up is off for the whole cluster
         # (Q_CLUSTER), so a cluster that was down runs one pass, not a backlog.
@@ -35,6 +36,7 @@ class InstallmentsConfig(AppConfig):
             ledger_checks.collections_have_a_payment,
             name="no collection without a paid installment or deposit",
         )
+        register_metrics_source("installments", metrics.metric_families)
 
 
 def _declare_notification_schedules() -> None:
