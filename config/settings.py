@@ -332,7 +332,9 @@ LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60
 LOGIN_REQUESTS_PER_IP_PER_MINUTE = env.int("LOGIN_REQUESTS_PER_IP_PER_MINUTE", 300)
 
 # Operations (docs/operations.md, "Health, readiness and metrics"). /metrics
-# answers only the bearer METRICS_TOKEN, and 404 while it is unset.
+# answers only the bearer METRICS_TOKEN, and 404 while it is unset. Several web
+# processes add up their request metrics through PROMETHEUS_MULTIPROC_DIR, which
+# prometheus_client reads from the environment itself (config/gunicorn.py).
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 if METRICS_TOKEN and len(METRICS_TOKEN) < 32:
     raise ImproperlyConfigured(

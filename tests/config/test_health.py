@@ -162,13 +162,16 @@ def test_probes_reach_a_process_by_its_address_over_plain_http(settings, path):
     settings.ALLOWED_HOSTS = ["pay.example.com"]
     settings.SECURE_SSL_REDIRECT = True
     beat()
-    client = Client(HTTP_HOST="10.0.3.7:8000")
+    by_address = Client(HTTP_HOST="10.0.3.7:8000")
+    by_name = Client(HTTP_HOST="pay.example.com")
+    login = "/api/v1/auth/merchant/login"
 
-    assert client.get("/api/v1/auth/merchant/login").status_code == 400
-    response = client.get(path)
-
-    assert response.status_code == 200, response.content
-    assert json.loads(response.content)["status"] in ("ok", "ready")
+    assert by_address.get(login).status_code == 400
+    assert by_name.get(login).status_code == 301
+    for client in (by_address, by_name):
+        response = client.get(path)
+        assert response.status_code == 200, response.content
+        assert json.loads(response.content)["status"] in ("ok", "ready")
 
 
 def test_probes_are_read_only_and_take_the_trailing_slash():
