@@ -65,7 +65,9 @@ def _declare_schedules() -> None:
 
 def _register_handlers() -> None:
     """What installments does when something happens below it (the registries
-    of payments: revocations, refunds, charge confirmations, ledger checks)."""
+    of payments: revocations, refunds, charge confirmations, ledger checks) and
+    the figures it gives /metrics."""
+    from config.observability.sources import register_metrics_source
     from payments.gateway.hooks import (
         register_charge_confirmation_handler,
         register_refund_handler,
@@ -73,7 +75,7 @@ def _register_handlers() -> None:
     from payments.ledger.hooks import register_ledger_check
     from payments.methods.hooks import register_revocation_handler
 
-    from . import confirmations, ledger_checks, scores
+    from . import confirmations, ledger_checks, metrics, scores
     from .refunds import ledger_checks as refund_checks
     from .refunds import settlement
 
@@ -95,3 +97,4 @@ def _register_handlers() -> None:
         ledger_checks.payoffs_cover_their_installments,
         name="each successful payoff paid the installments it covers",
     )
+    register_metrics_source("installments", metrics.metric_families)
