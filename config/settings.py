@@ -273,14 +273,8 @@ REST_FRAMEWORK = {
 # assets come from the drf-spectacular-sidecar package, served as our own static
 # files: nothing is fetched from a CDN.
 SPECTACULAR_SETTINGS = {
+    # The introduction and the tags, with links to the guides: config/api/reference.py.
     "TITLE": "Installment checkout API",
-    "DESCRIPTION": (
-        "Installment checkout for merchants: sessions, plan previews, payment links, "
-        "API keys, customers' payment methods and webhooks. Every path starts with "
-        "/api/v1; amounts are integers in kobo. Guides: docs/quickstart.md, "
-        "docs/api.md (limits), docs/errors.md (error codes), docs/webhooks.md "
-        "(events), docs/sandbox.md (sandbox values)."
-    ),
     "VERSION": "1.0.0",
     "OAS_VERSION": "3.0.3",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -298,7 +292,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "SWAGGER_UI_SETTINGS": {"persistAuthorization": False, "deepLinking": True},
+    # No validatorUrl: Swagger UI would load a badge from validator.swagger.io.
+    "SWAGGER_UI_SETTINGS": {
+        "persistAuthorization": False,
+        "deepLinking": True,
+        "validatorUrl": None,
+    },
     "SERVERS": [{"url": BASE_URL}],
 }
 

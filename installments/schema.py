@@ -79,7 +79,7 @@ PAYMENT_PLAN = component(
 extend_schema_view(
     get=extend_schema(
         operation_id="payment_plans_list",
-        summary="The merchant's payment plans, newest first",
+        summary="List your payment plans, newest first",
         description="Optionally only the plans of one `order_reference`: reconcile "
         "an order whose webhook you missed.",
         parameters=[

@@ -24,8 +24,10 @@ from http import HTTPStatus
 from django.utils.module_loading import autodiscover_modules
 from drf_spectacular import openapi
 from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.plumbing import get_override
 from drf_spectacular.utils import OpenApiParameter
 
+from . import reference
 from .request_fields import body_description, request_property
 from .serializers import StrictSerializer
 
@@ -39,8 +41,9 @@ SECURITY_SCHEMES = {
         "scheme": "bearer",
         "bearerFormat": "service_live_sk_<secret>",
         "description": "A merchant's secret API key, sent from the merchant's server "
-        "only: `Authorization: Bearer service_live_sk_...`. Issued by endpoint 7 or "
-        "the dashboard once the account is approved and API access is enabled.",
+        "only: `Authorization: Bearer service_live_sk_...`. Generated in the "
+        "dashboard or with `POST /api/v1/merchant/{merchant_id}/rotate-api-key` once "
+        "the account is approved and API access is enabled.",
     },
     "MerchantJWT": {
         "type": "http",
@@ -141,7 +144,10 @@ SOFT_ERROR = component(
             "ok": {"type": "boolean", "enum": [False]},
             "error": obj(
                 {
-                    "code": string("A code from the documented list (docs/errors.md)."),
+                    "code": string(
+                        "A code from the [list of error codes]"
+                        "(/docs/errors/#error-codes)."
+                    ),
                     "message": string(),
                 }
             ),
@@ -238,6 +244,13 @@ class Generator(SchemaGenerator):
 
 
 class AutoSchema(openapi.AutoSchema):
+    """Docstrings are written for maintainers: an operation or a body is described
+    only by what its app's schema module says (`extend_schema(description=...)`),
+    never by the docstring of its view or serializer."""
+
+    def get_description(self):
+        return ""
+
     def get_auth(self):
         kinds = accepted_kinds(self.view)
         if not kinds:
@@ -250,6 +263,8 @@ class AutoSchema(openapi.AutoSchema):
 
     def _map_basic_serializer(self, serializer, direction):
         schema = super()._map_basic_serializer(serializer, direction)
+        if get_override(serializer, "description") is None:
+            schema.pop("description", None)
         if isinstance(serializer, StrictSerializer):
             schema["additionalProperties"] = False
             properties = schema["properties"]
@@ -342,6 +357,8 @@ def add_components(result, generator, request, public):
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(_components)
     result["components"]["securitySchemes"] = SECURITY_SCHEMES
+    result["info"]["description"] = reference.INTRODUCTION
+    result["tags"] = reference.TAGS
     result["components"] = dict(sorted(result["components"].items()))
     return result
 
