@@ -3,6 +3,8 @@ under /docs/ rendered from `docs/*.md`, the icon; and the dashboard's links to t
 guides and the API reference."""
 
 import html
+import itertools
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -185,9 +187,14 @@ def docs(tmp_path, settings):
     """A docs/ folder of the test's own: `docs("quickstart", text)` writes a guide."""
     settings.BASE_DIR = tmp_path
     (tmp_path / "docs").mkdir()
+    written = itertools.count(1)
 
     def write(slug: str, text: str) -> None:
-        (tmp_path / "docs" / f"{slug}.md").write_text(text)
+        path = tmp_path / "docs" / f"{slug}.md"
+        path.write_text(text)
+        # A second apart, whatever the file system's clock resolution.
+        stamp = next(written) * 1_000_000_000
+        os.utime(path, ns=(stamp, stamp))
 
     return write
 
