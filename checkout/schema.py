@@ -1,8 +1,9 @@
 """OpenAPI description of the checkout endpoints (2, 3, 4-6 payment links, the
 public session view and completion).
 
-Imported by config.api.schema.discover_schema_modules(); see that module for what
-every operation gets without saying (security, common error statuses).
+Imported by config.api.schema_generator.discover_schema_modules(); see
+config.api.schema for what every operation gets without saying (security,
+common error statuses).
 """
 
 from drf_spectacular.utils import (
@@ -148,7 +149,7 @@ PLAN_PREVIEW = component(
 extend_schema_view(
     post=extend_schema(
         operation_id="checkout_session_create",
-        summary="Create a checkout session (endpoint 2)",
+        summary="Create a checkout session",
         description="A session lives 30 minutes. Order of checks: credential, "
         "Idempotency-Key, body, merchant (404, then 403), amount and currency, "
         "order already paid (409 `order_already_paid`).",
@@ -178,7 +179,8 @@ extend_schema_view(
 extend_schema_view(
     get=extend_schema(
         operation_id="checkout_session_public",
-        summary="What the widget shows for a session token (public)",
+        summary="What the checkout widget shows for a session (public)",
+        description="No credential: the unguessable session token is the only key.",
         parameters=[path_id("token", "fcs", "The session token")],
         responses={200: ok_envelope(SESSION_PUBLIC)},
     )
@@ -187,7 +189,7 @@ extend_schema_view(
 extend_schema_view(
     post=extend_schema(
         operation_id="checkout_preview",
-        summary="Preview a plan (endpoint 3)",
+        summary="Preview the installment plans for an amount",
         description="A pure computation. With an API key: the key's merchant, and the "
         "named customer's score when the service knows them (else a new "
         "customer's). With a customer JWT: that customer only.",
@@ -273,7 +275,7 @@ PAYMENT_LINK = component(
 extend_schema_view(
     post=extend_schema(
         operation_id="payment_link_create",
-        summary="Create a payment link (endpoint 4)",
+        summary="Create a payment link",
         description="Every visit of its `publicUrl` opens a fresh 30-minute "
         "checkout session for the link's title and amount. Same merchant checks as "
         "sessions; amount 10,000 to 1,000,000,000 kobo (`amount_out_of_range`), "
@@ -300,7 +302,8 @@ extend_schema_view(
 extend_schema_view(
     get=extend_schema(
         operation_id="payment_links_list",
-        summary="List a merchant's payment links, newest first (endpoint 5)",
+        summary="List your payment links, newest first",
+        description="With `total`, the number of your links.",
         parameters=[
             path_id("merchant_id", "mer", "The merchant's identifier"),
             *PAGINATION,
@@ -312,7 +315,7 @@ extend_schema_view(
 extend_schema_view(
     patch=extend_schema(
         operation_id="payment_link_toggle",
-        summary="Switch a payment link on or off (endpoint 6)",
+        summary="Switch a payment link on or off",
         description="Another merchant's link id is a 404.",
         parameters=[path_id("link_id", "pl", "The payment link's identifier")],
         request=PaymentLinkToggleInput,

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from config.api.docs import ApiDocsView, ApiRedocView, ApiSchemaView
+from config.api.docs import ApiDocsView, ApiRedocView, ApiSchemaView, redoc_bundle
 from config.api.urls import api_path
 from config.api.views import TokenRefreshApi
 from config.observability import health, metrics
@@ -28,7 +28,10 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", ApiRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("api/redoc/redoc.standalone.js", redoc_bundle, name="api-redoc-bundle"),
     path("admin/", admin.site.urls),
+    # The landing page at /, the merchant guides under /docs/, /favicon.ico.
+    path("", include("merchants.page_urls")),
     path("", include("payments.page_urls")),
     # Customer-facing pages: the hosted checkout, payment links, widget.js, and
     # the customer's own account.

@@ -1,8 +1,9 @@
 """OpenAPI description of the payment plan endpoints (DESIGN section 11) and of
 the plan representation, which checkout completion answers with too.
 
-Imported by config.api.schema.discover_schema_modules(); see that module for what
-every operation gets without saying (security, common error statuses).
+Imported by config.api.schema_generator.discover_schema_modules(); see
+config.api.schema for what every operation gets without saying (security,
+common error statuses).
 """
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -153,7 +154,7 @@ PAYMENT_PLAN = component(
 extend_schema_view(
     get=extend_schema(
         operation_id="payment_plans_list",
-        summary="The merchant's payment plans, newest first",
+        summary="List your payment plans, newest first",
         description="Optionally only the plans of one `order_reference`: reconcile "
         "an order whose webhook you missed.",
         parameters=[

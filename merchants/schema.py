@@ -1,7 +1,8 @@
 """OpenAPI description of the merchants endpoints (1, 7, 8, login, settings).
 
-Imported by config.api.schema.discover_schema_modules(); see that module for what
-every operation gets without saying (security, common error statuses).
+Imported by config.api.schema_generator.discover_schema_modules(); see
+config.api.schema for what every operation gets without saying (security,
+common error statuses).
 """
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
@@ -132,7 +133,7 @@ MERCHANT_SETTINGS = component(
 extend_schema_view(
     post=extend_schema(
         operation_id="merchant_register",
-        summary="Register a merchant (endpoint 1)",
+        summary="Apply for a merchant account",
         description="Creates a `pending` merchant; staff approve it (within 24 "
         "hours) and enable API access separately.",
         request=RegisterInput,
@@ -152,7 +153,7 @@ extend_schema_view(
 extend_schema_view(
     post=extend_schema(
         operation_id="merchant_api_key_rotate",
-        summary="Generate or rotate the API key (endpoint 7)",
+        summary="Generate a new API key (the previous one stops working)",
         description="The plaintext key appears only in this answer; the previous "
         "key stops working at once. Needs API access enabled.",
         parameters=[MERCHANT_ID],
@@ -164,7 +165,7 @@ extend_schema_view(
 extend_schema_view(
     get=extend_schema(
         operation_id="merchant_api_key_history",
-        summary="Revoked API keys (endpoint 8)",
+        summary="List your revoked API keys",
         parameters=[MERCHANT_ID, *PAGINATION],
         responses={200: list_envelope(REVOKED_KEY)},
     )
@@ -173,13 +174,13 @@ extend_schema_view(
 extend_schema_view(
     get=extend_schema(
         operation_id="merchant_settings_get",
-        summary="Read the merchant's settings",
+        summary="Read your settings",
         parameters=[MERCHANT_ID],
         responses={200: ok_envelope(MERCHANT_SETTINGS)},
     ),
     patch=extend_schema(
         operation_id="merchant_settings_update",
-        summary="Change the merchant's settings (every field optional)",
+        summary="Change your settings (every field optional)",
         description="`webhook_secret` is write-only: reads show "
         "`webhook_secret_set` instead.",
         parameters=[MERCHANT_ID],

@@ -1,7 +1,8 @@
 """OpenAPI descriptions of the payments endpoints, one module per domain.
 
-Imported by config.api.schema.discover_schema_modules(); see that module for what
-every operation gets without saying (security, common error statuses).
+Imported by config.api.schema_generator.discover_schema_modules(); see
+config.api.schema for what every operation gets without saying (security,
+common error statuses).
 """
 
 from .customers import schema as customers_schema

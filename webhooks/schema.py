@@ -1,8 +1,9 @@
 """OpenAPI description of the webhook endpoints (21 test, 22 replay, 23 failed
 attempts).
 
-Imported by config.api.schema.discover_schema_modules(); see that module for what
-every operation gets without saying (security, common error statuses).
+Imported by config.api.schema_generator.discover_schema_modules(); see
+config.api.schema for what every operation gets without saying (security,
+common error statuses).
 """
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -74,8 +75,9 @@ FAILED_ATTEMPT = component(
             },
             "trigger": string(
                 "What sent it: `scheduled` (the first attempt or a retry of the "
-                "schedule), `replay` (endpoint 22, the dashboard or an operator), "
-                "`test` (endpoint 21 or the dashboard's test button).",
+                "schedule), `replay` (a replay you asked for, through the API or "
+                "the dashboard, or one our staff sent), `test` (a test event, "
+                "through the API or the dashboard's button).",
                 enum=DeliveryAttempt.Trigger.values,
             ),
             "status_code": nullable({"type": "integer"}),
@@ -121,7 +123,7 @@ component(
 extend_schema_view(
     post=extend_schema(
         operation_id="webhook_test",
-        summary="Send a signed test event (endpoint 21)",
+        summary="Send a signed test event to your webhook URL",
         description="Either field defaults to the merchant's settings. A failed "
         "delivery is still a 200 with `delivered: false` and `error`.",
         request=WebhookTestInput,
@@ -132,7 +134,7 @@ extend_schema_view(
 extend_schema_view(
     post=extend_schema(
         operation_id="webhook_event_replay",
-        summary="Re-deliver a stored event now (endpoint 22)",
+        summary="Replay an event: send it again now",
         parameters=[path_id("event_id", "evt", "The event's identifier")],
         request=None,
         responses={200: REPLAY_OUTCOME},
@@ -142,7 +144,7 @@ extend_schema_view(
 extend_schema_view(
     get=extend_schema(
         operation_id="webhook_failed_attempts",
-        summary="Failed delivery attempts, newest first (endpoint 23)",
+        summary="List failed delivery attempts, newest first",
         parameters=[
             OpenApiParameter(
                 "event_id", str, description="Only this event's attempts (`evt_...`)."

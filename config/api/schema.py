@@ -5,7 +5,8 @@ success envelopes, extra error statuses) by applying `extend_schema` to its view
 classes; `discover_schema_modules()` imports those modules before a schema is
 generated, so no app's `api.py` or `apps.py` needs to know about the schema.
 
-This module adds what follows from the plumbing, so that no app repeats it:
+What follows from the plumbing is added to every operation, so that no app
+repeats it (applied by config/api/schema_generator.py; the shared pieces are here):
 - security: derived from the view's `accepts(...)` permission (API key, merchant
   JWT, customer JWT); views without one are public. Processor callbacks declare
   `auth=PROCESSOR_SIGNATURE` in their app's schema module.
@@ -19,16 +20,9 @@ This module adds what follows from the plumbing, so that no app repeats it:
   that a value the schema admits is one the server accepts.
 """
 
-from http import HTTPStatus
+from functools import cache
 
-from django.utils.module_loading import autodiscover_modules
-from drf_spectacular import openapi
-from drf_spectacular.generators import SchemaGenerator
-from drf_spectacular.plumbing import force_instance
 from drf_spectacular.utils import OpenApiParameter
-
-from .request_fields import body_description, request_property
-from .serializers import StrictSerializer
 
 API_PREFIX = "/api/v1/"
 
@@ -40,8 +34,9 @@ SECURITY_SCHEMES = {
         "scheme": "bearer",
         "bearerFormat": "service_live_sk_<secret>",
         "description": "A merchant's secret API key, sent from the merchant's server "
-        "only: `Authorization: Bearer service_live_sk_...`. Issued by endpoint 7 or "
-        "the dashboard once the account is approved and API access is enabled.",
+        "only: `Authorization: Bearer service_live_sk_...`. Generated in the "
+        "dashboard or with `POST /api/v1/merchant/{merchant_id}/rotate-api-key` once "
+        "the account is approved and API access is enabled.",
     },
     "MerchantJWT": {
         "type": "http",
@@ -142,7 +137,10 @@ SOFT_ERROR = component(
             "ok": {"type": "boolean", "enum": [False]},
             "error": obj(
                 {
-                    "code": string("A code from the documented list (docs/errors.md)."),
+                    "code": string(
+                        "A code from the [list of error codes]"
+                        "(/docs/errors/#error-codes)."
+                    ),
                     "message": string(),
                 }
             ),
@@ -224,140 +222,13 @@ def path_id(name: str, prefix: str, description: str) -> OpenApiParameter:
     )
 
 
-# --- the generator and the per-operation defaults ------------------------------------
-
-
-def discover_schema_modules() -> None:
-    """Import every app's `schema` module (like the admin's `admin` modules)."""
-    autodiscover_modules("schema")
-
-
-class Generator(SchemaGenerator):
-    def get_schema(self, request=None, public=False):
-        discover_schema_modules()
-        return super().get_schema(request=request, public=public)
-
-
-class AutoSchema(openapi.AutoSchema):
-    def get_auth(self):
-        kinds = accepted_kinds(self.view)
-        if not kinds:
-            return []
-        return [{SCHEME_OF_KIND[kind]: []} for kind in kinds]
-
-    def get_tags(self):
-        parts = self.path.removeprefix(API_PREFIX).split("/")
-        return [parts[0]]
-
-    def _map_basic_serializer(self, serializer, direction):
-        schema = super()._map_basic_serializer(serializer, direction)
-        if isinstance(serializer, StrictSerializer):
-            schema["additionalProperties"] = False
-            properties = schema["properties"]
-            for name in serializer.fields:
-                properties[name] = request_property(serializer, name, properties[name])
-            schema.update(body_description(serializer))
-            # drf-spectacular drops `required` for PATCH (a partial update); these
-            # serializers are never partial: what they require, PATCH requires too.
-            required = sorted(
-                name for name, field in serializer.fields.items() if field.required
-            )
-            if required:
-                schema["required"] = required
-            else:
-                schema.pop("required", None)
-        return schema
-
-    def _get_request_for_media_type(self, serializer, direction="request"):
-        schema, required = super()._get_request_for_media_type(serializer, direction)
-        if isinstance(serializer, dict):
-            # A body described by hand (the processor callbacks) is required when
-            # it requires properties, as drf-spectacular decides for serializers.
-            described = serializer
-            if "$ref" in described:
-                described = _components[described["$ref"].rsplit("/", 1)[1]]
-            required = bool(described.get("required"))
-        elif isinstance(force_instance(serializer), StrictSerializer):
-            # Each field optional, yet the body must name one of them (every
-            # branch of its described oneOf/anyOf requires one): required too.
-            described = body_description(force_instance(serializer))
-            branches = described.get("oneOf") or described.get("anyOf") or []
-            if branches and all(branch.get("required") for branch in branches):
-                required = True
-        return schema, required
-
-    def _get_response_bodies(self, direction="response"):
-        responses = super()._get_response_bodies(direction)
-        for status in self._implied_error_statuses():
-            code = str(status)
-            if code not in responses:
-                responses[code] = {
-                    "description": ERROR_DESCRIPTIONS[status],
-                    "content": {"application/json": {"schema": ERROR}},
-                }
-        for code, response in responses.items():
-            if response.get("description") or not code.isdigit():
-                continue
-            status = int(code)
-            response["description"] = ERROR_DESCRIPTIONS.get(
-                status, HTTPStatus(status).phrase
-            )
-        return dict(sorted(responses.items()))
-
-    def _implied_error_statuses(self) -> set[int]:
-        statuses = set()
-        if self.method in ("POST", "PUT", "PATCH"):
-            statuses |= {400, 413, 415}
-        if self.method == "GET" and self._query_parameter_names():
-            statuses.add(400)
-        kinds = set(accepted_kinds(self.view) or ())
-        if self.get_auth():
-            statuses.add(401)
-        if kinds:
-            statuses.add(403)
-        if "{" in self.path:
-            statuses.add(404)
-        if kinds & RATE_LIMITED_KINDS:
-            statuses.add(429)
-        statuses.add(503)  # any operation may meet a database outage
-        return statuses
-
-    def _query_parameter_names(self) -> set[str]:
-        return {
-            parameter["name"]
-            for parameter in self._get_parameters()
-            if parameter.get("in") == "query"
-        }
-
-
-# --- hooks ------------------------------------------------------------------------
-
-
-def keep_api_endpoints(endpoints):
-    """Only /api/v1 routes, each once: `api_path` also serves a trailing-slash twin."""
-    kept = []
-    paths = {path for path, *_ in endpoints}
-    for path, path_regex, method, callback in endpoints:
-        if not path.startswith(API_PREFIX):
-            continue
-        if path.endswith("/") and path.rstrip("/") in paths:
-            continue
-        kept.append((path, path_regex, method, callback))
-    return kept
-
-
-def add_components(result, generator, request, public):
-    schemas = result.setdefault("components", {}).setdefault("schemas", {})
-    schemas.update(_components)
-    result["components"]["securitySchemes"] = SECURITY_SCHEMES
-    result["components"] = dict(sorted(result["components"].items()))
-    return result
-
-
 # --- the endpoint config.api serves itself -------------------------------------------
 
 
-def _describe_token_refresh() -> None:
+@cache
+def describe_token_refresh() -> None:
+    """Applied once, before a schema is made (schema_generator.py): at import it
+    would import the views while DRF still reads its schema settings."""
     from drf_spectacular.utils import extend_schema, extend_schema_view
 
     from .views import RefreshInput, TokenRefreshApi
@@ -383,6 +254,3 @@ def _describe_token_refresh() -> None:
             responses={200: ok_envelope(tokens), 401: ERROR},
         )
     )(TokenRefreshApi)
-
-
-_describe_token_refresh()

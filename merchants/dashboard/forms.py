@@ -1,9 +1,11 @@
 """Dashboard forms. HTML in, typed values out; the rules live in one place.
 
-The settings and key forms parse what a browser sends (strings, checkboxes) and then
-validate with the API's own input serializers (`serializers.SettingsInput`,
-`serializers.RotateKeyInput`), so the dashboard and `PATCH .../settings` accept and
-refuse exactly the same values with the same messages.
+The sign-up, settings and key forms parse what a browser sends (strings,
+checkboxes) and then validate with the API's own input serializers
+(`serializers.RegisterInput`, `serializers.SettingsInput`,
+`serializers.RotateKeyInput`), so the dashboard and the API (registration,
+`PATCH .../settings`) accept and refuse exactly the same values with the same
+messages.
 """
 
 from django import forms
@@ -13,7 +15,7 @@ from django.core.exceptions import ValidationError
 from config.web.forms import validate_with_serializer
 
 from ..models import SCHEDULE_TYPES
-from ..serializers import RotateKeyInput, SettingsInput
+from ..serializers import RegisterInput, RotateKeyInput, SettingsInput
 
 
 class SignInForm(forms.Form):
@@ -26,6 +28,51 @@ class SignInForm(forms.Form):
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
+
+
+class SignUpForm(forms.Form):
+    """What registration takes. The API's `RegisterInput` alone decides what is
+    valid (every field is optional here, so that an empty one gets the API's
+    message), and the registration service checks the password and whether the
+    e-mail address is taken."""
+
+    business_name = forms.CharField(
+        required=False,
+        strip=False,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "organization", "autofocus": True}
+        ),
+    )
+    business_url = forms.CharField(
+        required=False,
+        strip=False,
+        label="Your website",
+        help_text="Your shop's address, e.g. https://myshop.ng: our checkout may "
+        "be shown inside its pages.",
+        widget=forms.URLInput(attrs={"autocomplete": "url"}),
+    )
+    email = forms.CharField(
+        required=False,
+        strip=False,
+        label="E-mail",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password = forms.CharField(
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields[
+            "password"
+        ].help_text = password_validation.password_validators_help_text_html()
+
+    def clean(self):
+        cleaned = super().clean()
+        self.registration = validate_with_serializer(self, RegisterInput, cleaned)
+        return cleaned
 
 
 def _new_password_field(label: str):

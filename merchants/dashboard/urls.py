@@ -12,6 +12,7 @@ app_name = "merchants_dashboard"
 
 urlpatterns = [
     path("", views.OverviewView.as_view(), name="overview"),
+    path("signup/", views.SignUpView.as_view(), name="signup"),
     path("login/", views.SignInView.as_view(), name="login"),
     path("logout/", views.SignOutView.as_view(), name="logout"),
     path("keys/", views.ApiKeysView.as_view(), name="keys"),

@@ -1,4 +1,5 @@
-"""Dashboard pages of `merchants`: sign-in, password, overview, API keys, settings.
+"""Dashboard pages of `merchants`: sign-up, sign-in, password, overview, API keys,
+settings.
 
 HTTP in/out only: each view validates a form, calls one service, renders. Every
 page reads and writes the signed-in merchant (`request.merchant`) and nothing else.
@@ -14,6 +15,7 @@ from django.utils.decorators import method_decorator
 from django.views import View
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
+from rest_framework.exceptions import ValidationError as ApiValidationError
 
 from config.api.errors import InvalidCredentials, RateLimited
 from config.web.forms import FormPage, sign_in_credentials
@@ -21,7 +23,7 @@ from config.web.pager import page_of
 from config.web.session_auth import see_other
 
 from .. import selectors, services
-from ..errors import ApiAccessDisabled, MerchantNotActive
+from ..errors import ApiAccessDisabled, EmailAlreadyRegistered, MerchantNotActive
 from ..models import Merchant
 from ..services import WEBHOOK_SECRET_PREFIX
 from ..tokens import password_reset_tokens
@@ -40,6 +42,7 @@ from .forms import (
     PlanSettingsForm,
     SetPasswordForm,
     SignInForm,
+    SignUpForm,
     WebhookUrlForm,
 )
 
@@ -85,6 +88,36 @@ class SignInView(FormPage):
             {"form": form, "next": next_url or ""},
             status=status,
         )
+
+
+@method_decorator([never_cache, sensitive_post_parameters("password")], name="dispatch")
+class SignUpView(FormPage):
+    """Registration on the web: the service of the API's registration, then the
+    new (pending) merchant is signed in and sees the overview with its banner."""
+
+    template_name = "merchants/dashboard/sign_up.html"
+
+    def form(self, data=None):
+        return SignUpForm(data)
+
+    def get(self, request):
+        if session_merchant(request) is not None:
+            return redirect(_url("overview"))
+        return super().get(request)
+
+    def submitted(self, request, form):
+        try:
+            merchant = services.merchant_register(**form.registration)
+        except ApiValidationError as error:
+            for field, messages_ in error.detail.items():
+                for message in messages_:
+                    form.add_error(field, str(message))
+        except EmailAlreadyRegistered as error:
+            form.add_error("email", error.message)
+        else:
+            dashboard_sign_in(request, merchant)
+            return see_other(_url("overview"))
+        return self.render(request, form, status=400)
 
 
 class SignOutView(View):

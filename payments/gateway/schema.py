@@ -35,7 +35,7 @@ PAYSTACK_EVENT = component(
 extend_schema_view(
     post=extend_schema(
         operation_id="processor_paystack_event",
-        summary="Processor charge, transfer and refund events (endpoint 24, internal)",
+        summary="Payment processor callback: charge, transfer and refund events",
         description="Called by the payment processor, never by merchants. The "
         "signature is verified first (401 `invalid_signature`; a refused body is not "
         "kept), then the request is stored; a signed body that is not an event (not "
@@ -72,7 +72,7 @@ REVOCATION_EVENT = component(
 extend_schema_view(
     post=extend_schema(
         operation_id="processor_revocation_event",
-        summary="Processor revocation events (endpoint 25, internal)",
+        summary="Payment processor callback: revoked mandates and cards",
         description="Called by the payment processor, never by merchants. The "
         "signature is verified first (401 `invalid_signature`; a refused body is not "
         "kept), then the request is stored and the event handled once. A signed body "

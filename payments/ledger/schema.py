@@ -102,7 +102,7 @@ WALLET = component(
 extend_schema_view(
     get=extend_schema(
         operation_id="merchant_wallet",
-        summary="The merchant's wallet: balances and transactions (endpoint 9)",
+        summary="Your wallet: balances and transactions",
         description="Balances are derived from the ledger at the moment of asking; "
         "`total` counts the wallet's transactions (paged with `limit`/`offset`).",
         parameters=[MERCHANT_ID, *PAGINATION],

@@ -44,7 +44,9 @@ ACCOUNT_NUMBER = {
     "maxLength": 10,
     "description": "A NUBAN account number: exactly 10 digits.",
 }
-BANK_CODE = {"description": "A `code` from the bank list (endpoint 11)."}
+BANK_CODE = {
+    "description": "A `code` from the bank list (`GET /api/v1/payment-methods/banks`)."
+}
 FIRST_BIRTHDAY_YEAR = 1900
 
 
@@ -131,12 +133,18 @@ MANDATE_STEP = component(
     ),
 )
 MESSAGE = ok_envelope(message=string())
+MANDATE_STEP_DESCRIPTION = (
+    "One step of a bank mandate, the one the previous answer's `next_action` "
+    "named: send the mandate's `reference` and this step's own field. The bank "
+    "fields are optional; when sent they must match the ones the mandate was "
+    "started with (`bank_name` is accepted and not used)."
+)
 MANDATE_ERRORS = errors(402, 404, 409, 422, 502, 504)
 
 extend_schema_view(
     get=extend_schema(
         operation_id="payment_methods_list",
-        summary="List a customer's payment methods (endpoint 10)",
+        summary="List a customer's payment methods",
         parameters=[CUSTOMER_ID, *PAGINATION],
         responses={200: list_envelope(PAYMENT_METHOD)},
     )
@@ -145,7 +153,7 @@ extend_schema_view(
 extend_schema_view(
     get=extend_schema(
         operation_id="banks_list",
-        summary="Banks supported for direct debit mandates (endpoint 11)",
+        summary="List the banks that support direct debit",
         responses={200: ok_envelope({"type": "array", "items": BANK})},
     )
 )(api.BankListApi)
@@ -153,14 +161,17 @@ extend_schema_view(
 extend_schema_view(
     post=extend_schema(
         operation_id="card_initialize",
-        summary="Start saving a card: the redirect flow (endpoint 12)",
+        summary="Start saving a card (the customer goes to the card page)",
         description="A verification charge of 5000 kobo, refunded after "
         "verification. Redirect the customer to `authorization_url`.",
         request=InitializeCardInput,
         responses={
             200: ok_envelope(
                 authorization_url=string(format="uri"),
-                reference=string("Send it to verify-card (endpoint 13)."),
+                reference=string(
+                    "Send it to `POST /api/v1/payment-methods/verify-card` once "
+                    "the customer is back."
+                ),
             ),
             **errors(404, 422, 502, 504),
         },
@@ -170,7 +181,7 @@ extend_schema_view(
 extend_schema_view(
     post=extend_schema(
         operation_id="card_verify",
-        summary="Verify the card and save it (endpoint 13)",
+        summary="Verify the card and save it",
         request=VerifyCardInput,
         responses={200: ok_envelope(PAYMENT_METHOD), **MANDATE_ERRORS},
     )
@@ -179,7 +190,7 @@ extend_schema_view(
 extend_schema_view(
     post=extend_schema(
         operation_id="bank_mandate_initiate",
-        summary="Start a bank direct debit mandate (endpoint 14)",
+        summary="Start a bank direct debit mandate",
         parameters=[CUSTOMER_ID],
         request=InitiateMandateInput,
         responses={200: MANDATE_STEP, **MANDATE_ERRORS},
@@ -190,25 +201,25 @@ for view, operation_id, summary, serializer in (
     (
         api.MandateSubmitOtpApi,
         "bank_mandate_submit_otp",
-        "Submit the OTP (endpoint 15)",
+        "Bank mandate: submit the OTP",
         SubmitOtpInput,
     ),
     (
         api.MandateSubmitBirthdayApi,
         "bank_mandate_submit_birthday",
-        "Submit the account holder's birthday (endpoint 16)",
+        "Bank mandate: submit the account holder's date of birth",
         SubmitBirthdayInput,
     ),
     (
         api.MandateSubmitPhoneApi,
         "bank_mandate_submit_phone",
-        "Submit the account holder's phone (endpoint 17)",
+        "Bank mandate: submit the account holder's phone number",
         SubmitPhoneInput,
     ),
     (
         api.MandateVerifyApi,
         "bank_mandate_verify",
-        "Verify an open-URL mandate after the popup (endpoint 18)",
+        "Bank mandate: confirm it after the bank's page",
         VerifyMandateInput,
     ),
 ):
@@ -216,6 +227,7 @@ for view, operation_id, summary, serializer in (
         post=extend_schema(
             operation_id=operation_id,
             summary=summary,
+            description=MANDATE_STEP_DESCRIPTION,
             request=serializer,
             responses={200: MANDATE_STEP, **MANDATE_ERRORS},
         )
@@ -224,7 +236,7 @@ for view, operation_id, summary, serializer in (
 extend_schema_view(
     put=extend_schema(
         operation_id="payment_method_set_default",
-        summary="Make a payment method the default (endpoint 19)",
+        summary="Make a payment method the default",
         parameters=[METHOD_ID],
         request=None,
         responses={200: MESSAGE, **errors(409)},
@@ -234,7 +246,7 @@ extend_schema_view(
 extend_schema_view(
     delete=extend_schema(
         operation_id="payment_method_delete",
-        summary="Delete a payment method (endpoint 20)",
+        summary="Delete a payment method",
         parameters=[METHOD_ID],
         responses={200: MESSAGE},
     )

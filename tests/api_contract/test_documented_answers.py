@@ -10,7 +10,7 @@ from django.urls import get_resolver
 from openapi_schema_validator import OAS30Validator, oas30_format_checker
 from rest_framework.test import APIClient
 
-from config.api.schema import Generator
+from config.api.schema_generator import Generator
 from payments.gateway.services.inbound import signature_for
 
 from ..conftest import bearer, customer_jwt

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from config.api.schema import Generator
+from config.api.schema_generator import Generator
 from payments.gateway.services.inbound import signature_for
 from payments.models import InboundRequest
 
