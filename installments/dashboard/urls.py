@@ -2,11 +2,21 @@
 
 from django.urls import path
 
-from . import views
+from . import refunds, views
 
 app_name = "installments_dashboard"
 
 urlpatterns = [
     path("plans/", views.PlanListView.as_view(), name="plans"),
     path("plans/<str:plan_id>/", views.PlanDetailView.as_view(), name="plan"),
+    path(
+        "plans/<str:plan_id>/refund/",
+        refunds.PlanRefundView.as_view(),
+        name="plan-refund",
+    ),
+    path(
+        "plans/<str:plan_id>/cancel/",
+        refunds.PlanCancelView.as_view(),
+        name="plan-cancel",
+    ),
 ]

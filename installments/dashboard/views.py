@@ -4,7 +4,6 @@ HTTP in/out only; every query is scoped to the signed-in merchant, so another
 merchant's plan id is a 404.
 """
 
-from django.http import Http404
 from django.template.response import TemplateResponse
 from django.views import View
 
@@ -12,11 +11,13 @@ from config.web.pager import page_of, query_without
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
 from .. import selectors
-from ..errors import PlanNotFound
+from ..cancellation import CANCELLABLE_PLAN_STATUSES
 from . import selectors as dashboard_selectors
-from .forms import PlanSearchForm
+from .forms import PlanSearchForm, RefundForm
+from .refunds import plan_of
 
 PLANS_PAGE_SIZE = 20
+REFUNDS_PAGE_SIZE = 10
 
 
 def _with_amounts(plan):
@@ -48,13 +49,27 @@ class PlanListView(MerchantLoginRequiredMixin, View):
 
 
 class PlanDetailView(MerchantLoginRequiredMixin, View):
+    """The plan, its installments, its refunds (a page of them) and the forms
+    that start a refund or a cancellation."""
+
     def get(self, request, plan_id):
-        try:
-            plan = selectors.plan_of_merchant(request.merchant, plan_id)
-        except PlanNotFound:
-            raise Http404("No plan of yours has this id.") from None
+        plan = plan_of(request, plan_id)
+        refunds = page_of(
+            request,
+            dashboard_selectors.refunds_listed(plan),
+            REFUNDS_PAGE_SIZE,
+            "refunds_page",
+        )
         return TemplateResponse(
             request,
             "installments/dashboard/plan.html",
-            {"plan": _with_amounts(plan), **dashboard_selectors.plan_history(plan)},
+            {
+                "plan": _with_amounts(plan),
+                **dashboard_selectors.plan_history(plan),
+                "refunds": refunds,
+                "refunds_query": query_without(request, "refunds_page"),
+                "refund_form": RefundForm(),
+                "refundable": dashboard_selectors.refundable_now(plan),
+                "cancellable": plan.status in CANCELLABLE_PLAN_STATUSES,
+            },
         )
