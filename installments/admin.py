@@ -13,8 +13,9 @@ from .models import (
     PaymentPlanStatusChange,
 )
 
-# Registers the reminders' and receipts' admin.
+# Registers the reminders' and receipts' admin, and the refunds'.
 from .notifications import admin as notifications_admin  # noqa: F401
+from .refunds import admin as refunds_admin
 
 
 class InstallmentInline(ReadOnlyAdminMixin, admin.TabularInline):
@@ -75,7 +76,12 @@ class PaymentPlanAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "customer__email",
     )
     list_select_related = ("merchant", "customer")
-    inlines = [InstallmentInline, DepositAttemptInline, PlanStatusChangeInline]
+    inlines = [
+        InstallmentInline,
+        DepositAttemptInline,
+        refunds_admin.PlanRefundInline,
+        PlanStatusChangeInline,
+    ]
 
 
 @admin.register(InstallmentStatusChange)
