@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import refunds, views
+from . import views
 
 app_name = "installments_dashboard"
 
@@ -11,12 +11,12 @@ urlpatterns = [
     path("plans/<str:plan_id>/", views.PlanDetailView.as_view(), name="plan"),
     path(
         "plans/<str:plan_id>/refund/",
-        refunds.PlanRefundView.as_view(),
+        views.PlanRefundView.as_view(),
         name="plan-refund",
     ),
     path(
         "plans/<str:plan_id>/cancel/",
-        refunds.PlanCancelView.as_view(),
+        views.PlanCancelView.as_view(),
         name="plan-cancel",
     ),
 ]
