@@ -98,6 +98,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.api.middleware.RequestIdMiddleware",
+    # Times every request below it, labelled by its URL pattern's name.
+    "config.observability.middleware.RequestMetricsMiddleware",
+    # /healthz, /readyz and /metrics are answered here, before the host check
+    # and the HTTPS redirect: probes and scrapers reach a process by its address.
+    "config.observability.middleware.OpsEndpointsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.api.middleware.BodySizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -326,6 +331,27 @@ LOGIN_FAILURES_PER_ACCOUNT = 5
 LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60
 LOGIN_REQUESTS_PER_IP_PER_MINUTE = env.int("LOGIN_REQUESTS_PER_IP_PER_MINUTE", 300)
 
+# Operations (docs/operations.md, "Health, readiness and metrics"). /metrics
+# answers only the bearer METRICS_TOKEN, and 404 while it is unset. Several web
+# processes add up their request metrics through PROMETHEUS_MULTIPROC_DIR, which
+# prometheus_client reads from the environment itself (config/gunicorn.py).
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+if METRICS_TOKEN and len(METRICS_TOKEN) < 32:
+    raise ImproperlyConfigured(
+        "METRICS_TOKEN must be at least 32 characters "
+        '(python -c "import secrets; print(secrets.token_urlsafe(32))").'
+    )
+# /readyz wants a task cluster whose heartbeat is at most this old (seconds).
+# django-q2 writes it twice a second with a 3-second lifetime; the margin is for
+# clocks that differ between machines.
+CLUSTER_HEARTBEAT_MAX_AGE = env.int("CLUSTER_HEARTBEAT_MAX_AGE", default=30)
+
+# One line per record: plain text by default, one JSON object with LOG_FORMAT=json.
+# Either way every record logged while a request is served carries its id.
+LOG_FORMAT = env.str("LOG_FORMAT", default="plain")
+if LOG_FORMAT not in ("plain", "json"):
+    raise ImproperlyConfigured("LOG_FORMAT must be 'plain' or 'json'.")
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -333,16 +359,22 @@ LOGGING = {
     "formatters": {
         "plain": {
             "format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"
-        }
+        },
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(levelname)s %(name)s %(message)s %(request_id)s",
+            "rename_fields": {"levelname": "level", "name": "logger"},
+            "timestamp": True,
+        },
     },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "filters": ["request_id"],
-            "formatter": "plain",
+            "formatter": LOG_FORMAT,
         }
     },
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": 0}
     },

@@ -7,6 +7,7 @@ from django.views.generic import RedirectView
 from config.api.docs import ApiDocsView, ApiRedocView, ApiSchemaView
 from config.api.urls import api_path
 from config.api.views import TokenRefreshApi
+from config.observability import health, metrics
 
 api_v1 = [
     *api_path("auth/token/refresh", TokenRefreshApi.as_view(), "token-refresh"),
@@ -18,6 +19,10 @@ api_v1 = [
 ]
 
 urlpatterns = [
+    # Operations; answered by config.observability.middleware.OpsEndpointsMiddleware.
+    *api_path("healthz", health.healthz, "healthz"),
+    *api_path("readyz", health.readyz, "readyz"),
+    *api_path("metrics", metrics.metrics, "metrics"),
     path("api/v1/schema/", ApiSchemaView.as_view(), name="api-schema"),
     path("api/v1/schema", ApiSchemaView.as_view()),
     path("api/v1/", include(api_v1)),

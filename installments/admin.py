@@ -7,6 +7,7 @@ from config.admin import ReadOnlyAdminMixin
 
 from .models import (
     DepositAttempt,
+    EarlyPayment,
     Installment,
     InstallmentStatusChange,
     PaymentPlan,
@@ -49,6 +50,21 @@ class DepositAttemptInline(ReadOnlyAdminMixin, admin.TabularInline):
     readonly_fields = fields
 
 
+class EarlyPaymentInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = EarlyPayment
+    fields = (
+        "kind",
+        "reference",
+        "amount",
+        "status",
+        "failure_reason",
+        "leased_until",
+        "created_at",
+        "settled_at",
+    )
+    readonly_fields = fields
+
+
 class PlanStatusChangeInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = PaymentPlanStatusChange
     fields = ("from_status", "to_status", "changed_at")
@@ -79,6 +95,7 @@ class PaymentPlanAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     inlines = [
         InstallmentInline,
         DepositAttemptInline,
+        EarlyPaymentInline,
         refunds_admin.PlanRefundInline,
         PlanStatusChangeInline,
     ]
@@ -92,7 +109,8 @@ class InstallmentStatusChangeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "to_status",
         "attempt",
         "reason",
+        "early_payment",
         "changed_at",
     )
     search_fields = ("installment__public_id", "installment__plan__public_id")
-    list_select_related = ("installment",)
+    list_select_related = ("installment", "early_payment")

@@ -11,7 +11,8 @@ from merchants.authentication import resolve_merchant
 
 from . import selectors
 from .collection.time_travel import plan_collect_next
-from .serializers import PlanListQuery, plan_output
+from .early.services import plan_pay_early
+from .serializers import PayEarlyInput, PlanListQuery, plan_output
 
 
 class PlanDetailApi(APIView):
@@ -46,6 +47,25 @@ class PlanListApi(APIView):
             ),
             plan_output,
         )
+
+
+class PlanPayApi(APIView):
+    """`POST /api/v1/payment-plans/<plan_id>/pay` (the plan's customer, JWT):
+    pay one installment now, or everything left in one charge; answer the
+    plan. A merchant's API key may read plans, never pay them (403)."""
+
+    permission_classes = [accepts("customer_jwt")]
+
+    def post(self, request, plan_id):
+        data = PayEarlyInput.validated(request.data)
+        plan = selectors.plan_of_customer(request.user, plan_id)
+        paid = plan_pay_early(
+            customer=request.user,
+            plan=plan,
+            installment_id=None if data.get("payoff") else data["installment_id"],
+            payment_method_id=data.get("payment_method_id"),
+        )
+        return responses.ok(plan_output(paid))
 
 
 class SandboxCollectNextApi(APIView):

@@ -5,72 +5,29 @@ class InstallmentsConfig(AppConfig):
     name = "installments"
 
     def ready(self):
-        from django_q.models import Schedule
-
-        from config.schedules import ScheduleSpec, declare
-        from payments.gateway.hooks import (
-            register_charge_confirmation_handler,
-            register_refund_handler,
-        )
-        from payments.ledger.hooks import register_ledger_check
-        from payments.methods.hooks import register_revocation_handler
-
-        from . import confirmations, ledger_checks, scores
-        from .refunds import ledger_checks as refund_checks
-        from .refunds import settlement
-
-        # The auto-debit engine; catch_up is off for the whole cluster
-        # (Q_CLUSTER), so a cluster that was down runs one pass, not a backlog.
-        declare(
-            ScheduleSpec(
-                name="installments-collect-due",
-                func="installments.tasks.collect_due_installments",
-                schedule_type=Schedule.MINUTES,
-                minutes=5,
-            )
-        )
-        _declare_notification_schedules()
-        # Plan refunds: parts whose request got no answer are asked again, and
-        # pending ones looked up (the processor's events settle most first).
-        declare(
-            ScheduleSpec(
-                name="installments-refunds-poll",
-                func="installments.tasks.refund_parts_poll",
-                schedule_type=Schedule.MINUTES,
-                minutes=5,
-            )
-        )
-        declare(
-            ScheduleSpec(
-                name="installments-purge-refund-idempotency-records",
-                func="installments.tasks.purge_expired_refund_idempotency_records",
-                schedule_type=Schedule.HOURLY,
-            )
-        )
-        register_revocation_handler(scores.on_payment_method_revoked)
-        register_refund_handler(settlement.outcome_apply)
-        register_charge_confirmation_handler(confirmations.installment_charge_confirm)
-        register_ledger_check(
-            ledger_checks.paid_installments_have_one_collection,
-            name="each paid installment has exactly one collection",
-        )
-        register_ledger_check(
-            ledger_checks.collections_have_a_payment,
-            name="no collection without a paid installment or deposit",
-        )
-        for check in refund_checks.CHECKS:
-            register_ledger_check(check.check, name=check.name)
+        _declare_schedules()
+        _register_handlers()
 
 
-def _declare_notification_schedules() -> None:
-    """Reminders once a day at 09:00 Lagos; receipts by a sweep over recent
-    collections every 2 minutes (installments/notifications/)."""
+def _declare_schedules() -> None:
     from datetime import time
 
     from django_q.models import Schedule
 
     from config.schedules import ScheduleSpec, declare
 
+    # The auto-debit engine; catch_up is off for the whole cluster
+    # (Q_CLUSTER), so a cluster that was down runs one pass, not a backlog.
+    declare(
+        ScheduleSpec(
+            name="installments-collect-due",
+            func="installments.tasks.collect_due_installments",
+            schedule_type=Schedule.MINUTES,
+            minutes=5,
+        )
+    )
+    # Reminders once a day at 09:00 Lagos; receipts by a sweep over recent
+    # collections every 2 minutes (installments/notifications/).
     declare(
         ScheduleSpec(
             name="installments-send-reminders",
@@ -87,3 +44,57 @@ def _declare_notification_schedules() -> None:
             minutes=2,
         )
     )
+    # Plan refunds: parts whose request got no answer are asked again, and
+    # pending ones looked up (the processor's events settle most first).
+    declare(
+        ScheduleSpec(
+            name="installments-refunds-poll",
+            func="installments.tasks.refund_parts_poll",
+            schedule_type=Schedule.MINUTES,
+            minutes=5,
+        )
+    )
+    declare(
+        ScheduleSpec(
+            name="installments-purge-refund-idempotency-records",
+            func="installments.tasks.purge_expired_refund_idempotency_records",
+            schedule_type=Schedule.HOURLY,
+        )
+    )
+
+
+def _register_handlers() -> None:
+    """What installments does when something happens below it (the registries
+    of payments: revocations, refunds, charge confirmations, ledger checks) and
+    the figures it gives /metrics."""
+    from config.observability.sources import register_metrics_source
+    from payments.gateway.hooks import (
+        register_charge_confirmation_handler,
+        register_refund_handler,
+    )
+    from payments.ledger.hooks import register_ledger_check
+    from payments.methods.hooks import register_revocation_handler
+
+    from . import confirmations, ledger_checks, metrics, scores
+    from .refunds import ledger_checks as refund_checks
+    from .refunds import settlement
+
+    register_revocation_handler(scores.on_payment_method_revoked)
+    register_refund_handler(settlement.outcome_apply)
+    register_charge_confirmation_handler(confirmations.installment_charge_confirm)
+    register_charge_confirmation_handler(confirmations.early_payment_charge_confirm)
+    register_ledger_check(
+        ledger_checks.paid_installments_have_one_collection,
+        name="each paid installment has exactly one collection",
+    )
+    register_ledger_check(
+        ledger_checks.collections_have_a_payment,
+        name="no collection without a paid installment or deposit",
+    )
+    for check in refund_checks.CHECKS:
+        register_ledger_check(check.check, name=check.name)
+    register_ledger_check(
+        ledger_checks.payoffs_cover_their_installments,
+        name="each successful payoff paid the installments it covers",
+    )
+    register_metrics_source("installments", metrics.metric_families)

@@ -1,7 +1,8 @@
 """The processor's `charge.success` (endpoint 24, verified by payments) for an
-installment attempt: the charge the engine left in flight (the processor said
-"pending", or the answer was lost) is recorded as paid at once, instead of when
-its lease ends. Registered with payments in InstallmentsConfig.ready().
+installment attempt or an early payment: the charge left in flight (the
+processor said "pending", or the answer was lost) is recorded as paid at once,
+instead of when its lease ends. Registered with payments in
+InstallmentsConfig.ready().
 """
 
 import logging
@@ -11,15 +12,18 @@ from django.db import transaction
 from django.utils import timezone
 
 from payments.gateway.hooks import ConfirmedCharge
+from payments.methods.services.saved_charges import SUCCEEDED, ChargeOutcome
 
 from .collection.charging import PAID, Result
 from .collection.claims import Claim
 from .collection.outcomes import apply_outcomes
-from .models import Installment, PaymentPlan
+from .early.outcomes import early_payment_record
+from .models import EarlyPayment, Installment, PaymentPlan
 
 logger = logging.getLogger("installments.collection")
 
 REFERENCE = re.compile(r"^(inst_[0-9A-Za-z]+)_a(\d+)(?:m(\d+))?$")
+EARLY_REFERENCE = re.compile(r"^(?:inst_[0-9A-Za-z]+_p|plan_[0-9A-Za-z]+_po)\d+$")
 
 
 def installment_charge_confirm(charge: ConfirmedCharge) -> bool:
@@ -70,4 +74,39 @@ def installment_charge_confirm(charge: ConfirmedCharge) -> bool:
                 installment.attempts,
                 installment.processor_reference,
             )
+    return True
+
+
+def early_payment_charge_confirm(charge: ConfirmedCharge) -> bool:
+    """True when the reference is an early payment's (`<inst>_p<k>`,
+    `<plan>_po<k>`): recorded now if still in flight, or already settled."""
+    if EARLY_REFERENCE.match(charge.reference) is None:
+        return False
+    payment = EarlyPayment.objects.filter(reference=charge.reference).first()
+    if payment is None:
+        return False
+    if payment.status == EarlyPayment.Status.PROCESSING and (
+        charge.amount == payment.amount
+    ):
+        payment = early_payment_record(
+            payment=payment,
+            outcome=ChargeOutcome(
+                status=SUCCEEDED,
+                reference=charge.reference,
+                amount=charge.amount,
+                message=charge.gateway_response,
+                processor_id=charge.processor_id,
+            ),
+        )
+    if payment.status != EarlyPayment.Status.SUCCEEDED:
+        # Money the processor took for a payment recorded otherwise (declined,
+        # or for another amount): an operator refunds it or settles it by hand.
+        logger.error(
+            "charge.success %s (%s kobo) for early payment of %s kobo, which is "
+            "%s: not recorded",
+            charge.reference,
+            charge.amount,
+            payment.amount,
+            payment.status,
+        )
     return True

@@ -67,3 +67,22 @@ class PlanNotCancellable(DomainError):
         "Only an active or defaulted plan can be cancelled, and not while one of "
         "its installments is being charged."
     )
+
+
+class InstallmentNotFound(NotFound):
+    message = "No installment with this id belongs to this plan."
+
+
+class InstallmentNotPayable(DomainError):
+    code = "installment_not_payable"
+    http_status = 409
+    message = "This installment is not unpaid: there is nothing to pay on it now."
+
+
+class NoPaymentMethod(DomainError):
+    code = "no_payment_method"
+    http_status = 422
+    message = (
+        "You have no active payment method to pay with: add a card or a bank "
+        "account first, or name one with payment_method_id."
+    )

@@ -1,10 +1,11 @@
 """The payloads of the events plans and installments emit (docs/webhooks.md),
-built here only: the deposit, the collection engine and the processor's late
-confirmations send the same shapes."""
+built here only: the deposit, the collection engine, early payments and the
+processor's late confirmations send the same shapes."""
 
 from typing import TYPE_CHECKING
 
 from . import selectors
+from .selectors import installments_paid_sums
 
 if TYPE_CHECKING:
     from .collection.claims import Claim
@@ -56,30 +57,77 @@ def goods_release(plan: "PaymentPlan") -> Event:
     return ("goods.release", plan_data(plan))
 
 
-def installment_paid(claim: "Claim", processor_reference: str) -> list[Event]:
-    """An installment collected by the engine (the claim that charged it)."""
-    data = {
-        "resourceType": "installment",
-        "resourceId": claim.public_id,
-        "paymentPlanId": claim.plan_public_id,
-        "customerId": claim.customer_public_id,
-        "orderReference": claim.order_reference,
-        "amount": claim.amount,
-        "currency": claim.currency,
-        "processorReference": processor_reference,
+def plan_lifecycle_payload(
+    plan: "PaymentPlan", *, installments_paid: int | None = None
+) -> dict:
+    """What every plan lifecycle event carries (`payment_plan.completed`,
+    `.defaulted`, `.cancelled`): the plan and its money at that moment.
+    `installments_paid` is what its paid installments add up to, when the
+    caller has it (a batch's plans at once); otherwise it is read."""
+    if installments_paid is None:
+        installments_paid = installments_paid_sums([plan.pk]).get(plan.pk, 0)
+    return {
+        **plan_data(plan),
+        "amountPaid": plan.deposit_amount + installments_paid,
+        "amountRefunded": plan.amount_refunded,
+        # What is still owed: the unpaid installments after refunds' reductions.
+        "amountRemaining": selectors.amount_remaining(plan),
     }
+
+
+def plan_completed(
+    plan: "PaymentPlan", *, installments_paid: int | None = None
+) -> Event:
+    """Every installment of the plan is paid; once per plan."""
+    payload = plan_lifecycle_payload(plan, installments_paid=installments_paid)
+    return ("payment_plan.completed", payload)
+
+
+def plan_defaulted(
+    plan: "PaymentPlan", *, installments_paid: int | None = None
+) -> Event:
+    """An installment failed its last retry; once per plan."""
+    payload = plan_lifecycle_payload(plan, installments_paid=installments_paid)
+    return ("payment_plan.defaulted", payload)
+
+
+def _installment_paid(data: dict) -> list[Event]:
     return [(event_type, data) for event_type in INSTALLMENT_PAID]
 
 
-def plan_lifecycle_payload(plan: "PaymentPlan") -> dict:
-    """What every plan lifecycle event carries (`payment_plan.cancelled`,
-    `.completed`, `.defaulted`): the money so far, read from the plan's rows."""
-    return {
-        **plan_data(plan),
-        "amountPaid": selectors.amount_paid(plan),
-        "amountRefunded": plan.amount_refunded,
-        "amountRemaining": selectors.amount_remaining(plan),
-    }
+def installment_paid(claim: "Claim", processor_reference: str) -> list[Event]:
+    """An installment collected by the engine (the claim that charged it)."""
+    return _installment_paid(
+        {
+            "resourceType": "installment",
+            "resourceId": claim.public_id,
+            "paymentPlanId": claim.plan_public_id,
+            "customerId": claim.customer_public_id,
+            "orderReference": claim.order_reference,
+            "amount": claim.amount,
+            "currency": claim.currency,
+            "processorReference": processor_reference,
+        }
+    )
+
+
+def installment_paid_early(
+    installment: "Installment", plan: "PaymentPlan", processor_reference: str
+) -> list[Event]:
+    """An installment the customer paid early (alone, or in a payoff: then
+    `processorReference` is the payoff's one charge)."""
+    return _installment_paid(
+        {
+            "resourceType": "installment",
+            "resourceId": installment.public_id,
+            "paymentPlanId": plan.public_id,
+            "customerId": plan.customer.public_id,
+            "orderReference": plan.order_reference,
+            "amount": installment.amount,
+            "currency": installment.currency,
+            "processorReference": processor_reference,
+        }
+    )
 
 
 def plan_cancelled(plan: "PaymentPlan") -> Event:

@@ -1,16 +1,19 @@
 """Invariants between plans and the ledger, run by `python manage.py check_ledger`
 (registered with payments in InstallmentsConfig.ready()).
 
-A collection's ledger reference is the installment's id (`inst_...`) or the
-deposit attempt's reference (`plan_..._d<n>`); the database allows one
-collection per reference.
+A collection's ledger reference is the installment's id (`inst_...`, collected
+by the engine or paid early on its own), the deposit attempt's reference
+(`plan_..._d<n>`) or a payoff's (`plan_..._po<k>`: one collection for the
+installments it paid); the database allows one collection per reference.
 """
 
 from collections.abc import Iterator
 
+from django.db.models import Exists, OuterRef
+
 from payments.ledger.models import LedgerTransaction
 
-from .models import DepositAttempt, Installment
+from .models import DepositAttempt, EarlyPayment, EarlyPaymentItem, Installment
 
 CHUNK = 2000
 
@@ -28,13 +31,28 @@ def _collections() -> dict[str, tuple[int, int | None]]:
 
 
 def _paid() -> Iterator[tuple[str, str, int, int]]:
-    """(what, reference, amount, merchant pk) of every payment collected:
-    paid installments, then successful deposits."""
+    """(what, reference, amount, merchant pk) of every payment collected: paid
+    installments (each on its own, unless a payoff paid it), successful
+    payoffs, then successful deposits."""
+    paid_by_payoff = EarlyPaymentItem.objects.filter(
+        installment=OuterRef("pk"),
+        early_payment__kind=EarlyPayment.Kind.PAYOFF,
+        early_payment__status=EarlyPayment.Status.SUCCEEDED,
+    )
     for what, paid, reference in (
         (
             "installment",
-            Installment.objects.filter(status=Installment.Status.PAID),
+            Installment.objects.filter(
+                ~Exists(paid_by_payoff), status=Installment.Status.PAID
+            ),
             "public_id",
+        ),
+        (
+            "payoff",
+            EarlyPayment.objects.filter(
+                kind=EarlyPayment.Kind.PAYOFF, status=EarlyPayment.Status.SUCCEEDED
+            ),
+            "reference",
         ),
         (
             "deposit",
@@ -80,3 +98,27 @@ def collections_have_a_payment() -> Iterator[str]:
             yield f"collection {reference} is for an installment that is {status}"
         else:
             yield f"collection {reference} matches no paid installment or deposit"
+
+
+def payoffs_cover_their_installments() -> Iterator[str]:
+    """A successful payoff paid each installment it claimed, and its one
+    collection is what they add up to."""
+    payoffs = EarlyPayment.objects.filter(
+        kind=EarlyPayment.Kind.PAYOFF, status=EarlyPayment.Status.SUCCEEDED
+    ).prefetch_related("items__installment")
+    for payoff in payoffs.order_by("id").iterator(chunk_size=CHUNK):
+        items = list(payoff.items.all())
+        unpaid = sorted(
+            item.installment.public_id
+            for item in items
+            if item.installment.status != Installment.Status.PAID
+            or item.installment.processor_reference != payoff.reference
+        )
+        if unpaid:
+            yield f"payoff {payoff.reference} succeeded but did not pay {unpaid}"
+        total = sum(item.amount for item in items)
+        if total != payoff.amount:
+            yield (
+                f"payoff {payoff.reference} of {payoff.amount} covers installments "
+                f"of {total}"
+            )

@@ -2,9 +2,10 @@
 cancelled by a refund) and the goods release (the merchant's release rule, at
 most once per plan).
 
-One function, `milestones_reach`, decides both for the deposit (one plan) and
-for the collection engine (a batch's plans at once), in the caller's
-transaction, on plans the caller has locked.
+One function, `milestones_reach`, decides both for the deposit (one plan), for
+the collection engine (a batch's plans at once) and for early payments, in the
+caller's transaction, on plans the caller has locked; the caller emits what it
+returns (`payment_plan.completed`, `goods.release`) in that transaction.
 """
 
 from collections.abc import Mapping
@@ -14,7 +15,9 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Count, Q
 
+from . import events
 from .models import Installment, PaymentPlan
+from .selectors import installments_paid_sums
 
 if TYPE_CHECKING:
     from merchants.models import Merchant
@@ -98,7 +101,25 @@ def goods_release_due(
 @dataclass(frozen=True)
 class Milestones:
     completed: list[PaymentPlan]
-    released: list[PaymentPlan]  # the caller emits their `goods.release`
+    released: list[PaymentPlan]
+    # What the paid installments of each completed plan add up to.
+    installments_paid: dict[int, int]
+
+    def plan_events(self) -> list[tuple[PaymentPlan, events.Event]]:
+        """(plan, event) for the caller to emit: `payment_plan.completed` of each
+        plan completed now, then `goods.release` of each plan released now."""
+        completed = [
+            (
+                plan,
+                events.plan_completed(
+                    plan, installments_paid=self.installments_paid.get(plan.pk, 0)
+                ),
+            )
+            for plan in self.completed
+        ]
+        return completed + [
+            (plan, events.goods_release(plan)) for plan in self.released
+        ]
 
 
 def milestones_reach(
@@ -125,6 +146,9 @@ def milestones_reach(
         and counts[plan.pk][1] == 0
     ]
     PaymentPlan.bulk_transition(completing, PaymentPlan.Status.COMPLETED, at=at)
+    sums = (
+        installments_paid_sums([plan.pk for plan in completing]) if completing else {}
+    )
     releasing = [
         plan
         for plan in plans
@@ -141,4 +165,4 @@ def milestones_reach(
         PaymentPlan.objects.filter(pk__in=[plan.pk for plan in releasing]).update(
             goods_released_at=at, updated_at=at
         )
-    return Milestones(completed=completing, released=releasing)
+    return Milestones(completed=completing, released=releasing, installments_paid=sums)

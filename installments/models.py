@@ -1,4 +1,6 @@
-"""Payment plans, their installments and deposit attempts (DESIGN section 7).
+"""Payment plans and their installments (DESIGN section 7); the models of
+deposit attempts, early payments, refunds and messages are in their
+subpackages and imported here.
 
 Statuses change only through `transition_to()`, which refuses a move the
 transitions map does not allow, stamps the time on the row and appends a
@@ -13,10 +15,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.api.ids import new_public_id
-from config.models import StateMachine, amount_positive
+from config.models import StateMachine
 
-# Defined in its subpackage; imported here, where Django looks for models.
-from .notifications.models import Message  # noqa: F401
+# Defined in their subpackages; imported here, where Django looks for models.
+from .early.models import EarlyPayment, EarlyPaymentItem
+from .notifications.models import Message
 
 
 def new_plan_id() -> str:
@@ -162,7 +165,9 @@ class Installment(StateMachine):
     `processing` -> `failed` (`next_attempt_at` set) -> `processing` -> ...;
     `failed` -> `defaulted` after the last retry; `scheduled` or `failed` ->
     `cancelled` by a refund that reduces it to 0 or by the plan's cancellation
-    (DESIGN section 14). `amount` is what is still owed after reductions,
+    (DESIGN section 14). An early payment (early/) claims it the same way and,
+    when declined, puts it back as it was: `processing` -> `scheduled` (or
+    `failed`). `amount` is what is still owed after reductions,
     `original_amount` what it was at creation. `next_attempt_at` starts at the
     beginning of the due date (Lagos), so "due by the end of date D" and "retry
     whose time has come" are one condition for the collection engine. While
@@ -181,7 +186,7 @@ class Installment(StateMachine):
 
     TRANSITIONS = {
         Status.SCHEDULED: frozenset({Status.PROCESSING, Status.CANCELLED}),
-        Status.PROCESSING: frozenset({Status.PAID, Status.FAILED}),
+        Status.PROCESSING: frozenset({Status.PAID, Status.FAILED, Status.SCHEDULED}),
         Status.FAILED: frozenset(
             {Status.PROCESSING, Status.DEFAULTED, Status.CANCELLED}
         ),
@@ -254,6 +259,10 @@ class Installment(StateMachine):
             ),
         ]
 
+    # Set (not saved) by an early payment on the rows it moves, so that their
+    # history rows name it.
+    moved_by_early_payment: "EarlyPayment | None" = None
+
     def __str__(self):
         return f"{self.public_id} #{self.sequence} {self.amount} ({self.status})"
 
@@ -264,6 +273,7 @@ class Installment(StateMachine):
             to_status=new,
             attempt=self.attempts,
             reason=self.last_failure_reason if new == self.Status.FAILED else "",
+            early_payment=self.moved_by_early_payment,
             changed_at=at,
         )
 
@@ -279,6 +289,15 @@ class InstallmentStatusChange(models.Model):
     attempt = models.PositiveSmallIntegerField(default=0)
     # Why an attempt failed (`payment.failed` reason), on moves to `failed`.
     reason = models.CharField(max_length=32, blank=True)
+    # The early payment that made this move (its claim, its success, or putting
+    # the installment back after its decline, which is no failed attempt).
+    early_payment = models.ForeignKey(
+        EarlyPayment,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     changed_at = models.DateTimeField()
 
     class Meta:
@@ -296,73 +315,8 @@ class InstallmentStatusChange(models.Model):
         return f"{self.from_status} -> {self.to_status} at {self.changed_at}"
 
 
-class DepositAttempt(StateMachine):
-    """One try at charging a plan's deposit, with its own processor reference
-    `<plan id>_d<number>`; a declined reference is never charged again.
-
-    Written (`processing`) and committed before the processor is called, so a
-    crash leaves a row that is settled later by verifying the reference. The
-    database allows one attempt in flight and one success per plan. It moves
-    once (processing -> outcome), stamped in `settled_at`: no separate history.
-    """
-
-    class Status(models.TextChoices):
-        PROCESSING = "processing"
-        SUCCEEDED = "succeeded"
-        FAILED = "failed"
-
-    TRANSITIONS = {
-        Status.PROCESSING: frozenset({Status.SUCCEEDED, Status.FAILED}),
-    }
-    STAMPS = {Status.SUCCEEDED: "settled_at", Status.FAILED: "settled_at"}
-
-    plan = models.ForeignKey(
-        PaymentPlan, on_delete=models.PROTECT, related_name="deposit_attempts"
-    )
-    number = models.PositiveSmallIntegerField()
-    reference = models.CharField(max_length=100, unique=True)
-    customer = models.ForeignKey(
-        "payments.Customer", on_delete=models.PROTECT, related_name="+"
-    )
-    payment_method = models.ForeignKey(
-        "payments.PaymentMethod", on_delete=models.PROTECT, related_name="+"
-    )
-    amount = models.BigIntegerField()
-    currency = models.CharField(max_length=3, default="NGN")
-    status = models.CharField(
-        max_length=16, choices=Status.choices, default=Status.PROCESSING
-    )
-    status_changed_at = models.DateTimeField(default=timezone.now)
-    failure_reason = models.CharField(max_length=32, blank=True)
-    gateway_response = models.CharField(max_length=255, blank=True)
-    processor_id = models.CharField(max_length=64, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    settled_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["plan_id", "number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["plan", "number"], name="deposit_attempt_number_unique"
-            ),
-            models.UniqueConstraint(
-                fields=["plan"],
-                condition=Q(status="processing"),
-                name="deposit_attempt_one_in_flight",
-            ),
-            models.UniqueConstraint(
-                fields=["plan"],
-                condition=Q(status="succeeded"),
-                name="deposit_attempt_one_success",
-            ),
-            amount_positive("deposit_attempt_amount_positive"),
-        ]
-
-    def __str__(self):
-        return f"{self.reference} {self.amount} ({self.status})"
-
-
-# Refunds live in their own subpackage; Django finds their models here.
+# Defined in their subpackages; imported here, where Django looks for models.
+from .deposits.models import DepositAttempt  # noqa: E402
 from .refunds.models import (  # noqa: E402
     Refund,
     RefundIdempotencyRecord,
@@ -372,8 +326,11 @@ from .refunds.models import (  # noqa: E402
 
 __all__ = [
     "DepositAttempt",
+    "EarlyPayment",
+    "EarlyPaymentItem",
     "Installment",
     "InstallmentStatusChange",
+    "Message",
     "PaymentPlan",
     "PaymentPlanStatusChange",
     "Refund",

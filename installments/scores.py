@@ -53,6 +53,9 @@ def histories(
             installment__plan__customer_id__in=pks,
             to_status=Installment.Status.FAILED,
             changed_at__gte=now - FAILED_ATTEMPTS_WINDOW,
+            # A declined early payment puts its installments back as they were
+            # (a move to `failed` of one that was failed): no failed attempt.
+            early_payment__isnull=True,
         )
         .order_by()
         .values("installment__plan__customer_id")

@@ -1,6 +1,6 @@
 """Reads of payment plans."""
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, Sum
 
 from config.api.ids import row_by_public_id
 
@@ -67,6 +67,18 @@ def amount_paid(plan: PaymentPlan) -> int:
         installment.amount
         for installment in plan.installments.all()
         if installment.status == Installment.Status.PAID
+    )
+
+
+def installments_paid_sums(plan_pks) -> dict[int, int]:
+    """What the paid installments of each plan add up to (one grouped query);
+    plans without any are absent."""
+    return dict(
+        Installment.objects.filter(plan_id__in=plan_pks, status=Installment.Status.PAID)
+        .order_by()
+        .values("plan_id")
+        .annotate(total=Sum("amount"))
+        .values_list("plan_id", "total")
     )
 
 

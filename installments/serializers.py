@@ -1,6 +1,11 @@
 from rest_framework import serializers
 
 from config.api.formats import iso_date, iso_utc
+from config.api.serializers import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictSerializer,
+)
 
 from . import selectors
 from .refunds.serializers import refund_output
@@ -10,6 +15,23 @@ class PlanListQuery(serializers.Serializer):
     """Query parameters (`limit`/`offset` are the paginator's)."""
 
     order_reference = serializers.CharField(max_length=100, required=False)
+
+
+class PayEarlyInput(StrictSerializer):
+    """`{installment_id}` pays one installment, `{payoff: true}` everything left;
+    `payment_method_id` chooses the method (the default otherwise)."""
+
+    installment_id = StrictCharField(max_length=40, required=False)
+    payoff = StrictBooleanField(required=False)
+    payment_method_id = StrictCharField(max_length=40, required=False)
+
+    def validate(self, data):
+        if data.get("payoff", False) == ("installment_id" in data):
+            raise serializers.ValidationError(
+                "Send installment_id to pay one installment, or payoff: true to pay "
+                "everything left (not both)."
+            )
+        return data
 
 
 def installment_output(installment) -> dict:

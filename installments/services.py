@@ -121,7 +121,7 @@ def deposit_succeeded(
     """The deposit was collected: the plan activates, its installments are
     scheduled from the payment date, the money is posted (2.5% fee) and the
     merchant hears `payment.success`, `debit.scheduled` per installment and
-    `goods.release` when the release rule says so (decided by
+    `goods.release` when the release rule says so (decided, with completion, by
     `milestones_reach`, like the engine's). Happens once per plan: the attempt
     and the plan each refuse a second transition."""
     at = at or timezone.now()
@@ -171,7 +171,7 @@ def deposit_succeeded(
             events=[
                 events.payment_success(plan, attempt),
                 *(events.debit_scheduled(plan, row) for row in installments),
-                *(events.goods_release(released) for released in reached.released),
+                *(event for _, event in reached.plan_events()),
             ],
         )
     return plan

@@ -19,6 +19,9 @@ urlpatterns = [
         "payment-plan-cancel",
     ),
     *api_path(
+        "payment-plans/<str:plan_id>/pay", api.PlanPayApi.as_view(), "payment-plan-pay"
+    ),
+    *api_path(
         "sandbox/payment-plans/<str:plan_id>/collect-next",
         api.SandboxCollectNextApi.as_view(),
         "sandbox-plan-collect-next",

@@ -10,7 +10,9 @@ class PaymentsConfig(AppConfig):
 
     def ready(self):
         from config.api.auth import ROLE_CUSTOMER, register_principal
+        from config.observability.sources import register_metrics_source
 
+        from . import metrics
         from .customers import selectors as customer_selectors
         from .gateway.hooks import (
             register_event_handler,
@@ -37,6 +39,7 @@ class PaymentsConfig(AppConfig):
         # among the refund handlers (installments registers the plans' refunds).
         register_event_handler(REFUND_EVENTS, refund_event_handle)
         register_refund_handler(verification_refund_settle)
+        register_metrics_source("payments", metrics.metric_families)
         _declare_schedules()
 
 

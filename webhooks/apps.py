@@ -8,8 +8,12 @@ class WebhooksConfig(AppConfig):
     def ready(self):
         from django_q.models import Schedule
 
+        from config.observability.sources import register_metrics_source
         from config.schedules import ScheduleSpec, declare
 
+        from . import metrics
+
+        register_metrics_source("webhooks", metrics.metric_families)
         # The sweeper: sends whatever is due, whatever happened to the fast path.
         declare(
             ScheduleSpec(

@@ -30,6 +30,8 @@ EVENT_TYPES = (
     "refund.processed",
     "refund.failed",
     "payment_plan.cancelled",
+    "payment_plan.completed",
+    "payment_plan.defaulted",
 )
 TEST_EVENT_TYPE = "webhook.test"
 

@@ -106,7 +106,7 @@ component(
                 "`payment.success`, `payment.failed`, "
                 "`payment_plan.installment_paid`, `installment.paid`, "
                 "`goods.release`, `debit.scheduled`, `transfer.success`, "
-                "`webhook.test`."
+                "`payment_plan.completed`, `payment_plan.defaulted`, `webhook.test`."
             ),
             "merchantId": string("`mer_...`"),
             "createdAt": TIMESTAMP,

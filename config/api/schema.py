@@ -24,6 +24,7 @@ from http import HTTPStatus
 from django.utils.module_loading import autodiscover_modules
 from drf_spectacular import openapi
 from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.plumbing import force_instance
 from drf_spectacular.utils import OpenApiParameter
 
 from .request_fields import body_description, request_property
@@ -276,6 +277,13 @@ class AutoSchema(openapi.AutoSchema):
             if "$ref" in described:
                 described = _components[described["$ref"].rsplit("/", 1)[1]]
             required = bool(described.get("required"))
+        elif isinstance(force_instance(serializer), StrictSerializer):
+            # Each field optional, yet the body must name one of them (every
+            # branch of its described oneOf/anyOf requires one): required too.
+            described = body_description(force_instance(serializer))
+            branches = described.get("oneOf") or described.get("anyOf") or []
+            if branches and all(branch.get("required") for branch in branches):
+                required = True
         return schema, required
 
     def _get_response_bodies(self, direction="response"):

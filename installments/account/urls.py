@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from ..early.account import views as early_views
 from . import views
 
 app_name = "account"
@@ -13,6 +14,7 @@ urlpatterns = [
     path("logout/", views.sign_out, name="logout"),
     path("profile/", views.ProfileView.as_view(), name="profile"),
     path("plans/<str:plan_id>/", views.plan_detail, name="plan"),
+    path("plans/<str:plan_id>/pay/", early_views.plan_pay, name="plan-pay"),
     path("methods/card/", views.card_start, name="card-start"),
     path("methods/card/return/", views.card_return, name="card-return"),
     path("methods/bank/", views.BankStartView.as_view(), name="bank-start"),

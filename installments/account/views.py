@@ -33,7 +33,7 @@ from payments.customers.forms import (
     CustomerSignInForm,
     SmsPhoneForm,
 )
-from payments.customers.phones import NotANigerianMobile, nigerian_mobile
+from payments.customers.selectors import sms_number_suggested
 from payments.customers.session import (
     customer_login_required,
     customer_sign_out,
@@ -46,6 +46,7 @@ from payments.methods import services as method_services
 from payments.methods.models import BankMandate
 
 from .. import selectors
+from ..early.selectors import early_payment_choices
 from ..errors import PlanNotFound
 from .forms import STEP_FORMS, STEP_SUBMITS, BankAccountForm
 
@@ -141,8 +142,9 @@ def plan_detail(request, plan_id):
         plan = selectors.plan_of_customer(request.customer, plan_id)
     except PlanNotFound:
         raise Http404("No plan of yours has this id.") from None
+    pay = early_payment_choices(request.customer, plan)
     return TemplateResponse(
-        request, "installments/account/plan.html", _with_standing(plan)
+        request, "installments/account/plan.html", {**_with_standing(plan), "pay": pay}
     )
 
 
@@ -157,33 +159,43 @@ def _back(request) -> HttpResponseRedirect:
     return see_other(_next_or_overview(request))
 
 
-@require_POST
-@customer_login_required
-def method_default(request, method_id):
+def _method_change(request, method_id, change, done: str, *, refusals_shown: bool):
+    """Apply `change` (a payment-method service) to one of the customer's own
+    methods and go back. A method that is not theirs is a 404; another refusal
+    is shown on the page when `refusals_shown`, else a 404 too."""
     try:
-        method = method_services.payment_method_set_default(
-            customer=request.customer, public_id=method_id
-        )
+        method = change(customer=request.customer, public_id=method_id)
     except DomainError as error:
-        if error.http_status == 404:
+        if error.http_status == 404 or not refusals_shown:
             raise Http404(error.message) from None
         messages.error(request, error.message)
     else:
-        messages.success(request, f"{method.label} is now your default method.")
+        messages.success(request, done.format(label=method.label))
     return _back(request)
+
+
+@require_POST
+@customer_login_required
+def method_default(request, method_id):
+    return _method_change(
+        request,
+        method_id,
+        method_services.payment_method_set_default,
+        "{label} is now your default method.",
+        refusals_shown=True,
+    )
 
 
 @require_POST
 @customer_login_required
 def method_delete(request, method_id):
-    try:
-        method = method_services.payment_method_delete(
-            customer=request.customer, public_id=method_id
-        )
-    except DomainError as error:
-        raise Http404(error.message) from None
-    messages.success(request, f"{method.label} was removed.")
-    return _back(request)
+    return _method_change(
+        request,
+        method_id,
+        method_services.payment_method_delete,
+        "{label} was removed.",
+        refusals_shown=False,
+    )
 
 
 @require_POST
@@ -342,17 +354,6 @@ class BankStepView(View):
 # --- profile: the mobile number for texts -----------------------------------------
 
 
-def _suggested_number(customer) -> str:
-    """What the form starts with: the texting number, else the registration
-    phone when it is a Nigerian mobile (the customer still has to save it)."""
-    if customer.sms_phone:
-        return customer.sms_phone
-    try:
-        return nigerian_mobile(customer.phone)
-    except NotANigerianMobile:
-        return ""
-
-
 @method_decorator([never_cache, customer_login_required], "dispatch")
 class ProfileView(View):
     template_name = "installments/account/profile.html"
@@ -366,7 +367,7 @@ class ProfileView(View):
         )
 
     def get(self, request):
-        initial = {"sms_phone": _suggested_number(request.customer)}
+        initial = {"sms_phone": sms_number_suggested(request.customer)}
         return self._render(request, SmsPhoneForm(initial=initial))
 
     def post(self, request):

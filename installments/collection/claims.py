@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from django.db import transaction
-from django.db.models import CharField, F, QuerySet, Value
+from django.db.models import CharField, Exists, F, OuterRef, QuerySet, Value
 from django.db.models.functions import Cast, Concat
 
-from ..models import Installment, PaymentPlan
+from ..models import EarlyPaymentItem, Installment, PaymentPlan
 
 Status = Installment.Status
 
@@ -124,9 +124,15 @@ def due(cutoff: datetime) -> QuerySet[Installment]:
 
 
 def stale(now: datetime) -> QuerySet[Installment]:
-    """Attempts whose lease has ended while still in flight."""
+    """The engine's attempts whose lease has ended while still in flight. An
+    installment an early payment holds is not one: its charge has another
+    reference, which only the early payment's own recovery verifies
+    (early_recovery.py), so the engine never charges it under its own."""
+    early = EarlyPaymentItem.objects.filter(
+        installment=OuterRef("pk"), early_payment__status="processing"
+    )
     return Installment.objects.filter(
-        status=Status.PROCESSING, next_attempt_at__lte=now
+        ~Exists(early), status=Status.PROCESSING, next_attempt_at__lte=now
     )
 
 

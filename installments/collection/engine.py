@@ -16,6 +16,7 @@ from django.utils import timezone
 from ..models import Installment, start_of_day
 from .charging import BROKEN, UNDECIDED, ChargePool
 from .claims import claim_due, claim_now, claim_stale, due, stale
+from .early_recovery import early_payments_recover
 from .outcomes import Tally, record
 
 BATCH_SIZE = 500
@@ -27,6 +28,7 @@ class PassSummary:
     resumed: int = 0  # of which attempts a previous pass left in flight
     undecided: int = 0  # the processor did not say: verified after the lease
     tally: Tally = field(default_factory=Tally)
+    early_settled: int = 0  # early payments left in flight, settled by this pass
     seconds: float = 0.0
     more: bool = False  # stopped on its time budget; more may be due
 
@@ -38,12 +40,17 @@ class PassSummary:
     def line(self) -> str:
         rate = self.claimed / self.seconds if self.seconds else 0.0
         tally = self.tally
+        early = (
+            f"{self.early_settled} early payment(s) settled; "
+            if self.early_settled
+            else ""
+        )
         return (
             f"{self.claimed} attempt(s) ({self.resumed} resumed): {tally.paid} paid, "
             f"{tally.failed} failed ({tally.defaulted} defaulted), "
             f"{self.in_flight} left in flight, {tally.skipped} settled elsewhere; "
             f"{tally.completed} plan(s) completed, {tally.released} released; "
-            f"{self.seconds:.1f} s ({rate:.0f}/s)"
+            f"{early}{self.seconds:.1f} s ({rate:.0f}/s)"
         )
 
 
@@ -73,13 +80,15 @@ def collect_due(
 ) -> PassSummary:
     """Collect everything due (by now, or by the end of the Lagos date
     `on_date`) and settle every attempt whose lease ended, batch after batch,
-    until none is left or the time budget is spent.
+    until none is left or the time budget is spent. Early payments whose lease
+    ended are settled first, by verifying their own references.
 
     Pipelined: while the pool charges one batch, this thread records the one
     before it and claims the next."""
     cutoff, pass_date = cutoff_of(on_date, timezone.now())
     started = time.monotonic()
     summary = PassSummary()
+    summary.early_settled = early_payments_recover(now=timezone.now(), limit=batch_size)
     previous = None
     with ChargePool() as pool:
         while True:

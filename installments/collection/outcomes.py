@@ -13,8 +13,9 @@ customers, each by primary key):
   then 7 days; the 4th failed attempt defaults the installment and its plan;
   `payment.failed` with the reason; e-mails to the customer (and, on default,
   the merchant), sent after the commit;
-- the plans: completed when every installment is paid; the merchant's release
-  rule (`goods.release` once per plan);
+- the plans: defaulted (`payment_plan.defaulted`) by a defaulted installment,
+  completed (`payment_plan.completed`) when every installment is paid, each once
+  per plan; the merchant's release rule (`goods.release` once per plan);
 - the customers' scores, recomputed.
 
 When the batch cannot be recorded as a whole, each installment is recorded on
@@ -39,6 +40,7 @@ from webhooks.services import emit_for_merchants
 from .. import emails, events, scores
 from ..milestones import milestones_reach
 from ..models import Installment, PaymentPlan
+from ..selectors import installments_paid_sums
 from .charging import FAILED, PAID, Result
 from .claims import reference_expression
 
@@ -97,6 +99,8 @@ _PLAN_FIELDS = (
     "merchant_id",
     "customer_id",
     "order_reference",
+    "total_amount",
+    "deposit_amount",
     "status",
     "installment_count",
     "goods_released_at",
@@ -234,11 +238,17 @@ def _record_plans(batch: _Batch, defaulted: list[Installment]) -> None:
         Installment.objects.filter(
             plan__in=defaulting, status__in=(Status.SCHEDULED, Status.FAILED)
         ).update(next_attempt_at=None, updated_at=batch.now)
+        # Once per plan: only a plan that was active moves (and announces it).
+        paid = installments_paid_sums([plan.pk for plan in defaulting])
+        for plan in defaulting:
+            batch.events[plan.merchant_id].append(
+                events.plan_defaulted(plan, installments_paid=paid.get(plan.pk, 0))
+            )
     reached = milestones_reach(
         plans=list(plans.values()), at=batch.now, merchants=batch.merchants
     )
-    for plan in reached.released:
-        batch.events[plan.merchant_id].append(events.goods_release(plan))
+    for plan, event in reached.plan_events():
+        batch.events[plan.merchant_id].append(event)
     batch.tally.completed += len(reached.completed)
     batch.tally.released += len(reached.released)
 

@@ -4,6 +4,7 @@ from config.api.ids import row_by_public_id
 
 from .errors import CustomerNotFound
 from .models import Customer
+from .phones import NotANigerianMobile, nigerian_mobile
 
 
 def customer_by_public_id(public_id: str) -> Customer | None:
@@ -21,3 +22,15 @@ def own_customer(principal: Customer, customer_id: str) -> Customer:
     if customer_id != principal.public_id:
         raise CustomerNotFound()
     return principal
+
+
+def sms_number_suggested(customer: Customer) -> str:
+    """What the profile's form starts with: the texting number, else the
+    registration phone when it is a Nigerian mobile (the customer still has to
+    save it)."""
+    if customer.sms_phone:
+        return customer.sms_phone
+    try:
+        return nigerian_mobile(customer.phone)
+    except NotANigerianMobile:
+        return ""

@@ -4,10 +4,10 @@ credentials each security scheme of the OpenAPI schema stands for.
 `world` is what the schemathesis run and the authorization matrix act as: a merchant
 with an API key and a merchant JWT, a customer with a customer JWT and two saved
 payment methods, an event to replay, a payment link, an active payment plan (its
-deposit paid, so the wallet has a collection), an open checkout session, a processor
-event nested thousands of levels deep (for the signed inbound endpoints), and a
-second merchant and customer with their own credentials (the "other party" of the
-matrix).
+deposit paid, so the wallet has a collection; its installments can be paid early),
+an open checkout session, a processor event nested thousands of levels deep (for
+the signed inbound endpoints), and a second merchant and customer with their own
+credentials (the "other party" of the matrix).
 """
 
 import base64
@@ -91,6 +91,12 @@ class World:
     def open_session(self) -> str:
         """A fresh open checkout session of `me`'s merchant: its token."""
         return open_session(self.me.merchant)
+
+    def unpaid_installment_id(self) -> str:
+        """An installment of `plan` still to pay (any, once none is left)."""
+        installments = self.plan.installments.order_by("sequence")
+        unpaid = installments.filter(status__in=("scheduled", "failed")).first()
+        return (unpaid or installments.first()).public_id
 
 
 def make_party(**merchant_fields) -> Party:

@@ -161,6 +161,12 @@ ROUTES: dict[str, Route] = {
         params=lambda w: {"plan_id": w.plan.public_id},
         body=lambda w: {"reason": "Matrix cancellation"},
     ),
+    # Paying early: the plan's customer only; names `me`'s installment.
+    "/api/v1/payment-plans/{plan_id}/pay": Route(
+        ("customer_jwt",),
+        params=lambda w: {"plan_id": w.plan.public_id},
+        body=lambda w: {"installment_id": w.unpaid_installment_id()},
+    ),
     "/api/v1/sandbox/payment-plans/{plan_id}/collect-next": Route(
         ("api_key",), params=lambda w: {"plan_id": w.plan.public_id}
     ),

@@ -441,6 +441,41 @@ def test_checkout_completion_plans_and_payment_links(check, world, db):
     assert toggled["data"]["isActive"] is False
 
 
+def test_paying_early_one_installment_a_decline_and_the_payoff(check, world, db):
+    shopper = client(world.me.customer_jwt)
+    plan_id = world.plan.public_id
+    url = f"/api/v1/payment-plans/{plan_id}/pay"
+    template = "/api/v1/payment-plans/{plan_id}/pay"
+    first = world.unpaid_installment_id()
+
+    one = check(
+        shopper.post(url, {"installment_id": first}, "json"), "post", template, 200
+    )
+    assert one["data"]["installments"][0]["status"] == "paid"
+    again = check(
+        shopper.post(url, {"installment_id": first}, "json"), "post", template, 409
+    )
+    assert again["error"]["code"] == "installment_not_payable"
+    poor = add_card(sign_in(world.me.customer), CARD_POOR)["id"]
+    declined = check(
+        shopper.post(url, {"payoff": True, "payment_method_id": poor}, "json"),
+        "post",
+        template,
+        402,
+    )
+    assert declined["error"]["code"] == "payment_failed"
+    paid_off = check(
+        shopper.post(
+            url, {"payoff": True, "payment_method_id": world.card.public_id}, "json"
+        ),
+        "post",
+        template,
+        200,
+    )["data"]
+    assert (paid_off["status"], paid_off["amount_remaining"]) == ("completed", 0)
+    check(shopper.post(url, {"payoff": True}, "json"), "post", template, 409)
+
+
 def _customer_with_declining_card(world) -> dict:
     """Another shopper whose saved card authorizes but whose charges fail."""
     customer = CustomerFactory()

@@ -12,9 +12,10 @@ of the later ones, send the world's deeply nested event instead of the generated
 body.
 
 Half the valid cases carry the ids of real objects (the signed-in merchant, the
-customer, their payment methods, event, payment link, plan and a fresh checkout
-session) instead of random ones, and values the business rules accept, so success
-answers are checked against the schema too, not only 404s.
+customer, their payment methods, event, payment link, plan, an installment of it
+still to pay and a fresh checkout session) instead of random ones, and values the
+business rules accept, so success answers are checked against the schema too, not
+only 404s.
 
 FUZZ_EXAMPLES sets the examples per operation (15 in `make test`, 100 in .ci/run).
 """
@@ -137,6 +138,7 @@ def _put_real_ids(case, world) -> None:
         "event_id": lambda: world.event.public_id,
         "link_id": lambda: world.link.public_id,
         "plan_id": lambda: world.plan.public_id,
+        "installment_id": world.unpaid_installment_id,
         "token": world.open_session,
         "order_reference": lambda: world.plan.order_reference,
     }
@@ -148,7 +150,7 @@ def _put_real_ids(case, world) -> None:
     body = case.body
     if not isinstance(body, dict):
         return
-    for name in ("merchant_id", "customer_id", "payment_method_id"):
+    for name in ("merchant_id", "customer_id", "payment_method_id", "installment_id"):
         if isinstance(body.get(name), str):
             body[name] = ids[name]()
     acceptable = {

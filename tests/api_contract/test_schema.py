@@ -315,3 +315,17 @@ def test_completion_documents_its_soft_errors(schema):
     completion = schema["paths"]["/api/v1/checkout/sessions/{token}/complete"]["post"]
     assert {"201", "402", "404", "409", "422"} <= set(completion["responses"])
     assert completion["security"] == [{"CustomerJWT": []}]
+
+
+def test_a_body_that_must_name_one_of_its_optional_fields_is_required(schema):
+    # Paying early: `installment_id` or `payoff: true`, each optional alone.
+    operation = schema["paths"]["/api/v1/payment-plans/{plan_id}/pay"]["post"]
+    body = schema["components"]["schemas"]["PayEarlyInput"]
+
+    assert operation["requestBody"]["required"] is True
+    assert "required" not in body
+    assert [branch["required"] for branch in body["oneOf"]] == [
+        ["installment_id"],
+        ["payoff"],
+    ]
+    assert {"402", "409", "422"} <= set(operation["responses"])

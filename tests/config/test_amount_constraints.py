@@ -19,6 +19,7 @@ MONEY_TABLES = {
     "installments.RefundPart": "refund_part_amount_positive",
     "installments.RefundReduction": "refund_reduction_amount_positive",
     "installments.DepositAttempt": "deposit_attempt_amount_positive",
+    "installments.EarlyPayment": "early_payment_amount_positive",
     "payments.ProcessorCharge": "processor_charge_amount_positive",
     "payments.ProcessorRefund": "processor_refund_amount_positive",
     "payments.LedgerTransaction": "ledger_amount_positive",

@@ -106,10 +106,11 @@ def test_goods_release_on_completion_fires_with_the_last_installment(
     assert "goods.release" not in event_types(receiver)
     collect_next(setup)
 
-    # Delivered concurrently: the last call's three events, in any order.
-    assert sorted(event_types(receiver)[-3:]) == [
+    # Delivered concurrently: the last call's four events, in any order.
+    assert sorted(event_types(receiver)[-4:]) == [
         "goods.release",
         "installment.paid",
+        "payment_plan.completed",
         "payment_plan.installment_paid",
     ]
 

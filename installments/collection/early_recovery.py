@@ -1,0 +1,61 @@
+"""The engine's pass settles early payments left in flight (installments/early/),
+as it settles its own attempts (claims.py `claim_stale`): once a payment's lease
+has ended (a crash between the charge and its record, a processor that never
+answered), it is leased again in a short transaction, its own reference is
+verified at the processor, and the outcome is recorded. A reference the
+processor has never seen was never charged (no request of it can still arrive
+after the lease): the installments go back as they were, to be collected on
+their dates under the engine's own references. Never a new charge.
+"""
+
+import logging
+from datetime import datetime
+
+from django.db import transaction
+
+from payments.methods.services.saved_charges import charge_verify
+
+from ..early.models import EarlyPayment
+from ..early.outcomes import early_payment_settle
+from ..models import Installment
+from .claims import LEASE
+
+logger = logging.getLogger("installments.collection")
+
+
+def _lease_stale(*, now: datetime, limit: int) -> list[EarlyPayment]:
+    with transaction.atomic(durable=True):
+        payments = list(
+            EarlyPayment.objects.select_for_update(skip_locked=True)
+            .filter(status=EarlyPayment.Status.PROCESSING, leased_until__lte=now)
+            .order_by("leased_until", "id")[:limit]
+        )
+        if payments:
+            EarlyPayment.objects.filter(pk__in=[p.pk for p in payments]).update(
+                leased_until=now + LEASE
+            )
+            Installment.objects.filter(
+                early_payment_items__early_payment__in=payments,
+                status=Installment.Status.PROCESSING,
+            ).update(next_attempt_at=now + LEASE, updated_at=now)
+    return payments
+
+
+def early_payments_recover(*, now: datetime, limit: int) -> int:
+    """Settle up to `limit` early payments whose lease ended; how many were
+    settled (the others stay in flight: the processor could not say). Never
+    raises: a payment that cannot be settled now is tried on a later pass."""
+    settled = 0
+    for payment in _lease_stale(now=now, limit=limit):
+        try:
+            outcome = charge_verify(reference=payment.reference, unseen_is_failed=True)
+            payment = early_payment_settle(payment=payment, outcome=outcome)
+        except Exception:
+            logger.exception(
+                "Early payment %s could not be settled; it stays in flight",
+                payment.reference,
+            )
+            continue
+        if payment.status != EarlyPayment.Status.PROCESSING:
+            settled += 1
+    return settled

@@ -1,0 +1,167 @@
+"""Claiming installments for an early payment, the way the engine claims them
+(installments/collection/claims.py): in one short durable transaction, before
+the processor hears anything, each installment moves to `processing` through the
+state machine with its next attempt number and a lease (`next_attempt_at`),
+taken with the engine's row lock (`FOR UPDATE SKIP LOCKED`, of the installments
+only), so an engine pass and an early payment never both hold one installment.
+
+The plan's lock comes first (as for refunds and cancellation): one early payment
+of a plan at a time. An installment another caller holds (the engine claiming
+it) or has in flight is not paid twice: 409 `payment_in_progress`.
+"""
+
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import F
+
+from config.api.ids import looks_like_public_id
+
+from ..collection.claims import LEASE
+from ..errors import (
+    InstallmentNotFound,
+    InstallmentNotPayable,
+    PaymentInProgress,
+    PlanNotCollectable,
+)
+from ..models import Installment, PaymentPlan
+from .models import (
+    EarlyPayment,
+    EarlyPaymentItem,
+    installment_early_reference,
+    payoff_reference,
+)
+
+Status = Installment.Status
+UNPAID = (Status.SCHEDULED, Status.FAILED)
+
+
+def _busy(what: str) -> PaymentInProgress:
+    return PaymentInProgress(
+        f"{what} is being collected right now; check the plan again in a moment "
+        "instead of paying a second time."
+    )
+
+
+def _locked(queryset) -> list[Installment]:
+    """The engine's lock: rows another transaction holds are skipped."""
+    return list(
+        queryset.select_for_update(skip_locked=True, of=("self",)).order_by("pk")
+    )
+
+
+def _one(plan: PaymentPlan, installment_id: str) -> list[Installment]:
+    if not looks_like_public_id(installment_id, "inst"):
+        raise InstallmentNotFound()
+    rows = plan.installments.filter(public_id=installment_id)
+    locked = _locked(rows)
+    if not locked:
+        if rows.exists():
+            raise _busy("This installment")
+        raise InstallmentNotFound()
+    [row] = locked
+    if row.status == Status.PROCESSING:
+        raise _busy(f"Installment {row.sequence}")
+    if row.status not in UNPAID:
+        raise InstallmentNotPayable(
+            f"Installment {row.sequence} is {row.status}: there is nothing to pay "
+            "on it now."
+        )
+    return locked
+
+
+def _everything_left(plan: PaymentPlan) -> list[Installment]:
+    rows = plan.installments.filter(status__in=(*UNPAID, Status.PROCESSING))
+    expected = set(rows.values_list("pk", flat=True))
+    locked = _locked(rows)
+    if {row.pk for row in locked} != expected or any(
+        row.status == Status.PROCESSING for row in locked
+    ):
+        raise _busy("An installment of this plan")
+    if not locked:
+        raise PlanNotCollectable()
+    return locked
+
+
+def _next_number(plan: PaymentPlan, rows: list[Installment], payoff: bool) -> int:
+    """k of the next reference (the plan is locked: no one else counts now)."""
+    if payoff:
+        return plan.early_payments.filter(kind=EarlyPayment.Kind.PAYOFF).count() + 1
+    return (
+        EarlyPaymentItem.objects.filter(
+            installment=rows[0], early_payment__kind=EarlyPayment.Kind.INSTALLMENT
+        ).count()
+        + 1
+    )
+
+
+def _record(
+    plan: PaymentPlan, rows: list[Installment], *, method, payoff: bool, now
+) -> EarlyPayment:
+    """The early payment, with what each installment was before it."""
+    number = _next_number(plan, rows, payoff)
+    payment = EarlyPayment.objects.create(
+        plan=plan,
+        kind=EarlyPayment.Kind.PAYOFF if payoff else EarlyPayment.Kind.INSTALLMENT,
+        number=number,
+        reference=payoff_reference(plan.public_id, number)
+        if payoff
+        else installment_early_reference(rows[0].public_id, number),
+        customer_id=plan.customer_id,
+        payment_method=method,
+        amount=sum(row.amount for row in rows),
+        currency=plan.currency,
+        leased_until=now + LEASE,
+        created_at=now,
+        status_changed_at=now,
+    )
+    EarlyPaymentItem.objects.bulk_create(
+        EarlyPaymentItem(
+            early_payment=payment,
+            installment=row,
+            amount=row.amount,
+            attempt=row.attempts + 1,
+            prior_status=row.status,
+            prior_next_attempt_at=row.next_attempt_at,
+            prior_last_failure_reason=row.last_failure_reason,
+        )
+        for row in rows
+    )
+    return payment
+
+
+def early_payment_claim(
+    *,
+    plan: PaymentPlan,
+    method,
+    installment_id: str | None,
+    now: datetime,
+) -> EarlyPayment:
+    """Claim one unpaid installment (`installment_id`) or, when None, every
+    unpaid installment of the plan, for one charge on `method`; committed
+    before any processor call. Raises 409 `plan_not_collectable` (plan not
+    active, nothing left), `installment_not_payable`, `payment_in_progress`, or
+    404 for an installment that is not the plan's."""
+    payoff = installment_id is None
+    with transaction.atomic(durable=True):
+        plan = PaymentPlan.objects.select_for_update().get(pk=plan.pk)
+        if plan.status != PaymentPlan.Status.ACTIVE:
+            raise PlanNotCollectable(
+                f"This plan is {plan.status}: only an active plan can be paid early."
+            )
+        if plan.early_payments.filter(status=EarlyPayment.Status.PROCESSING).exists():
+            raise _busy("An early payment of this plan")
+        rows = _everything_left(plan) if payoff else _one(plan, installment_id)
+        payment = _record(plan, rows, method=method, payoff=payoff, now=now)
+        # The engine's claim: the next attempt, leased (collection/claims.py).
+        for row in rows:
+            row.attempts += 1
+            row.next_attempt_at = now + LEASE
+            row.moved_by_early_payment = payment
+        Installment.bulk_transition(
+            rows,
+            Status.PROCESSING,
+            at=now,
+            same={"attempts": F("attempts") + 1, "next_attempt_at": now + LEASE},
+        )
+    return payment
