@@ -1,6 +1,7 @@
 """After the sale in a real browser (issue 16, DESIGN §14): a merchant refunds
 from the dashboard (types the amount, sees where the money goes, confirms, sees
-the refund and the wallet below zero) and cancels a plan.
+the refund and the wallet below zero) and cancels a plan; a customer pays off
+what is left of a plan from /account/.
 
 Screenshots at 1280x800 and 390x844 go to tests/screenshots/<test name>/.
 """
@@ -13,11 +14,13 @@ from playwright.sync_api import expect
 from installments.models import PaymentPlan, Refund
 
 from ..conftest import make_merchant_with_key
+from ..factories import PASSWORD
 from ..installments.conftest import (
     check_ledger,
     collect,
     installments_of,
     make_active_plan,
+    refund,
     sandbox_refunds_settle,
 )
 from ..payments.conftest import set_payout_account
@@ -153,3 +156,44 @@ def test_a_merchant_cancels_a_plan_from_the_dashboard(page, screenshot, service)
     expect(page.get_by_text("The customer changed their mind")).to_be_visible()
     assert PaymentPlan.objects.get(pk=plan.pk).status == "cancelled"
     screenshot("plan-cancelled")
+
+
+def test_a_customer_pays_off_a_plan_from_the_account_pages(page, screenshot, service):
+    owner = make_merchant_with_key(business_name="Ada's Electronics")
+    setup = make_active_plan(owner, order_reference="ORD-LAPTOP-3003")
+    plan = setup.plan
+    # The merchant took 500 naira off the order: installment 3 owes 83.33.
+    assert refund(setup, 50_000, "Discount").status_code == 201
+    page.set_viewport_size(DESKTOP)
+
+    page.goto("/account/login/")
+    page.get_by_label("Email").fill(setup.shopper.customer.email)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("row", name=re.compile("ORD-LAPTOP-3003")).get_by_role(
+        "link", name="Details"
+    ).click()
+    expect(page).to_have_url(re.compile(rf"/account/plans/{plan.public_id}/$"))
+    payoff = page.get_by_role("button", name="Pay off ₦1,250.00 now")
+    expect(payoff).to_be_visible()
+    expect(page.get_by_role("button", name="Pay this installment now")).to_have_count(3)
+    screenshot("plan")
+    page.set_viewport_size(PHONE)
+    screenshot("plan-phone")
+    page.set_viewport_size(DESKTOP)
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    payoff.click()
+
+    expect(page.get_by_role("status")).to_contain_text(
+        "Your plan is paid off. Thank you!"
+    )
+    expect(page.get_by_role("button", name=re.compile("Pay"))).to_have_count(0)
+    expect(page.locator(".badge-paid")).to_have_count(3)
+    plan.refresh_from_db()
+    assert plan.status == "completed"
+    assert [row.status for row in installments_of(plan)] == ["paid"] * 3
+    screenshot("paid-off")
+    page.set_viewport_size(PHONE)
+    screenshot("paid-off-phone")
+    check_ledger()
