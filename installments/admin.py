@@ -14,8 +14,9 @@ from .models import (
     PaymentPlanStatusChange,
 )
 
-# Registers the reminders' and receipts' admin.
+# Registers the reminders' and receipts' admin, and the refunds'.
 from .notifications import admin as notifications_admin  # noqa: F401
+from .refunds import admin as refunds_admin
 
 
 class InstallmentInline(ReadOnlyAdminMixin, admin.TabularInline):
@@ -95,6 +96,7 @@ class PaymentPlanAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         InstallmentInline,
         DepositAttemptInline,
         EarlyPaymentInline,
+        refunds_admin.PlanRefundInline,
         PlanStatusChangeInline,
     ]
 

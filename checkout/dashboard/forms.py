@@ -8,21 +8,15 @@ own input serializer (`PaymentLinkCreateInput`) and the amount with the rules'
 accept and refuse the same links.
 """
 
-import re
-
 from django import forms
 
 from config.api.errors import AmountOutOfRange
+from config.api.formats import naira_to_kobo
 from installments.rules import MAX_AMOUNT, MIN_AMOUNT, check_amount
 from installments.templatetags.money import format_kobo
 
 from ..serializers import PaymentLinkCreateInput
 from ..services import SUPPORTED_CURRENCIES
-
-# Digits with optional thousands commas, then at most two decimals.
-NAIRA = re.compile(
-    r"(?P<whole>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<kobo>\d{1,2}))?", re.ASCII
-)
 
 
 def amount_range_message() -> str:
@@ -30,16 +24,6 @@ def amount_range_message() -> str:
         f"Enter an amount between {format_kobo(MIN_AMOUNT)} and "
         f"{format_kobo(MAX_AMOUNT)}."
     )
-
-
-def naira_to_kobo(text: str) -> int | None:
-    """ "25,000.5" -> 2500050; None when `text` is not an amount of naira."""
-    match = NAIRA.fullmatch(text.strip().removeprefix("₦").strip())
-    if match is None:
-        return None
-    whole = int(match["whole"].replace(",", ""))
-    kobo = int((match["kobo"] or "0").ljust(2, "0"))
-    return whole * 100 + kobo
 
 
 class PaymentLinkForm(forms.Form):

@@ -9,4 +9,14 @@ app_name = "installments_dashboard"
 urlpatterns = [
     path("plans/", views.PlanListView.as_view(), name="plans"),
     path("plans/<str:plan_id>/", views.PlanDetailView.as_view(), name="plan"),
+    path(
+        "plans/<str:plan_id>/refund/",
+        views.PlanRefundView.as_view(),
+        name="plan-refund",
+    ),
+    path(
+        "plans/<str:plan_id>/cancel/",
+        views.PlanCancelView.as_view(),
+        name="plan-cancel",
+    ),
 ]

@@ -1,22 +1,69 @@
-"""Dashboard pages of `installments`: the merchant's payment plans (DESIGN §12).
+"""Dashboard pages of `installments`: the merchant's payment plans (DESIGN §12),
+their refund and cancellation (DESIGN §14).
 
-HTTP in/out only; every query is scoped to the signed-in merchant, so another
-merchant's plan id is a 404.
+A refund is typed (amount in naira, reason), previewed (`refund_preview`: which
+installments are reduced, which collections give money back, nothing moves),
+then confirmed: a POST with the `Idempotency-Key` made for it, so a double
+click creates one refund. A cancellation has a page of its own that says what
+stops before the merchant confirms.
+
+HTTP in/out only: the services are the API's (`refund_create`,
+`plan_merchant_cancel`); every query is scoped to the signed-in merchant, so
+another merchant's plan id is a 404.
 """
 
+from django.contrib import messages
 from django.http import Http404
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.views import View
 
+from config.api.formats import format_kobo
 from config.web.pager import page_of, query_without
+from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
 from .. import selectors
-from ..errors import PlanNotFound
+from ..cancellation import (
+    CANCELLABLE_PLAN_STATUSES,
+    OPEN_INSTALLMENT_STATUSES,
+    plan_merchant_cancel,
+)
+from ..errors import PlanBusy, PlanNotCancellable, PlanNotFound, RefundExceedsRefundable
+from ..models import PaymentPlan
+from ..refunds.services import refund_create
 from . import selectors as dashboard_selectors
-from .forms import PlanSearchForm
+from .forms import PlanCancelForm, PlanSearchForm, RefundConfirmForm, RefundForm
 
 PLANS_PAGE_SIZE = 20
+REFUNDS_PAGE_SIZE = 10
+
+STALE_CONFIRMATION = (
+    "This confirmation could not be read: enter the refund again and confirm it."
+)
+
+
+def plan_of(request, plan_id: str) -> PaymentPlan:
+    try:
+        return selectors.plan_of_merchant(request.merchant, plan_id)
+    except PlanNotFound:
+        raise Http404("No plan of yours has this id.") from None
+
+
+def plan_url(plan: PaymentPlan, anchor: str = "") -> str:
+    url = reverse("installments_dashboard:plan", kwargs={"plan_id": plan.public_id})
+    return f"{url}#{anchor}" if anchor else url
+
+
+def refund_refusal(plan: PaymentPlan, error) -> str:
+    """What a refused refund says to a person (the API's 422 counts in kobo)."""
+    if isinstance(error, RefundExceedsRefundable):
+        refundable = dashboard_selectors.refundable_now(plan)
+        return (
+            "This is more than is left to refund on this plan: at most "
+            f"{format_kobo(refundable, plan.currency)} now."
+        )
+    return error.message
 
 
 def _with_amounts(plan):
@@ -48,13 +95,171 @@ class PlanListView(MerchantLoginRequiredMixin, View):
 
 
 class PlanDetailView(MerchantLoginRequiredMixin, View):
+    """The plan, its installments, its refunds (a page of them) and the forms
+    that start a refund or a cancellation."""
+
     def get(self, request, plan_id):
-        try:
-            plan = selectors.plan_of_merchant(request.merchant, plan_id)
-        except PlanNotFound:
-            raise Http404("No plan of yours has this id.") from None
+        plan = plan_of(request, plan_id)
+        refunds = page_of(
+            request,
+            dashboard_selectors.refunds_listed(plan),
+            REFUNDS_PAGE_SIZE,
+            "refunds_page",
+        )
         return TemplateResponse(
             request,
             "installments/dashboard/plan.html",
-            {"plan": _with_amounts(plan), **dashboard_selectors.plan_history(plan)},
+            {
+                "plan": _with_amounts(plan),
+                **dashboard_selectors.plan_history(plan),
+                "refunds": refunds,
+                "refunds_query": query_without(request, "refunds_page"),
+                "refund_form": RefundForm(),
+                "refundable": dashboard_selectors.refundable_now(plan),
+                "cancellable": plan.status in CANCELLABLE_PLAN_STATUSES,
+            },
+        )
+
+
+class PlanRefundView(MerchantLoginRequiredMixin, View):
+    """GET: the refund form; with `amount` and `reason`, the allocation to
+    confirm. POST: the confirmed refund, then 303 to the plan page."""
+
+    template_name = "installments/dashboard/refund.html"
+
+    def get(self, request, plan_id):
+        plan = plan_of(request, plan_id)
+        if "amount" not in request.GET and "reason" not in request.GET:
+            return self.render(request, plan, RefundForm())
+        form = RefundForm(request.GET)
+        if not form.is_valid():
+            return self.render(request, plan, form, status=400)
+        amount, reason = form.cleaned_data["amount"], form.cleaned_data["reason"]
+        try:
+            preview = dashboard_selectors.refund_preview_lines(plan, amount)
+        except (RefundExceedsRefundable, PlanBusy) as error:
+            return self.render(
+                request,
+                plan,
+                form,
+                refusal=refund_refusal(plan, error),
+                status=error.http_status,
+            )
+        key = dashboard_selectors.refund_confirmation_key(plan, amount, reason)
+        # Hidden fields without ids: the form to change the refund has its own.
+        confirm = RefundConfirmForm(
+            initial={"amount": amount, "reason": reason, "key": key}, auto_id=False
+        )
+        return self.render(request, plan, form, preview=preview, confirm=confirm)
+
+    def post(self, request, plan_id):
+        plan = plan_of(request, plan_id)
+        confirm = RefundConfirmForm(request.POST)
+        if not confirm.is_valid():
+            return self.render(
+                request, plan, RefundForm(), refusal=STALE_CONFIRMATION, status=400
+            )
+        amount, reason = confirm.cleaned_data["amount"], confirm.cleaned_data["reason"]
+        try:
+            answer = refund_create(
+                plan=plan,
+                amount=amount,
+                reason=reason,
+                idempotency_key=confirm.cleaned_data["key"],
+            )
+        except (RefundExceedsRefundable, PlanBusy) as error:
+            form = RefundForm(
+                initial={"amount": format_kobo(amount, plan.currency), "reason": reason}
+            )
+            return self.render(
+                request,
+                plan,
+                form,
+                refusal=refund_refusal(plan, error),
+                status=error.http_status,
+            )
+        messages.success(request, refund_created_message(answer))
+        return see_other(plan_url(plan, "refunds"))
+
+    def render(self, request, plan, form, *, status=200, **context):
+        return TemplateResponse(
+            request,
+            self.template_name,
+            {
+                "plan": plan,
+                "form": form,
+                "refundable": dashboard_selectors.refundable_now(plan),
+                **context,
+            },
+            status=status,
+        )
+
+
+def refund_created_message(answer) -> str:
+    refund = answer.refund
+    if answer.replayed:
+        return (
+            f"Refund {refund.public_id} was already created by this confirmation: "
+            "nothing more was refunded."
+        )
+    text = (
+        f"Refund {refund.public_id} of "
+        f"{format_kobo(refund.amount, refund.currency)} created"
+    )
+    if refund.amount_returned:
+        returned = format_kobo(refund.amount_returned, refund.currency)
+        return f"{text}: {returned} is on its way back to the customer."
+    return f"{text}: taken off the unpaid installments, no money moved."
+
+
+class PlanCancelView(MerchantLoginRequiredMixin, View):
+    """GET: what cancelling stops, and the reason to give. POST: cancel, then
+    303 to the plan page."""
+
+    template_name = "installments/dashboard/cancel.html"
+
+    def get(self, request, plan_id):
+        return self.render(request, plan_of(request, plan_id), PlanCancelForm())
+
+    def post(self, request, plan_id):
+        plan = plan_of(request, plan_id)
+        form = PlanCancelForm(request.POST)
+        if not form.is_valid():
+            return self.render(request, plan, form, status=400)
+        try:
+            plan_merchant_cancel(plan=plan, reason=form.cleaned_data["reason"])
+        except PlanNotCancellable as error:
+            plan.refresh_from_db(fields=["status"])
+            if plan.status == PaymentPlan.Status.CANCELLED:
+                # A second click, or another tab, got there first.
+                messages.info(request, "This plan is cancelled.")
+                return see_other(plan_url(plan))
+            return self.render(
+                request, plan, form, refusal=error.message, status=error.http_status
+            )
+        messages.success(
+            request,
+            f"Plan {plan.order_reference} cancelled: nothing more will be collected. "
+            "Nothing was refunded; to give money back, refund it.",
+        )
+        return see_other(plan_url(plan))
+
+    def render(self, request, plan, form, *, refusal="", status=200):
+        unpaid = [
+            installment
+            for installment in plan.installments.all()
+            if installment.status in OPEN_INSTALLMENT_STATUSES
+        ]
+        return TemplateResponse(
+            request,
+            self.template_name,
+            {
+                "plan": plan,
+                "form": form,
+                "cancellable": plan.status in CANCELLABLE_PLAN_STATUSES,
+                "unpaid": unpaid,
+                "unpaid_total": sum(installment.amount for installment in unpaid),
+                "refusal": refusal,
+            },
+            status=status,
         )

@@ -3,11 +3,11 @@
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from django.db.models import Count, Sum
+from django.db.models import Count, QuerySet, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from ..ledger.models import LedgerTransaction
+from ..ledger.models import REFUNDS_IN_TRANSIT, LedgerLine, LedgerTransaction
 
 
 @dataclass(frozen=True)
@@ -48,3 +48,27 @@ def daily_collections(merchant, *, days: int = 90, today: date | None = None):
             else DayTotal(day, 0, 0, 0)
         )
     return totals
+
+
+REFUND_KINDS = (
+    LedgerTransaction.Kind.REFUND,
+    LedgerTransaction.Kind.REFUND_SETTLED,
+    LedgerTransaction.Kind.REFUND_RETURNED,
+)
+
+
+def refund_movements(merchant) -> QuerySet[LedgerTransaction]:
+    """The merchant's plan refunds in the ledger, newest first: each processor
+    refund asked for (`refund`), paid to the customer (`refund_settled`, which
+    does not touch the wallet) or failed and returned (`refund_returned`)."""
+    return LedgerTransaction.objects.filter(
+        merchant=merchant, kind__in=REFUND_KINDS
+    ).order_by("-created_at", "-id")
+
+
+def refunds_in_transit(merchant) -> int:
+    """The merchant's refunds asked of the processor and not yet settled."""
+    total = LedgerLine.objects.filter(
+        account=REFUNDS_IN_TRANSIT, transaction__merchant=merchant
+    ).aggregate(total=Sum("amount"))["total"]
+    return -(total or 0)

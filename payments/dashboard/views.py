@@ -20,6 +20,7 @@ from merchants.dashboard.auth import MerchantLoginRequiredMixin
 from ..gateway import selectors as gateway_selectors
 from ..gateway.errors import AccountNotResolved
 from ..ledger import selectors as ledger_selectors
+from ..ledger.models import LedgerTransaction
 from ..ledger.serializers import wallet_transaction_output
 from ..payouts import selectors as payout_selectors
 from ..payouts import services as payout_services
@@ -29,6 +30,18 @@ from .forms import PayoutAccountForm
 
 TRANSACTIONS_PAGE_SIZE = 20
 PAYOUTS_PAGE_SIZE = 10
+REFUNDS_PAGE_SIZE = 10
+
+Kind = LedgerTransaction.Kind
+# What each movement is, for people (the API's `type` stays the kind).
+KIND_LABELS = {
+    Kind.COLLECTION: "Collection",
+    Kind.PAYOUT: "Payout",
+    Kind.PAYOUT_RETURNED: "Payout returned",
+    Kind.REFUND: "Refund to a customer",
+    Kind.REFUND_SETTLED: "Refund paid to the customer",
+    Kind.REFUND_RETURNED: "Refund failed: money back",
+}
 CHART_DAYS = 90
 
 
@@ -60,11 +73,23 @@ class WalletView(MerchantLoginRequiredMixin, View):
             PAYOUTS_PAGE_SIZE,
             "payouts_page",
         )
+        refunds = page_of(
+            request,
+            selectors.refund_movements(merchant),
+            REFUNDS_PAGE_SIZE,
+            "refunds_page",
+        )
+        for txn in (*transactions.object_list, *refunds.object_list):
+            txn.label = KIND_LABELS.get(txn.kind, txn.get_kind_display())
+            txn.fee_share = abs(txn.fee)
+        balances = ledger_selectors.wallet_balances(merchant)
         return TemplateResponse(
             request,
             "payments/dashboard/wallet.html",
             {
-                "balances": ledger_selectors.wallet_balances(merchant),
+                "balances": balances,
+                # What a negative balance owes: collections cover it first.
+                "owed": max(0, -balances.available_balance),
                 "chart": collections_chart(
                     selectors.daily_collections(merchant, days=CHART_DAYS)
                 ),
@@ -77,6 +102,9 @@ class WalletView(MerchantLoginRequiredMixin, View):
                 "transactions_query": query_without(request),
                 "payouts": payouts,
                 "payouts_query": query_without(request, "payouts_page"),
+                "refunds": refunds,
+                "refunds_query": query_without(request, "refunds_page"),
+                "refunds_in_transit": selectors.refunds_in_transit(merchant),
                 "bank_name": _bank_name(merchant.payout_bank_code)
                 if merchant.payout_bank_code
                 else "",

@@ -7,8 +7,8 @@ import pytest
 from django.test import Client
 
 from checkout import services
-from checkout.dashboard.forms import naira_to_kobo
 from checkout.models import PaymentLink
+from config.api.formats import naira_to_kobo
 
 from ..factories import MerchantFactory
 from ..merchants.conftest import sign_in

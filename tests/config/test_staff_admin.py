@@ -1,7 +1,7 @@
 """The staff admin (DESIGN §12) never shows key material or a webhook secret:
 every changelist and every change page of every registered model is rendered
-with data from real flows, and no secret appears in any of them. The ledger is
-read-only there."""
+with data from real flows (a plan refunded among them), and no secret appears
+in any of them. The ledger is read-only there."""
 
 from io import StringIO
 
@@ -22,7 +22,7 @@ from webhooks.models import Event
 from webhooks.services import event_replay
 
 from ..conftest import make_merchant_with_key
-from ..installments.conftest import make_active_plan
+from ..installments.conftest import make_active_plan, refund
 from ..payments.conftest import credit_wallet, set_payout_account, signed_post
 from ..webhooks.conftest import SECRET, Receiver
 
@@ -48,6 +48,8 @@ def world(receiver, committed):
     owner = make_merchant_with_key(webhook_url=receiver.url, webhook_secret=SECRET)
     with committed():
         setup = make_active_plan(owner)
+        # A refund that reduces installments and pays money back (parts).
+        assert refund(setup, 200_000).status_code == 201
     for event in Event.objects.filter(merchant=owner.merchant)[:2]:
         event_replay(event=event)
     set_payout_account(owner.merchant)
@@ -103,6 +105,9 @@ def test_no_admin_page_shows_a_key_a_secret_or_a_password_hash(admin_client, wor
     assert any(
         "/payments/inboundrequest/" in page and page.endswith("/change/")
         for page in pages
+    )
+    assert any(
+        "/installments/refund/" in page and page.endswith("/change/") for page in pages
     )
 
     leaks = []
