@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 import pytest
 from django.core.cache import cache
 from django.test import Client
+from rest_framework.test import APIClient
 
 from payments.models import PaymentMethod
 
@@ -133,6 +134,25 @@ def test_the_plan_page_shows_every_installment(ada, plan_active):
     for installment in plan.installments.all():
         assert f'data-installment="{installment.public_id}"' in page
     assert "no-store" in response["Cache-Control"]
+
+
+def test_the_plan_page_says_what_the_merchant_refunded(ada, plan_active):
+    plan = plan_active.plan
+    page = text(ada.get(f"/account/plans/{plan.public_id}/"))
+    assert "Refunded" not in page
+
+    response = APIClient().post(
+        f"{plan_active.url}/refunds",
+        {"amount": 50_000, "reason": "Returned a cable"},
+        format="json",
+        **plan_active.owner.headers,
+    )
+    assert response.status_code == 201, response.content
+
+    page = text(ada.get(f"/account/plans/{plan.public_id}/"))
+    assert f"Refunded by {plan.merchant.business_name}" in page
+    assert "₦500.00" in page
+    assert "₦1,250.00" in page  # remaining: 1,750 less the 500 taken off
 
 
 def test_another_customers_plan_is_404(plan_active):
