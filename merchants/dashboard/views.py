@@ -53,17 +53,22 @@ def _url(name: str, **kwargs) -> str:
     return reverse(f"merchants_dashboard:{name}", kwargs=kwargs)
 
 
-@method_decorator([never_cache, sensitive_post_parameters("password")], name="dispatch")
-class SignInView(FormPage):
-    template_name = "merchants/dashboard/sign_in.html"
-
-    def form(self, data=None):
-        return SignInForm(data)
+class _SignedOutPage(FormPage):
+    """A page for merchants not signed in yet: a signed-in one goes to the
+    overview."""
 
     def get(self, request):
         if session_merchant(request) is not None:
             return redirect(_url("overview"))
         return super().get(request)
+
+
+@method_decorator([never_cache, sensitive_post_parameters("password")], name="dispatch")
+class SignInView(_SignedOutPage):
+    template_name = "merchants/dashboard/sign_in.html"
+
+    def form(self, data=None):
+        return SignInForm(data)
 
     def submitted(self, request, form):
         try:
@@ -91,7 +96,7 @@ class SignInView(FormPage):
 
 
 @method_decorator([never_cache, sensitive_post_parameters("password")], name="dispatch")
-class SignUpView(FormPage):
+class SignUpView(_SignedOutPage):
     """Registration on the web: the service of the API's registration, then the
     new (pending) merchant is signed in and sees the overview with its banner."""
 
@@ -99,11 +104,6 @@ class SignUpView(FormPage):
 
     def form(self, data=None):
         return SignUpForm(data)
-
-    def get(self, request):
-        if session_merchant(request) is not None:
-            return redirect(_url("overview"))
-        return super().get(request)
 
     def submitted(self, request, form):
         try:
