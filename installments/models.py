@@ -15,6 +15,8 @@ from django.utils import timezone
 from config.api.ids import new_public_id
 from config.models import StateMachine, amount_positive
 
+from . import rules
+
 # Defined in its subpackage; imported here, where Django looks for models.
 from .notifications.models import Message  # noqa: F401
 
@@ -74,6 +76,10 @@ class PaymentPlan(StateMachine):
     customer_score = models.PositiveSmallIntegerField()
     schedule_type = models.CharField(max_length=16)
     installment_count = models.PositiveSmallIntegerField()
+    # A monthly plan's chosen payday (DESIGN 15): "" for none, "1"-"28" or
+    # "last_working_day"; kept so that the due dates made when the deposit is
+    # collected (possibly by a later settlement) snap to it. Read it as `payday`.
+    preferred_day = models.CharField(max_length=16, blank=True, default="")
     # What refunds took off the order so far (reductions and money not given
     # back by a failed processor refund), changed under the plan's lock in the
     # refund's own transaction (installments/refunds/).
@@ -112,6 +118,15 @@ class PaymentPlan(StateMachine):
                 name="payment_plan_installment_count_1_12",
             ),
             models.CheckConstraint(
+                condition=Q(
+                    preferred_day__in=[
+                        rules.preferred_day_stored(day)
+                        for day in (None, *rules.PREFERRED_DAYS, rules.LAST_WORKING_DAY)
+                    ]
+                ),
+                name="payment_plan_preferred_day_valid",
+            ),
+            models.CheckConstraint(
                 condition=Q(amount_refunded__gte=0)
                 & Q(amount_refunded__lte=models.F("total_amount")),
                 name="payment_plan_amount_refunded_valid",
@@ -126,6 +141,11 @@ class PaymentPlan(StateMachine):
 
     def __str__(self):
         return f"{self.public_id} {self.order_reference} ({self.status})"
+
+    @property
+    def payday(self) -> rules.PreferredDay:
+        """`preferred_day` as the rules take it: 1-28, "last_working_day" or None."""
+        return rules.preferred_day_loaded(self.preferred_day)
 
     def history_row(self, old, new, at):
         return PaymentPlanStatusChange(

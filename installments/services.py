@@ -70,6 +70,7 @@ def plan_prepare(
         "schedule_type": terms.schedule_type,
         "installment_count": terms.installment_count,
         "installment_amounts": list(terms.installment_amounts),
+        "preferred_day": rules.preferred_day_stored(terms.preferred_day),
     }
     with transaction.atomic(savepoint=False):
         if plan is None:
@@ -136,6 +137,7 @@ def deposit_succeeded(
             start=timezone.localdate(at),
             schedule_type=plan.schedule_type,
             count=plan.installment_count,
+            preferred_day=plan.payday,
         )
         installments = Installment.objects.bulk_create(
             Installment(
