@@ -15,6 +15,7 @@ from drf_spectacular.utils import (
 
 from config.api.request_fields import (
     CONTROL,
+    describe_body,
     describe_fields,
     refusing,
     url_schema,
@@ -104,6 +105,18 @@ describe_fields(
 describe_fields(
     CompleteInput, schedule_type=SCHEDULE_TYPE, installment_count=INSTALLMENT_COUNT
 )
+# A preferred day only with a monthly schedule (else 400 invalid_preferred_day):
+# the schedule is monthly, or preferred_day is null or left out. Without `enum`,
+# which drf-spectacular would turn into components of their own.
+ONLY_NULL = {"type": "integer", "nullable": True, "not": {"type": "integer"}}
+for _serializer in (PreviewInput, CompleteInput):
+    describe_body(
+        _serializer,
+        anyOf=[
+            {"properties": {"schedule_type": {"pattern": f"^{rules.MONTHLY}$"}}},
+            {"properties": {"preferred_day": ONLY_NULL}},
+        ],
+    )
 describe_fields(
     PaymentLinkCreateInput,
     amount=AMOUNT,
