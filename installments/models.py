@@ -76,9 +76,8 @@ class PaymentPlan(StateMachine):
     customer_score = models.PositiveSmallIntegerField()
     schedule_type = models.CharField(max_length=16)
     installment_count = models.PositiveSmallIntegerField()
-    # A monthly plan's chosen payday (DESIGN 15): "" for none, "1"-"28" or
-    # "last_working_day"; kept so that the due dates made when the deposit is
-    # collected (possibly by a later settlement) snap to it. Read it as `payday`.
+    # A monthly plan's payday (DESIGN 15), which the due dates made when the
+    # deposit is collected snap to: "", "1"-"28" or "last_working_day" (`payday`).
     preferred_day = models.CharField(max_length=16, blank=True, default="")
     # What refunds took off the order so far (reductions and money not given
     # back by a failed processor refund), changed under the plan's lock in the
@@ -118,12 +117,7 @@ class PaymentPlan(StateMachine):
                 name="payment_plan_installment_count_1_12",
             ),
             models.CheckConstraint(
-                condition=Q(
-                    preferred_day__in=[
-                        rules.preferred_day_stored(day)
-                        for day in (None, *rules.PREFERRED_DAYS, rules.LAST_WORKING_DAY)
-                    ]
-                ),
+                condition=Q(preferred_day__in=rules.PREFERRED_DAYS_STORED),
                 name="payment_plan_preferred_day_valid",
             ),
             models.CheckConstraint(

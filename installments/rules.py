@@ -234,6 +234,11 @@ def preferred_day_loaded(stored: str) -> PreferredDay:
     return stored if stored == LAST_WORKING_DAY else int(stored)
 
 
+PREFERRED_DAYS_STORED = tuple(
+    preferred_day_stored(day) for day in (None, *PREFERRED_DAYS, LAST_WORKING_DAY)
+)
+
+
 # --- plan terms ----------------------------------------------------------------
 
 
