@@ -33,6 +33,7 @@ from config.web.security_headers import (
     origin_of,
 )
 from config.web.session_auth import see_other
+from installments import rules
 from installments import selectors as plan_selectors
 from payments.customers.forms import CustomerRegisterForm, CustomerSignInForm
 from payments.customers.session import customer_sign_out, session_customer
@@ -42,10 +43,12 @@ from payments.methods.selectors import payment_methods_chargeable
 from . import selectors, services
 from .models import CheckoutSession
 from .plan_choice import (
+    PREFERRED_DAY_OPTIONS,
     int_or_none,
     plan_choice,
     plan_options,
     plan_terms,
+    preferred_day_choice,
     preview_display,
 )
 
@@ -129,8 +132,8 @@ def _open_session(request, token):
 
 def _pay_page(request, session, customer, *, error="", status=200):
     options = plan_options(session, customer)
-    schedule, count = plan_choice(request, options)
-    terms, preview_error = plan_terms(session, customer, schedule, count)
+    choice = plan_choice(request, options)
+    terms, preview_error = plan_terms(session, customer, choice)
     methods = payment_methods_chargeable(customer)
     # "Add a card" is answered with a redirect to the processor's card page.
     allow_form_targets(request, processor_page_origins())
@@ -146,8 +149,13 @@ def _pay_page(request, session, customer, *, error="", status=200):
             "session": session,
             "customer": customer,
             "options": options,
-            "schedule": schedule,
-            "count": count,
+            "schedule": choice.schedule,
+            "count": choice.count,
+            "preferred_day": rules.preferred_day_stored(choice.preferred_day),
+            "preferred_day_options": PREFERRED_DAY_OPTIONS,
+            "has_monthly": any(
+                kind == rules.MONTHLY for kind, _ in options["schedules"]
+            ),
             "preview": preview_display(terms, session.currency) if terms else None,
             "preview_error": options["refusal"] or preview_error,
             "methods": methods,
@@ -246,8 +254,7 @@ def checkout_preview(request, token):
             {"ok": False, "error": {"message": "Reload the page."}}, status=409
         )
     options = plan_options(session, customer)
-    schedule, count = plan_choice(request, options)
-    terms, problem = plan_terms(session, customer, schedule, count)
+    terms, problem = plan_terms(session, customer, plan_choice(request, options))
     if terms is None:
         return JsonResponse(
             {"ok": False, "error": {"message": options["refusal"] or problem}},
@@ -269,13 +276,17 @@ def checkout_pay(request, token):
     if customer is None:
         return see_other(_checkout_url(session))
     count = int_or_none(request.POST.get("installment_count"))
+    schedule = request.POST.get("schedule_type", "")[:32]
     try:
         services.session_complete(
             token=token,
             customer=customer,
-            schedule_type=request.POST.get("schedule_type", "")[:32],
+            schedule_type=schedule,
             installment_count=count if count is not None else -1,
             payment_method_id=request.POST.get("payment_method_id", "")[:40],
+            preferred_day=preferred_day_choice(
+                request.POST.get("preferred_day"), schedule
+            ),
         )
     except DomainError as error:
         session.refresh_from_db()

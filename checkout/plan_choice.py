@@ -1,6 +1,9 @@
 """Choosing a plan on the hosted checkout: what the customer may choose (schedules
-and installment counts within the merchant's rules and their score tier), the
-choice read from the request, and the resulting terms for display."""
+and installment counts within the merchant's rules and their score tier, a
+monthly plan's preferred day), the choice read from the request, and the
+resulting terms for display."""
+
+from dataclasses import dataclass
 
 from config.api.errors import DomainError
 from installments import rules
@@ -14,6 +17,27 @@ SCHEDULE_LABELS = {
     "biweekly": "Every two weeks",
     "weekly": "Weekly",
 }
+
+
+def ordinal(day: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th ... 21st, 22nd ... 28th."""
+    suffix = "th" if 11 <= day <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10)
+    return f"{day}{suffix or 'th'}"
+
+
+# The payday field: "" keeps the deposit's day of the month.
+PREFERRED_DAY_OPTIONS = [
+    ("", "Same day of the month as today"),
+    *((str(day), f"The {ordinal(day)}") for day in rules.PREFERRED_DAYS),
+    (rules.LAST_WORKING_DAY, "The last working day"),
+]
+
+
+@dataclass(frozen=True)
+class Choice:
+    schedule: str
+    count: int | None
+    preferred_day: rules.PreferredDay = None
 
 
 def plan_options(session, customer) -> dict:
@@ -49,7 +73,17 @@ def int_or_none(value) -> int | None:
         return None
 
 
-def plan_choice(request, options) -> tuple[str, int | None]:
+def preferred_day_choice(value: str | None, schedule: str) -> rules.PreferredDay:
+    """The payday field's value as the rules take it ("" is none; what is not a
+    number is passed on for the rules to refuse). Only monthly plans have one:
+    for the others the field is hidden and ignored."""
+    if schedule != rules.MONTHLY or not value:
+        return None
+    number = int_or_none(value)
+    return value[:32] if number is None else number
+
+
+def plan_choice(request, options) -> Choice:
     data = request.POST if request.method == "POST" else request.GET
     schedules = [kind for kind, _ in options["schedules"]]
     schedule = data.get("schedule_type")
@@ -63,20 +97,23 @@ def plan_choice(request, options) -> tuple[str, int | None]:
             if counts
             else None
         )
-    return schedule, count
+    preferred_day = preferred_day_choice(data.get("preferred_day"), schedule)
+    return Choice(schedule, count, preferred_day)
 
 
-def plan_terms(session, customer, schedule: str, count: int | None):
-    """(terms, None) or (None, the reason no plan can be shown)."""
-    if count is None:
+def plan_terms(session, customer, choice: Choice):
+    """(terms, None) or (None, the reason no plan can be shown). The due dates
+    are the ones completing the checkout today gives."""
+    if choice.count is None:
         return None, "No installment plan is available."
     try:
         terms = selectors.plan_preview(
             merchant=session.merchant,
             score=customer.score,
             amount=session.amount,
-            schedule_type=schedule,
-            installment_count=count,
+            schedule_type=choice.schedule,
+            installment_count=choice.count,
+            preferred_day=choice.preferred_day,
         )
     except DomainError as error:
         return None, error.message

@@ -10,11 +10,13 @@ from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
     extend_schema,
+    extend_schema_field,
     extend_schema_view,
 )
 
 from config.api.request_fields import (
     CONTROL,
+    describe_body,
     describe_fields,
     refusing,
     url_schema,
@@ -34,13 +36,14 @@ from config.api.schema import (
     string,
 )
 from installments import rules
-from installments.schema import PAYMENT_PLAN
+from installments.schema import PAYMENT_PLAN, PREFERRED_DAY
 
 from . import api
 from .serializers import (
     CompleteInput,
     PaymentLinkCreateInput,
     PaymentLinkToggleInput,
+    PreferredDayField,
     PreviewInput,
     SessionCreateInput,
 )
@@ -70,6 +73,20 @@ INSTALLMENT_COUNT = {
     "description": "Installments after the deposit, within the merchant's and the "
     "customer's bounds (else 422 `invalid_installment_count`).",
 }
+# A JSON integer 1-28 or the string "last_working_day"; null (or left out) is none.
+extend_schema_field(
+    {
+        **PREFERRED_DAY,
+        "description": "Monthly plans only: the day of the month the installments "
+        'fall on, 1 to 28, or `"last_working_day"`. A day on a weekend or a '
+        "Nigerian public holiday moves to the next working day; the first "
+        "installment is the first such day at least 14 days after the deposit. "
+        "Null or left out: the deposit's day of the month (on a working day). Any "
+        "other value, or one with a `weekly` or `biweekly` plan, is a 400 "
+        "(`invalid_preferred_day` for the latter).",
+    }
+)(PreferredDayField)
+
 NO_CONTROL_CHARACTERS = refusing(CONTROL, "No control characters.")
 HTTP_URL = url_schema(("http", "https"))
 
@@ -89,6 +106,18 @@ describe_fields(
 describe_fields(
     CompleteInput, schedule_type=SCHEDULE_TYPE, installment_count=INSTALLMENT_COUNT
 )
+# A preferred day only with a monthly schedule (else 400 invalid_preferred_day):
+# the schedule is monthly, or preferred_day is null or left out. Without `enum`,
+# which drf-spectacular would turn into components of their own.
+ONLY_NULL = {"type": "integer", "nullable": True, "not": {"type": "integer"}}
+for _serializer in (PreviewInput, CompleteInput):
+    describe_body(
+        _serializer,
+        anyOf=[
+            {"properties": {"schedule_type": {"pattern": f"^{rules.MONTHLY}$"}}},
+            {"properties": {"preferred_day": ONLY_NULL}},
+        ],
+    )
 describe_fields(
     PaymentLinkCreateInput,
     amount=AMOUNT,
@@ -140,7 +169,12 @@ PLAN_PREVIEW = component(
             "installment_count": {"type": "integer"},
             "deposit_amount": KOBO,
             "installment_amounts": {"type": "array", "items": KOBO},
-            "due_dates": {"type": "array", "items": DATE},
+            "due_dates": {
+                "type": "array",
+                "items": DATE,
+                "description": "The dates a checkout completed today gets: on "
+                "working days, snapped to `preferred_day` when it is given.",
+            },
             "total_amount": KOBO,
         }
     ),
@@ -192,7 +226,9 @@ extend_schema_view(
         summary="Preview the installment plans for an amount",
         description="A pure computation. With an API key: the key's merchant, and the "
         "named customer's score when the service knows them (else a new "
-        "customer's). With a customer JWT: that customer only.",
+        "customer's). With a customer JWT: that customer only. The due dates are "
+        "those a checkout completed today would get: on working days, and on the "
+        "`preferred_day` when one is given (monthly plans).",
         request=PreviewInput,
         examples=[
             OpenApiExample(
@@ -205,7 +241,18 @@ extend_schema_view(
                     "schedule_type": "monthly",
                     "installment_count": 3,
                 },
-            )
+            ),
+            OpenApiExample(
+                "Three monthly installments on payday, the 25th",
+                request_only=True,
+                value={
+                    "merchant_id": "mer_3vQbXk2m9TzP1aLw",
+                    "amount": 25_000_000,
+                    "schedule_type": "monthly",
+                    "installment_count": 3,
+                    "preferred_day": 25,
+                },
+            ),
         ],
         responses={200: ok_envelope(PLAN_PREVIEW), **errors(404, 422)},
     )
@@ -224,7 +271,10 @@ extend_schema_view(
         "`session_expired`, `order_already_paid` or `payment_in_progress`; 402 "
         "`payment_failed` (the session stays open for another method); 404 for an "
         "unknown session or a payment method that is not the customer's own active "
-        "one; 422 when the plan rules refuse the choice.",
+        "one; 422 when the plan rules refuse the choice; 400 "
+        "`invalid_preferred_day` for a `preferred_day` with a weekly or biweekly "
+        "plan. A monthly plan's `preferred_day` is kept on the plan: its due "
+        "dates, made when the deposit is collected, are those the preview shows.",
         parameters=[path_id("token", "fcs", "The session token")],
         request=CompleteInput,
         examples=[
@@ -236,7 +286,17 @@ extend_schema_view(
                     "installment_count": 3,
                     "payment_method_id": "pm_6cWq1Zk8Lm3Rt9Xb",
                 },
-            )
+            ),
+            OpenApiExample(
+                "Six monthly installments on the last working day of each month",
+                request_only=True,
+                value={
+                    "schedule_type": "monthly",
+                    "installment_count": 6,
+                    "payment_method_id": "pm_6cWq1Zk8Lm3Rt9Xb",
+                    "preferred_day": "last_working_day",
+                },
+            ),
         ],
         responses={201: ok_envelope(PAYMENT_PLAN), **errors(402, 409, 422)},
     )

@@ -53,9 +53,11 @@ def plan_preview(
     amount: int,
     schedule_type: str,
     installment_count: int,
+    preferred_day: rules.PreferredDay = None,
     checkout_date: date | None = None,
 ) -> rules.PlanTerms:
-    """Endpoint 3: the terms a checkout today would get. Creates nothing."""
+    """Endpoint 3: the terms a checkout today would get, with the due dates it
+    would really have (working days, the preferred day). Creates nothing."""
     return rules.plan_terms(
         amount=amount,
         score=score,
@@ -63,6 +65,7 @@ def plan_preview(
         installment_count=installment_count,
         config=rules.PlanConfig.of(merchant),
         start=checkout_date or timezone.localdate(),
+        preferred_day=preferred_day,
     )
 
 

@@ -14,6 +14,7 @@ from config.api.serializers import (
     matching,
     web_url,
 )
+from installments import rules
 
 CURRENCY_CODE = re.compile(r"[A-Z]{3}")
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
@@ -50,12 +51,40 @@ class SessionCreateInput(StrictSerializer):
         return value or ""
 
 
+class PreferredDayField(serializers.Field):
+    """A monthly plan's preferred day (DESIGN 15): a JSON integer 1-28 or the
+    string "last_working_day"; null or left out is none. Whether the schedule
+    takes one is the plan rules' to say (400 `invalid_preferred_day`)."""
+
+    default_error_messages = {
+        "invalid": "Enter a day of the month from 1 to 28 (a JSON integer), or "
+        '"last_working_day".'
+    }
+
+    def to_internal_value(self, data):
+        if data == rules.LAST_WORKING_DAY:
+            return data
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        if data not in rules.PREFERRED_DAYS:
+            self.fail("invalid")
+        return data
+
+    def to_representation(self, value):
+        return value
+
+
+def preferred_day_field() -> PreferredDayField:
+    return PreferredDayField(required=False, allow_null=True)
+
+
 class PreviewInput(StrictSerializer):
     merchant_id = StrictCharField(max_length=40)
     customer_id = StrictCharField(max_length=40, required=False, allow_null=True)
     amount = StrictIntegerField()
     schedule_type = StrictCharField(max_length=32)
     installment_count = StrictIntegerField()
+    preferred_day = preferred_day_field()
 
 
 def session_created_output(session) -> dict:
@@ -92,6 +121,7 @@ class CompleteInput(StrictSerializer):
     schedule_type = StrictCharField(max_length=32)
     installment_count = StrictIntegerField()
     payment_method_id = StrictCharField(max_length=40)
+    preferred_day = preferred_day_field()
 
 
 class PaymentLinkCreateInput(StrictSerializer):

@@ -19,6 +19,14 @@ class ScheduleTypeNotAllowed(DomainError):
     message = "The merchant does not offer this schedule_type."
 
 
+class InvalidPreferredDay(DomainError):
+    code = "invalid_preferred_day"
+    http_status = 400
+    message = (
+        'preferred_day must be a day of the month from 1 to 28, or "last_working_day".'
+    )
+
+
 class PlanNotFound(NotFound):
     message = "No payment plan with this id is yours to read."
 

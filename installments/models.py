@@ -17,6 +17,8 @@ from django.utils import timezone
 from config.api.ids import new_public_id
 from config.models import StateMachine
 
+from . import rules
+
 # Defined in their subpackages; imported here, where Django looks for models.
 from .early.models import EarlyPayment, EarlyPaymentItem
 from .notifications.models import Message
@@ -77,6 +79,9 @@ class PaymentPlan(StateMachine):
     customer_score = models.PositiveSmallIntegerField()
     schedule_type = models.CharField(max_length=16)
     installment_count = models.PositiveSmallIntegerField()
+    # A monthly plan's payday (DESIGN 15), which the due dates made when the
+    # deposit is collected snap to: "", "1"-"28" or "last_working_day" (`payday`).
+    preferred_day = models.CharField(max_length=16, blank=True, default="")
     # What refunds took off the order so far (reductions and money not given
     # back by a failed processor refund), changed under the plan's lock in the
     # refund's own transaction (installments/refunds/).
@@ -115,6 +120,10 @@ class PaymentPlan(StateMachine):
                 name="payment_plan_installment_count_1_12",
             ),
             models.CheckConstraint(
+                condition=Q(preferred_day__in=rules.PREFERRED_DAYS_STORED),
+                name="payment_plan_preferred_day_valid",
+            ),
+            models.CheckConstraint(
                 condition=Q(amount_refunded__gte=0)
                 & Q(amount_refunded__lte=models.F("total_amount")),
                 name="payment_plan_amount_refunded_valid",
@@ -129,6 +138,11 @@ class PaymentPlan(StateMachine):
 
     def __str__(self):
         return f"{self.public_id} {self.order_reference} ({self.status})"
+
+    @property
+    def payday(self) -> rules.PreferredDay:
+        """`preferred_day` as the rules take it: 1-28, "last_working_day" or None."""
+        return rules.preferred_day_loaded(self.preferred_day)
 
     def history_row(self, old, new, at):
         return PaymentPlanStatusChange(

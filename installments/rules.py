@@ -1,19 +1,28 @@
-"""The plan rules of DESIGN section 6, as pure functions.
+"""The plan rules of DESIGN sections 6 and 15, as pure functions.
 
 Nothing here reads the database, the clock or settings: callers pass the customer's
 history (or stored score), the merchant's plan configuration and the checkout date,
 and get the same answer every time. Preview, checkout completion and score
 recomputation all go through this one module, so the rounding rules are written
-once. Money is integer kobo throughout.
+once. Money is integer kobo throughout. Working days come from the `holidays`
+package's Nigerian calendar (a pinned version: the same dates every time).
 """
 
 import calendar
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
+
+import holidays
 
 from config.api.errors import AmountOutOfRange
 
-from .errors import CustomerNotEligible, InvalidInstallmentCount, ScheduleTypeNotAllowed
+from .errors import (
+    CustomerNotEligible,
+    InvalidInstallmentCount,
+    InvalidPreferredDay,
+    ScheduleTypeNotAllowed,
+)
 
 MIN_AMOUNT = 10_000
 MAX_AMOUNT = 1_000_000_000
@@ -107,6 +116,38 @@ def split_evenly(total: int, parts: int) -> tuple[int, ...]:
 
 # --- dates -------------------------------------------------------------------
 
+# A monthly plan's preferred day: a day of the month that every month has, or the
+# month's last working day. The first due date is at least this long after checkout.
+PREFERRED_DAYS = range(1, 29)
+LAST_WORKING_DAY = "last_working_day"
+PREFERRED_DAY_NOTICE = timedelta(days=14)
+PreferredDay = int | str | None
+
+
+@lru_cache(maxsize=512)
+def _public_holidays(year: int) -> frozenset[date]:
+    """Nigeria's public holidays of `year`, observed days included (a holiday on a
+    weekend is observed on the next working day), as the package knows them."""
+    return frozenset(holidays.country_holidays("NG", years=year))
+
+
+def is_working_day(day: date) -> bool:
+    """Monday to Friday and not a Nigerian public holiday: a day direct debits run."""
+    return day.weekday() < 5 and day not in _public_holidays(day.year)
+
+
+def working_day_on_or_after(day: date) -> date:
+    while not is_working_day(day):
+        day += timedelta(days=1)
+    return day
+
+
+def last_working_day(year: int, month: int) -> date:
+    day = date(year, month, calendar.monthrange(year, month)[1])
+    while not is_working_day(day):
+        day -= timedelta(days=1)
+    return day
+
 
 def add_months(start: date, months: int) -> date:
     """Same day `months` later, clamped to the month's last day. Always counted
@@ -117,13 +158,85 @@ def add_months(start: date, months: int) -> date:
     return date(year, month + 1, min(start.day, last_day))
 
 
-def due_dates(*, start: date, schedule_type: str, count: int) -> tuple[date, ...]:
-    """Installment k (1-based) is due k months, 14k days or 7k days after the
-    checkout date `start` (the day the deposit is paid)."""
+def calendar_dates(*, start: date, schedule_type: str, count: int) -> tuple[date, ...]:
+    """Installment k (1-based) k months, 14k days or 7k days after the checkout
+    date `start` (the day the deposit is paid), before moving to a working day."""
     if schedule_type == MONTHLY:
         return tuple(add_months(start, k) for k in range(1, count + 1))
     step = {BIWEEKLY: 14, WEEKLY: 7}[schedule_type]
     return tuple(start + timedelta(days=step * k) for k in range(1, count + 1))
+
+
+def payday(year: int, month: int, preferred_day: int | str) -> date:
+    """The preferred day of that month, on a working day: a day of the month moves
+    forward to the next working day; the last working day is what it says."""
+    if preferred_day == LAST_WORKING_DAY:
+        return last_working_day(year, month)
+    return working_day_on_or_after(date(year, month, preferred_day))
+
+
+def payday_dates(
+    *, start: date, preferred_day: int | str, count: int
+) -> tuple[date, ...]:
+    """`count` monthly paydays, the first one at least 14 days after `start`."""
+    index = start.year * 12 + start.month - 1
+    earliest = start + PREFERRED_DAY_NOTICE
+    while payday(index // 12, index % 12 + 1, preferred_day) < earliest:
+        index += 1
+    return tuple(
+        payday((index + k) // 12, (index + k) % 12 + 1, preferred_day)
+        for k in range(count)
+    )
+
+
+def due_dates(
+    *,
+    start: date,
+    schedule_type: str,
+    count: int,
+    preferred_day: PreferredDay = None,
+) -> tuple[date, ...]:
+    """The due dates of a plan paid on `start` (DESIGN 6 and 15): every date on a
+    working day, a monthly plan's snapped to its preferred day when it has one.
+    The one function every due date is made by (preview, checkout, activation)."""
+    if preferred_day is not None:
+        return payday_dates(start=start, preferred_day=preferred_day, count=count)
+    return tuple(
+        working_day_on_or_after(day)
+        for day in calendar_dates(start=start, schedule_type=schedule_type, count=count)
+    )
+
+
+def check_preferred_day(preferred_day: PreferredDay, schedule_type: str) -> None:
+    """None, or 1-28 or "last_working_day" on a monthly plan (else 400)."""
+    if preferred_day is None:
+        return
+    whole = isinstance(preferred_day, int) and not isinstance(preferred_day, bool)
+    if preferred_day != LAST_WORKING_DAY and not (
+        whole and preferred_day in PREFERRED_DAYS
+    ):
+        raise InvalidPreferredDay()
+    if schedule_type != MONTHLY:
+        raise InvalidPreferredDay(
+            "preferred_day applies to monthly plans only; leave it out (or null) "
+            f"for a {schedule_type} plan."
+        )
+
+
+def preferred_day_stored(preferred_day: PreferredDay) -> str:
+    """How a plan stores it: "" for none, "1"-"28" or "last_working_day"."""
+    return "" if preferred_day is None else str(preferred_day)
+
+
+def preferred_day_loaded(stored: str) -> PreferredDay:
+    if not stored:
+        return None
+    return stored if stored == LAST_WORKING_DAY else int(stored)
+
+
+PREFERRED_DAYS_STORED = tuple(
+    preferred_day_stored(day) for day in (None, *PREFERRED_DAYS, LAST_WORKING_DAY)
+)
 
 
 # --- plan terms ----------------------------------------------------------------
@@ -158,6 +271,7 @@ class PlanTerms:
     total_amount: int
     tier: str
     deposit_percent: int
+    preferred_day: PreferredDay = None
 
 
 def deposit_percent(tier: Tier, config: PlanConfig) -> int:
@@ -177,12 +291,14 @@ def plan_terms(
     installment_count: int,
     config: PlanConfig,
     start: date,
+    preferred_day: PreferredDay = None,
 ) -> PlanTerms:
     """The deposit, installments and due dates of a plan, or the rule it breaks.
 
     Checked in this order: amount bounds (400), eligibility (422
     customer_not_eligible), schedule type (422 schedule_type_not_allowed),
-    installment count (422 invalid_installment_count).
+    preferred day (400 invalid_preferred_day), installment count (422
+    invalid_installment_count).
     """
     check_amount(amount)
     tier = tier_for(score)
@@ -191,6 +307,7 @@ def plan_terms(
         raise ScheduleTypeNotAllowed(
             f"schedule_type must be one of: {', '.join(allowed)}."
         )
+    check_preferred_day(preferred_day, schedule_type)
     lowest, highest = installment_bounds(tier, config)
     if not lowest <= installment_count <= highest:
         if lowest > highest:
@@ -209,9 +326,13 @@ def plan_terms(
         deposit_amount=deposit,
         installment_amounts=split_evenly(amount - deposit, installment_count),
         due_dates=due_dates(
-            start=start, schedule_type=schedule_type, count=installment_count
+            start=start,
+            schedule_type=schedule_type,
+            count=installment_count,
+            preferred_day=preferred_day,
         ),
         total_amount=amount,
         tier=tier.name,
         deposit_percent=percent,
+        preferred_day=preferred_day,
     )

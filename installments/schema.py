@@ -29,7 +29,7 @@ from . import api
 from .models import Installment, PaymentPlan, Refund, RefundPart
 from .refunds import api as refunds_api
 from .refunds.serializers import PlanCancelInput, RefundCreateInput
-from .rules import SCHEDULE_TYPES
+from .rules import LAST_WORKING_DAY, PREFERRED_DAYS, SCHEDULE_TYPES
 from .serializers import PayEarlyInput
 
 REFUND_PART = component(
@@ -82,6 +82,18 @@ REFUND = component(
         }
     ),
 )
+# A monthly plan's preferred day (DESIGN 15): 1-28, "last_working_day", or null.
+PREFERRED_DAY = {
+    "oneOf": [
+        {
+            "type": "integer",
+            "minimum": min(PREFERRED_DAYS),
+            "maximum": max(PREFERRED_DAYS),
+            "nullable": True,
+        },
+        {"type": "string", "enum": [LAST_WORKING_DAY]},
+    ]
+}
 INSTALLMENT = component(
     "Installment",
     obj(
@@ -135,6 +147,12 @@ PAYMENT_PLAN = component(
             "installment_count": {
                 "type": "integer",
                 "description": "Installments after the deposit.",
+            },
+            "preferred_day": {
+                **PREFERRED_DAY,
+                "description": "The day of the month a monthly plan's installments "
+                'fall on, chosen at checkout (1-28 or `"last_working_day"`, on '
+                "working days); null when none was chosen.",
             },
             "installments": {
                 "type": "array",

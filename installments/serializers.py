@@ -63,6 +63,7 @@ def plan_output(plan) -> dict:
         "amount_refunded": plan.amount_refunded,
         "schedule_type": plan.schedule_type,
         "installment_count": plan.installment_count,
+        "preferred_day": plan.payday,
         "installments": [
             installment_output(installment) for installment in plan.installments.all()
         ],

@@ -70,6 +70,7 @@ def plan_prepare(
         "schedule_type": terms.schedule_type,
         "installment_count": terms.installment_count,
         "installment_amounts": list(terms.installment_amounts),
+        "preferred_day": rules.preferred_day_stored(terms.preferred_day),
     }
     with transaction.atomic(savepoint=False):
         if plan is None:
@@ -115,6 +116,16 @@ def _lock_attempt(attempt: DepositAttempt) -> DepositAttempt:
     return DepositAttempt.objects.select_for_update().get(pk=attempt.pk)
 
 
+def _due_dates(plan: PaymentPlan, paid_at: datetime) -> tuple:
+    """From the day the deposit is paid, on the plan's payday when it has one."""
+    return rules.due_dates(
+        start=timezone.localdate(paid_at),
+        schedule_type=plan.schedule_type,
+        count=plan.installment_count,
+        preferred_day=plan.payday,
+    )
+
+
 def deposit_succeeded(
     *, attempt: DepositAttempt, processor_id: str = "", at: datetime | None = None
 ) -> PaymentPlan:
@@ -132,11 +143,6 @@ def deposit_succeeded(
         attempt.transition_to(
             DepositAttempt.Status.SUCCEEDED, at=at, update_fields=["processor_id"]
         )
-        due_dates = rules.due_dates(
-            start=timezone.localdate(at),
-            schedule_type=plan.schedule_type,
-            count=plan.installment_count,
-        )
         installments = Installment.objects.bulk_create(
             Installment(
                 plan=plan,
@@ -150,7 +156,8 @@ def deposit_succeeded(
                 status_changed_at=at,
             )
             for sequence, (amount, due) in enumerate(
-                zip(plan.installment_amounts, due_dates, strict=True), start=1
+                zip(plan.installment_amounts, _due_dates(plan, at), strict=True),
+                start=1,
             )
         )
         plan.transition_to(PaymentPlan.Status.ACTIVE, at=at)

@@ -78,7 +78,13 @@ def _locked_order(
 
 
 def _claim(
-    *, session: CheckoutSession, customer, schedule_type, installment_count, method_id
+    *,
+    session: CheckoutSession,
+    customer,
+    schedule_type,
+    installment_count,
+    preferred_day,
+    method_id,
 ) -> DepositAttempt:
     with transaction.atomic(durable=True):
         session, order_sessions = _locked_order(session)
@@ -109,6 +115,7 @@ def _claim(
             installment_count=installment_count,
             config=rules.PlanConfig.of(merchant),
             start=timezone.localdate(),
+            preferred_day=preferred_day,
         )
         method = method_selectors.own_payment_method(customer, method_id)
         if not method.is_active:
@@ -212,12 +219,16 @@ def session_complete(
     schedule_type: str,
     installment_count: int,
     payment_method_id: str,
+    preferred_day: rules.PreferredDay = None,
 ) -> PaymentPlan:
     """Charge the deposit and start the plan; see the module's docstring.
+    `preferred_day` (monthly plans) is kept on the plan: the due dates made when
+    the deposit is collected snap to it.
 
     Raises 404 (session or payment method), 409 (`session_completed`,
     `session_expired`, `payment_in_progress`, `order_already_paid`), 422 (plan
-    rules) or 402 `payment_failed` (the decline is recorded first).
+    rules), 400 `invalid_preferred_day` or 402 `payment_failed` (the decline is
+    recorded first).
     """
     session = selectors.session_by_token(token)
     if session is None:
@@ -228,6 +239,7 @@ def session_complete(
         customer=customer,
         schedule_type=schedule_type,
         installment_count=installment_count,
+        preferred_day=preferred_day,
         method_id=payment_method_id,
     )
     outcome = saved_method_charge(

@@ -138,8 +138,20 @@
       });
   }
 
+  // The payday applies to monthly plans only: hidden otherwise (and ignored).
+  var schedule = document.getElementById("schedule_type");
+  function showPayday() {
+    var monthly = !schedule || schedule.value === "monthly";
+    form.querySelectorAll("[data-monthly-only]").forEach(function (field) {
+      field.hidden = !monthly;
+    });
+  }
+
   form.querySelectorAll("[data-preview-input]").forEach(function (input) {
-    input.addEventListener("change", refresh);
+    input.addEventListener("change", function () {
+      showPayday();
+      refresh();
+    });
   });
 
   // One click pays once: the button is disabled while the payment is sent.

@@ -219,6 +219,18 @@ def test_merchant_keys_settings_and_checkout(check, world, db):
             "/api/v1/checkout/preview",
             200,
         )
+    # A payday (DESIGN 15): a day of the month or the last working day.
+    for preferred_day in (25, "last_working_day"):
+        check(
+            client(key).post(
+                "/api/v1/checkout/preview",
+                {**preview, "preferred_day": preferred_day},
+                format="json",
+            ),
+            "post",
+            "/api/v1/checkout/preview",
+            200,
+        )
 
 
 def test_payment_methods_from_card_to_mandates(check, world, db):
@@ -370,6 +382,17 @@ def test_checkout_completion_plans_and_payment_links(check, world, db):
         201,
     )["data"]
     assert plan["status"] == "active" and len(plan["installments"]) == 3
+    on_payday = check(
+        shopper.post(
+            f"/api/v1/checkout/sessions/{world.open_session()}/complete",
+            {**choice, "preferred_day": "last_working_day"},
+            "json",
+        ),
+        "post",
+        template,
+        201,
+    )["data"]
+    assert on_payday["preferred_day"] == "last_working_day"
     again = check(
         shopper.post(f"/api/v1/checkout/sessions/{token}/complete", choice, "json"),
         "post",

@@ -254,6 +254,8 @@ def test_plan_and_wallet_are_documented_as_the_design_names_them(schema):
         "amount_refunded",
         "schedule_type",
         "installment_count",
+        # DESIGN section 15.
+        "preferred_day",
         "installments",
         "refunds",
         "created_at",

@@ -172,6 +172,24 @@ CASES = {
     "installment count of 0": Case(
         "post", PREVIEW, preview(installment_count=0), 422, "api_key"
     ),
+    "a preferred day past the 28th": Case(
+        "post", PREVIEW, preview(preferred_day=29), 400, "api_key"
+    ),
+    "a preferred day in a string": Case(
+        "post", PREVIEW, preview(preferred_day="25"), 400, "api_key"
+    ),
+    "another name for the last working day": Case(
+        "post", PREVIEW, preview(preferred_day="last"), 400, "api_key"
+    ),
+    # The merchant offers monthly plans only (422 before the preferred day is
+    # judged); the schema refuses a preferred day on any other schedule.
+    "a preferred day with a weekly plan": Case(
+        "post",
+        PREVIEW,
+        preview(schedule_type="weekly", preferred_day=25),
+        422,
+        "api_key",
+    ),
     "unknown release rule": Case(
         "patch",
         SETTINGS,
@@ -214,6 +232,13 @@ CASES = {
         session(title="  Chair  ", order_reference=f" edge-{uuid.uuid4().hex} "),
         201,
         "api_key",
+    ),
+    "a preferred day": Case("post", PREVIEW, preview(preferred_day=28), 200, "api_key"),
+    "the last working day": Case(
+        "post", PREVIEW, preview(preferred_day="last_working_day"), 200, "api_key"
+    ),
+    "no preferred day": Case(
+        "post", PREVIEW, preview(preferred_day=None), 200, "api_key"
     ),
     "bounds of the amount": Case(
         "post", SESSIONS, session(amount=1_000_000_000), 201, "api_key"

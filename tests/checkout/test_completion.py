@@ -61,6 +61,8 @@ def test_completion_charges_the_deposit_and_answers_201_with_the_plan(
         "amount_refunded": 0,
         "schedule_type": "monthly",
         "installment_count": 3,
+        # DESIGN section 15: none chosen.
+        "preferred_day": None,
         "installments": None,
         "refunds": [],
         "created_at": None,

@@ -23,7 +23,9 @@ ISSUE_EXAMPLE = {
     "installment_count": 3,
     "deposit_amount": 30_001,
     "installment_amounts": [23_334, 23_333, 23_333],
-    "due_dates": ["2026-02-28", "2026-03-31", "2026-04-30"],
+    # 28 February 2026 (the month-end clamp of the 31st) is a Saturday: due the
+    # next working day, Monday 2 March (DESIGN section 15).
+    "due_dates": ["2026-03-02", "2026-03-31", "2026-04-30"],
     "total_amount": 100_001,
 }
 
@@ -269,7 +271,8 @@ def test_merchant_configuration_shapes_the_plan(preview):
         "installment_count": 4,
         "deposit_amount": 50_000,
         "installment_amounts": [12_500] * 4,
-        "due_dates": ["2026-02-07", "2026-02-14", "2026-02-21", "2026-02-28"],
+        # Saturdays 7, 14, 21 and 28 February move to the Mondays after them.
+        "due_dates": ["2026-02-09", "2026-02-16", "2026-02-23", "2026-03-02"],
         "total_amount": 100_000,
     }
 

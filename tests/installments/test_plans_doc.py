@@ -31,8 +31,32 @@ def test_plans_doc_shows_the_issue_example_as_the_rules_compute_it():
         "due_dates": [day.isoformat() for day in terms.due_dates],
         "total_amount": terms.total_amount,
     }
-    for figure in ("30,001 kobo", "23,334, 23,333, 23,333", "2026-02-28, 2026-03-31"):
+    for figure in (
+        "30,001 kobo",
+        "23,334, 23,333, 23,333",
+        "2026-02-28, 2026-03-31",  # the calendar dates (DESIGN 6)
+        "**2026-03-02, 2026-03-31, 2026-04-30**",  # on working days (DESIGN 15)
+    ):
         assert figure in text
+
+
+def test_plans_doc_payday_example_is_what_the_rules_compute():
+    text = DOC.read_text()
+    terms = rules.plan_terms(
+        amount=100_001,
+        score=rules.NEW_CUSTOMER_SCORE,
+        schedule_type="monthly",
+        installment_count=3,
+        config=rules.PlanConfig(),
+        start=date(2025, 12, 20),
+        preferred_day=25,
+    )
+    shown = ", ".join(f'"{day.isoformat()}"' for day in terms.due_dates)
+
+    assert '"preferred_day": 25}' in text
+    assert f'answers, on 20 December 2025, `"due_dates": [{shown}]`' in " ".join(
+        text.split()
+    )
 
 
 def test_plans_doc_tier_table_matches_the_rules():

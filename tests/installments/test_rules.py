@@ -111,7 +111,9 @@ def test_add_months_clamps_to_month_end_from_the_original_day(start, months, exp
 
 
 # (amount, score, schedule, count, start, config,
-#  deposit, installments, due dates)
+#  deposit, installments, calendar dates, due dates)
+# The calendar dates are DESIGN section 6's count of months, 14 or 7 days; the due
+# dates are those moved to the next working day (section 15), where they differ.
 WORKED_EXAMPLES = [
     pytest.param(
         100_001,
@@ -123,6 +125,8 @@ WORKED_EXAMPLES = [
         30_001,
         (23_334, 23_333, 23_333),
         ("2026-02-28", "2026-03-31", "2026-04-30"),
+        # Saturday 28 February.
+        ("2026-03-02", "2026-03-31", "2026-04-30"),
         id="issue example: new customer, tier B, month-end clamping",
     ),
     pytest.param(
@@ -148,6 +152,20 @@ WORKED_EXAMPLES = [
             "2024-12-31",
             "2025-01-31",
         ),
+        (
+            "2024-02-29",
+            "2024-04-02",  # Easter Sunday 31 March, Easter Monday 1 April
+            "2024-04-30",
+            "2024-05-31",
+            "2024-07-01",  # Sunday 30 June
+            "2024-07-31",
+            "2024-09-02",  # Saturday 31 August
+            "2024-09-30",
+            "2024-10-31",
+            "2024-12-02",  # Saturday 30 November
+            "2024-12-31",
+            "2025-01-31",
+        ),
         id="tier A, 12 months through a leap February",
     ),
     pytest.param(
@@ -160,6 +178,7 @@ WORKED_EXAMPLES = [
         4_000,
         (2_000, 2_000, 2_000),
         ("2026-03-24", "2026-04-07", "2026-04-21"),
+        ("2026-03-24", "2026-04-07", "2026-04-21"),
         id="tier C at the minimum amount, biweekly",
     ),
     pytest.param(
@@ -171,6 +190,7 @@ WORKED_EXAMPLES = [
         PlanConfig(allowed_schedule_types=("weekly",), min_deposit_percent=50),
         50_000,
         (25_000, 25_000),
+        ("2027-01-04", "2027-01-11"),
         ("2027-01-04", "2027-01-11"),
         id="merchant minimum deposit above the tier, weekly across a year end",
     ),
@@ -191,6 +211,14 @@ WORKED_EXAMPLES = [
             "2027-01-31",
             "2027-02-28",
         ),
+        (
+            "2026-09-30",
+            "2026-11-02",  # Saturday 31 October
+            "2026-11-30",
+            "2026-12-31",
+            "2027-02-01",  # Sunday 31 January
+            "2027-03-01",  # Sunday 28 February
+        ),
         id="maximum amount, tier B maximum count",
     ),
     pytest.param(
@@ -203,6 +231,7 @@ WORKED_EXAMPLES = [
         2_001,
         (8_000,),
         ("2026-06-20",),
+        ("2026-06-22",),  # Saturday 20 June
         id="tier A above a lower merchant minimum; deposit rounds up",
     ),
 ]
@@ -218,12 +247,22 @@ WORKED_EXAMPLES = [
         "config",
         "deposit",
         "installments",
+        "calendar_dues",
         "dues",
     ),
     WORKED_EXAMPLES,
 )
 def test_worked_examples(
-    amount, score, schedule, count, start, config, deposit, installments, dues
+    amount,
+    score,
+    schedule,
+    count,
+    start,
+    config,
+    deposit,
+    installments,
+    calendar_dues,
+    dues,
 ):
     terms = rules.plan_terms(
         amount=amount,
@@ -236,6 +275,8 @@ def test_worked_examples(
 
     assert terms.deposit_amount == deposit
     assert terms.installment_amounts == installments
+    calendar = rules.calendar_dates(start=start, schedule_type=schedule, count=count)
+    assert [day.isoformat() for day in calendar] == list(calendar_dues)
     assert [day.isoformat() for day in terms.due_dates] == list(dues)
     assert terms.total_amount == amount == deposit + sum(installments)
     assert terms.installment_count == count
