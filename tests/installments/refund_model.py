@@ -141,7 +141,7 @@ class PlanModel:
             if row.amount == 0:
                 row.status = CANCELLED
         for part in parts:
-            self._collection(part).left -= part.amount
+            self.collection_of(part).left -= part.amount
         self.amount_refunded += amount
         refund = RefundModel(amount, [(r.sequence, t) for r, t in reduced], parts)
         self.refunds.append(refund)
@@ -159,7 +159,7 @@ class PlanModel:
             return
         part.status = status
         if status == FAILED:
-            self._collection(part).left += part.amount
+            self.collection_of(part).left += part.amount
             self.amount_refunded -= part.amount
 
     def cancel(self) -> bool:
@@ -177,7 +177,7 @@ class PlanModel:
     def _nothing_left(self) -> bool:
         return self.status in ("active", "defaulted") and not self.open
 
-    def _collection(self, part: PartModel) -> CollectionModel:
+    def collection_of(self, part: PartModel) -> CollectionModel:
         return next(
             c for c in self.collections if c.reference == part.collection_reference
         )

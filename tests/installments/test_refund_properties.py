@@ -168,9 +168,7 @@ def pure_refund(plan: model.PlanModel, books: Books, amount: int) -> None:
         allocation = allocate(
             amount=amount, owed=owed, collected=collected, limit=limit
         )
-    except RefundExceedsRefundable as error:
-        allocation = error
-    except PlanBusy as error:
+    except (RefundExceedsRefundable, PlanBusy) as error:
         allocation = error
     try:
         expected = plan.refund(amount, parts_fail=False)
@@ -219,7 +217,7 @@ def pure_step(plan: model.PlanModel, books: Books, action: tuple) -> None:
         pending = [p for r in plan.refunds for p in r.parts if p.status == "pending"]
         if pending:
             part = pending[action[1] % len(pending)]
-            left_with_it = plan._collection(part).left
+            left_with_it = plan.collection_of(part).left
             plan.part_answered(part, action[2])
             event(f"part {action[2]}")
             if action[2] == "failed":
