@@ -15,7 +15,7 @@ Two layers, one vocabulary of actions:
   the fee account hold exactly what DESIGN 14 says. Each example rolls back.
 
 PROPERTY_EXAMPLES sets the pure layer's examples (200 by default; .ci/run sets
-2000); the services layer runs a tenth of them (at least 10).
+2000); the services layer runs a twentieth of them (at least 10).
 """
 
 import os
@@ -58,7 +58,7 @@ from .conftest import PlanSetup, cancel, check_ledger, collect, refund
 from .conftest import sandbox_refunds_settle as settlement_pass
 
 EXAMPLES = int(os.environ.get("PROPERTY_EXAMPLES", "200"))
-SERVICE_EXAMPLES = max(10, EXAMPLES // 10)
+SERVICE_EXAMPLES = max(10, EXAMPLES // 20)
 
 # --- actions ------------------------------------------------------------------
 # A refund's amount is chosen when it runs, from what is refundable then:

@@ -108,20 +108,25 @@ def signed(received) -> bool:
     )
 
 
+def received_data(receiver) -> list[tuple[str, dict]]:
+    """(event type, data) of each refund and cancellation received."""
+    envelopes = [json.loads(received.body) for received in list(receiver.received)]
+    return [
+        (envelope["eventType"], envelope["data"])
+        for envelope in envelopes
+        if envelope["eventType"] in (*REFUND_EVENTS, "payment_plan.cancelled")
+    ]
+
+
 def facts(receiver) -> Counter:
-    """(event type, resource id) of each refund and cancellation received."""
-    counted = Counter()
-    for received in list(receiver.received):
-        envelope = json.loads(received.body)
-        if envelope["eventType"] in (*REFUND_EVENTS, "payment_plan.cancelled"):
-            counted[envelope["eventType"], envelope["data"]["resourceId"]] += 1
-    return counted
+    """How many of each (event type, resource id) were received."""
+    return Counter((kind, data["resourceId"]) for kind, data in received_data(receiver))
 
 
 def settlement_pass_comes() -> None:
     """The deploy's schedules with only the sandbox's settlement pass kept (the
     others, payouts among them, would run at the scheduler's next look too),
-    due now: the cluster's scheduler runs it within its next look (15 s)."""
+    due now: the cluster's scheduler, which looks every 30 s, runs it."""
     schedules.sync()
     Schedule.objects.exclude(name=SETTLEMENT_PASS).delete()
     Schedule.objects.filter(name=SETTLEMENT_PASS).update(next_run=timezone.now())
@@ -226,6 +231,30 @@ def test_refunds_over_http_reach_the_receiver_once_signed_and_the_wallet_to_the_
     assert settled
     assert facts(receiver) == expected
     assert all(signed(received) for received in receiver.received)
+    [cancelled] = [
+        d for kind, d in received_data(receiver) if kind == "payment_plan.cancelled"
+    ]
+    assert cancelled == {
+        "resourceType": "payment_plan",
+        "resourceId": plan["id"],
+        "orderReference": "ORD-1001",
+        "amountPaid": DEPOSIT + FIRST,
+        "amountRefunded": 250_000,
+        "amountRemaining": 0,
+    }
+    # Arrival order is not promised: compared sorted.
+    assert sorted(
+        (d["resourceId"], kind, d["status"], d["amount"])
+        for kind, d in received_data(receiver)
+        if kind.startswith("refund.")
+    ) == sorted(
+        [
+            (partial["id"], "refund.created", "processed", 50_000),
+            (partial["id"], "refund.processed", "processed", 50_000),
+            (full["id"], "refund.created", "pending", 200_000),
+            (full["id"], "refund.processed", "processed", 200_000),
+        ]
+    )
     # Every event was sent, and each reached the receiver exactly once.
     assert Counter(receiver.event_ids()) == Counter(
         Event.objects.filter(merchant=merchant).values_list("public_id", flat=True)
