@@ -45,6 +45,7 @@ GUIDES = (
     Guide("payment-methods", "Payment methods", "Customers' cards and bank mandates."),
     Guide("payment-links", "Payment links", "Checkouts without a line of code."),
     Guide("webhooks", "Webhooks", "Signed events, retries, replay, the catalogue."),
+    Guide("refunds", "Refunds", "Where a refund goes, the fee, negative balances."),
     Guide("wallet", "Wallet and payouts", "The fee, your balance, daily payouts."),
     Guide("errors", "Errors", "The two error shapes and every error code."),
     Guide("sandbox", "Sandbox", "Test cards, bank accounts and OTPs."),

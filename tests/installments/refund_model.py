@@ -1,0 +1,208 @@
+"""A model of one plan's money after the sale, written from DESIGN section 14
+alone (no service code): what refunds, collections, processor answers and a
+cancellation do to its installments, its collections and its fee.
+
+tests/installments/test_refund_properties.py holds the services and the pure
+allocation against it. Amounts in kobo."""
+
+from dataclasses import dataclass, field
+from datetime import date
+
+SCHEDULED, PROCESSING, PAID, CANCELLED = "scheduled", "processing", "paid", "cancelled"
+REQUESTING, PENDING, PROCESSED, FAILED = "requesting", "pending", "processed", "failed"
+
+
+def fee(amount: int) -> int:
+    """2.5%, half up (DESIGN section 8), written out again on purpose."""
+    return (amount * 25 + 500) // 1000
+
+
+@dataclass
+class InstallmentModel:
+    sequence: int
+    due_date: date
+    amount: int
+    original_amount: int
+    status: str = SCHEDULED
+    reference: str = ""  # the processor reference of its collection
+
+
+@dataclass
+class CollectionModel:
+    reference: str
+    amount: int
+    left: int  # collected less the refund parts not failed
+
+
+@dataclass
+class PartModel:
+    collection_reference: str
+    amount: int
+    status: str
+
+
+@dataclass
+class RefundModel:
+    amount: int
+    reduced: list[tuple[int, int]]  # (installment sequence, kobo taken off)
+    parts: list[PartModel]
+
+    @property
+    def amount_reduced(self) -> int:
+        return sum(taken for _, taken in self.reduced)
+
+    @property
+    def amount_returned(self) -> int:
+        return sum(part.amount for part in self.parts)
+
+    @property
+    def status(self) -> str:
+        statuses = {part.status for part in self.parts}
+        if statuses & {REQUESTING, PENDING}:
+            return PENDING
+        return FAILED if FAILED in statuses else PROCESSED
+
+
+class Busy(Exception):
+    """The refund needs an installment being charged (409 plan_busy)."""
+
+
+class Exceeds(Exception):
+    """More than is refundable now (422 refund_exceeds_refundable)."""
+
+
+@dataclass
+class PlanModel:
+    total: int
+    installments: list[InstallmentModel]
+    # Newest first.
+    collections: list[CollectionModel] = field(default_factory=list)
+    refunds: list[RefundModel] = field(default_factory=list)
+    amount_refunded: int = 0
+    status: str = "active"
+    cancellations: int = 0  # payment_plan.cancelled sent
+
+    @property
+    def unpaid(self) -> list[InstallmentModel]:
+        return [row for row in self.installments if row.status == SCHEDULED]
+
+    @property
+    def open(self) -> list[InstallmentModel]:
+        return [
+            row for row in self.installments if row.status in (SCHEDULED, PROCESSING)
+        ]
+
+    def refundable(self) -> int:
+        """What a refund may take now: within the total less what was refunded,
+        and what the unpaid installments and the collections still hold (an
+        installment being charged holds nothing yet)."""
+        holds = sum(row.amount for row in self.unpaid)
+        holds += sum(item.left for item in self.collections)
+        return min(self.total - self.amount_refunded, holds)
+
+    def collected(self, reference: str, amount: int) -> None:
+        self.collections.insert(0, CollectionModel(reference, amount, amount))
+
+    def claim(self, row: InstallmentModel) -> None:
+        row.status = PROCESSING
+
+    def pay(self, row: InstallmentModel, reference: str) -> None:
+        """The engine collected it (what it owes now)."""
+        row.status, row.reference = PAID, reference
+        self.collected(reference, row.amount)
+        if self.status == "active" and not self.open:
+            self.status = "completed"
+
+    def refund(self, amount: int, *, parts_fail: bool) -> RefundModel:
+        """Unpaid installments last due first (to 0: cancelled), then money
+        against the collections newest first; `parts_fail`: the processor
+        refuses every part at once (the sandbox's refunds-fail card)."""
+        if amount > self.total - self.amount_refunded:
+            raise Exceeds()
+        left, reduced = amount, []
+        for row in sorted(self.open, key=lambda r: (r.due_date, r.sequence))[::-1]:
+            if left == 0:
+                break
+            if row.status == PROCESSING:
+                raise Busy()
+            reduced.append((row, min(left, row.amount)))
+            left -= reduced[-1][1]
+        parts = []
+        for item in self.collections:
+            if left == 0:
+                break
+            if item.left:
+                parts.append(PartModel(item.reference, min(left, item.left), PENDING))
+                left -= parts[-1].amount
+        if left:
+            raise Exceeds()  # not a kobo changed yet
+        for row, taken in reduced:
+            row.amount -= taken
+            if row.amount == 0:
+                row.status = CANCELLED
+        for part in parts:
+            self.collection_of(part).left -= part.amount
+        self.amount_refunded += amount
+        refund = RefundModel(amount, [(r.sequence, t) for r, t in reduced], parts)
+        self.refunds.append(refund)
+        if any(row.amount == 0 for row, _ in reduced) and self._nothing_left():
+            self.status = "cancelled"
+            self.cancellations += 1
+        if parts_fail:
+            for part in parts:
+                self.part_answered(part, FAILED)
+        return refund
+
+    def part_answered(self, part: PartModel, status: str) -> None:
+        """The processor's word on a part; a settled part never moves again."""
+        if part.status in (PROCESSED, FAILED):
+            return
+        part.status = status
+        if status == FAILED:
+            self.collection_of(part).left += part.amount
+            self.amount_refunded -= part.amount
+
+    def cancel(self) -> bool:
+        """The merchant's cancellation: False when refused (409)."""
+        if self.status not in ("active", "defaulted"):
+            return False
+        if any(row.status == PROCESSING for row in self.installments):
+            return False
+        for row in self.unpaid:
+            row.status = CANCELLED
+        self.status = "cancelled"
+        self.cancellations += 1
+        return True
+
+    def _nothing_left(self) -> bool:
+        return self.status in ("active", "defaulted") and not self.open
+
+    def collection_of(self, part: PartModel) -> CollectionModel:
+        return next(
+            c for c in self.collections if c.reference == part.collection_reference
+        )
+
+    # --- what the books must say ----------------------------------------------
+
+    def kept(self) -> int:
+        """Collected less refunded: what the merchant's wallet and the fee
+        account must have gained from the plan together."""
+        return sum(item.left for item in self.collections)
+
+    def fee_kept(self) -> dict[str, int]:
+        """The fee each collection keeps: the fee of what it has left."""
+        return {item.reference: fee(item.left) for item in self.collections}
+
+    def in_transit(self) -> int:
+        return sum(
+            part.amount
+            for refund in self.refunds
+            for part in refund.parts
+            if part.status in (REQUESTING, PENDING)
+        )
+
+    def conserved(self) -> bool:
+        """Every kobo of the order is refunded, still owed, cancelled by the
+        merchant, or kept from a collection."""
+        owed = sum(row.amount for row in self.installments if row.status != PAID)
+        return self.amount_refunded + owed + self.kept() == self.total

@@ -1,0 +1,108 @@
+"""docs/refunds.md's worked example is what happens, kobo for kobo: the
+allocation, the fee given back, the wallet's rows, a failed part coming back."""
+
+from pathlib import Path
+
+from rest_framework.test import APIClient
+
+from installments.models import PaymentPlan, RefundPart
+from payments.ledger.fees import platform_fee
+
+from .conftest import check_ledger, collect, event_data, installments_of, refund
+from .test_refund_settlement import dispatch
+from .test_refunds import fees, wallet
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "refunds.md"
+
+
+def wallet_rows(setup) -> list[tuple]:
+    """(type, amount, fee, net, reference) of the wallet's transactions, newest
+    first, as the wallet endpoint shows them."""
+    answer = APIClient().get(
+        f"/api/v1/merchant/{setup.owner.merchant.public_id}/wallet",
+        **setup.owner.headers,
+    )
+    return [
+        (t["type"], t["amount"], t["fee"], t["net"], t["reference"])
+        for t in answer.json()["data"]["transactions"]
+    ]
+
+
+def test_the_worked_example_of_the_refunds_doc_is_what_happens(plan_active):
+    text = " ".join(DOC.read_text().split())  # line breaks as spaces
+    first = installments_of(plan_active.plan)[0]
+    collect(first.due_date)
+    first.refresh_from_db()
+    deposit = f"{plan_active.plan.public_id}_d1"
+    assert (wallet(plan_active), fees()) == (130_001, 3_333)
+
+    data = refund(plan_active, 200_000).json()["data"]
+
+    assert (data["amount_reduced"], data["amount_returned"], data["status"]) == (
+        116_666,
+        83_334,
+        "pending",
+    )
+    assert [(p["collection_reference"], p["amount"]) for p in data["parts"]] == [
+        (first.processor_reference, 58_334),
+        (deposit, 25_000),
+    ]
+    plan = PaymentPlan.objects.get(pk=plan_active.plan.pk)
+    assert plan.status == "cancelled"
+    assert [row.status for row in installments_of(plan)] == [
+        "paid",
+        "cancelled",
+        "cancelled",
+    ]
+    assert wallet_rows(plan_active)[:2] == [
+        ("refund", -25_000, -625, -24_375, deposit),
+        ("refund", -58_334, -1_458, -56_876, first.processor_reference),
+    ]
+    assert (wallet(plan_active), fees()) == (48_750, 1_250)
+    merchant = plan_active.owner.merchant
+    assert len(event_data(merchant, "refund.created")) == 1
+    assert len(event_data(merchant, "payment_plan.cancelled")) == 1
+    # Had the 130,001 been paid out, the wallet would be at -81,251.
+    assert 48_750 - 130_001 == -81_251
+
+    one, two = RefundPart.objects.filter(refund__public_id=data["id"])
+    dispatch(two, "failed")
+    dispatch(one, "processed")
+
+    assert wallet_rows(plan_active)[0] == (
+        "refund_returned",
+        25_000,
+        625,
+        24_375,
+        deposit,
+    )
+    plan.refresh_from_db()
+    assert plan.amount_refunded == 175_000
+    assert (
+        "at most 75000 kobo now"
+        in (refund(plan_active, 75_001).json()["error"]["message"])
+    )
+    assert [e["status"] for e in event_data(merchant, "refund.failed")] == ["failed"]
+    # The rounding of small refunds.
+    assert platform_fee(74_980) == platform_fee(75_000) == 1_875
+    assert platform_fee(74_960) == 1_874
+    check_ledger()
+
+    for figure in (
+        "73,125 + 56,876 = 130,001",
+        "1,875 + 1,458 = 3,333",
+        "| 58,333 → 0 |",
+        "| part 1, against `inst_…_a1` | 58,334 |",
+        "| part 2, against `plan_…_d1` | 25,000 |",
+        "`amount_reduced` 116,666, `amount_returned` 83,334",
+        "part 1 takes 56,876 from your wallet and gives back its whole fee, 1,458",
+        "part 2 takes 24,375 and gives back 625",
+        "1,875 − 1,250",
+        "wallet keeps 48,750 of the plan and the platform 1,250",
+        "24,375 to your wallet and 625 to the fee",
+        "`amount_refunded` would be 175,000, and 75,000",
+        "−81,251",
+        "`fee(74,980)` is still 1,875",
+        "`fee(74,960)` = 1,874",
+    ):
+        assert figure in text, figure
