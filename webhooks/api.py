@@ -1,4 +1,5 @@
-"""HTTP in/out for endpoints 21 (test), 22 (replay) and 23 (failed attempts)."""
+"""HTTP in/out for endpoints 21 (test), 22 (replay) and 23 (failed attempts), and
+the events API (DESIGN section 16)."""
 
 from rest_framework import serializers
 from rest_framework.views import APIView
@@ -11,7 +12,9 @@ from merchants.authentication import resolve_merchant
 
 from . import selectors, services
 from .serializers import (
+    EventListQuery,
     WebhookTestInput,
+    event_output,
     failed_attempt_output,
     outcome_output,
 )
@@ -59,3 +62,38 @@ class FailedAttemptsApi(APIView):
             merchant=merchant, event_id=request.query_params.get("event_id")
         )
         return paginated(request, attempts, failed_attempt_output)
+
+
+class EventListApi(APIView):
+    """`GET /api/v1/events?type=&created_after=`: the merchant's events of the
+    last 30 days, newest first, each the envelope its webhook carried."""
+
+    permission_classes = [accepts("api_key")]
+
+    def get(self, request):
+        merchant = resolve_merchant(request)
+        # A plain dict: given a QueryDict, DRF reads `?type=` (empty) as absent.
+        query = EventListQuery(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        events = selectors.recent_events(
+            merchant=merchant,
+            event_type=query.validated_data.get("type"),
+            created_after=query.validated_data.get("created_after"),
+        )
+        return paginated(request, events, event_output)
+
+
+class EventDetailApi(APIView):
+    """`GET /api/v1/events/<event_id>`: one of the merchant's events of the last
+    30 days; anyone else's, or an older one, is a 404."""
+
+    permission_classes = [accepts("api_key")]
+
+    def get(self, request, event_id):
+        merchant = resolve_merchant(request)
+        event = selectors.recent_event_of_merchant(
+            merchant=merchant, public_id=event_id
+        )
+        if event is None:
+            raise NotFound("No event of yours has this id in the last 30 days.")
+        return responses.ok(event_output(event))

@@ -1,5 +1,5 @@
 """OpenAPI description of the webhook endpoints (21 test, 22 replay, 23 failed
-attempts).
+attempts) and of the events API.
 
 Imported by config.api.schema_generator.discover_schema_modules(); see
 config.api.schema for what every operation gets without saying (security,
@@ -17,13 +17,14 @@ from config.api.schema import (
     list_envelope,
     nullable,
     obj,
+    ok_envelope,
     path_id,
     string,
 )
 
 from . import api
-from .models import DeliveryAttempt
-from .serializers import WebhookTestInput
+from .models import EVENT_TYPES, TEST_EVENT_TYPE, DeliveryAttempt
+from .serializers import CREATED_AFTER_EXAMPLE, WebhookTestInput
 
 describe_fields(
     WebhookTestInput,
@@ -96,19 +97,17 @@ FAILED_ATTEMPT = component(
     ),
 )
 
-# What the service POSTs to the merchant's webhook URL (no operation of this API
-# returns it; OpenAPI 3.0 has no webhooks section). docs/webhooks.md lists the
-# event types and their `data`.
-component(
+# What the service POSTs to the merchant's webhook URL, and what the events API
+# answers for each event: one envelope (OpenAPI 3.0 has no webhooks section).
+# docs/webhooks.md lists the event types and their `data`.
+EVENT_ENVELOPE = component(
     "WebhookEventEnvelope",
     obj(
         {
             "eventId": string("`evt_...`: dedupe on it (at-least-once delivery)."),
             "eventType": string(
-                "`payment.success`, `payment.failed`, "
-                "`payment_plan.installment_paid`, `installment.paid`, "
-                "`goods.release`, `debit.scheduled`, `transfer.success`, "
-                "`payment_plan.completed`, `payment_plan.defaulted`, `webhook.test`."
+                ", ".join(f"`{kind}`" for kind in (*EVENT_TYPES, TEST_EVENT_TYPE))
+                + " ([event catalogue](/docs/webhooks/#event-catalogue))."
             ),
             "merchantId": string("`mer_...`"),
             "createdAt": TIMESTAMP,
@@ -116,7 +115,7 @@ component(
         },
         description="Body of an outbound webhook delivery, signed in "
         "`X-Service-Signature` (hex HMAC-SHA256 of the raw body with the webhook "
-        "secret).",
+        "secret). The events API answers each event in this very envelope.",
     ),
 )
 
@@ -154,3 +153,38 @@ extend_schema_view(
         responses={200: list_envelope(FAILED_ATTEMPT)},
     )
 )(api.FailedAttemptsApi)
+
+extend_schema_view(
+    get=extend_schema(
+        operation_id="event_list",
+        summary="List your events of the last 30 days, newest first",
+        description="Each item is the envelope the event's webhook carried, "
+        "whether or not it was delivered. Events older than 30 days are not "
+        "listed.",
+        parameters=[
+            OpenApiParameter(
+                "type",
+                {"type": "string", "enum": list(EVENT_TYPES)},
+                description="Only events of this type.",
+            ),
+            OpenApiParameter(
+                "created_after",
+                {"type": "string", "format": "date-time"},
+                description="Only events created after this moment: ISO 8601 "
+                f"with its offset, for example `{CREATED_AFTER_EXAMPLE}`.",
+            ),
+            *PAGINATION,
+        ],
+        responses={200: list_envelope(EVENT_ENVELOPE)},
+    )
+)(api.EventListApi)
+
+extend_schema_view(
+    get=extend_schema(
+        operation_id="event_detail",
+        summary="Get one of your events as its webhook carried it",
+        description="Events older than 30 days are a 404, like another merchant's.",
+        parameters=[path_id("event_id", "evt", "The event's identifier")],
+        responses={200: ok_envelope(EVENT_ENVELOPE)},
+    )
+)(api.EventDetailApi)

@@ -14,4 +14,6 @@ urlpatterns = [
         api.FailedAttemptsApi.as_view(),
         "webhook-failed-attempts",
     ),
+    *api_path("events", api.EventListApi.as_view(), "event-list"),
+    *api_path("events/<str:event_id>", api.EventDetailApi.as_view(), "event-detail"),
 ]

@@ -64,6 +64,12 @@ TAGS = [
         "payment processor's callbacks. Guide: [webhooks](/docs/webhooks/).",
     },
     {
+        "name": "events",
+        "description": "Your events of the last 30 days, each exactly as its "
+        "webhook carried it: catch up after an outage, or check what was sent. "
+        "Guide: [webhooks](/docs/webhooks/#events-api).",
+    },
+    {
         "name": "sandbox",
         "description": "Sandbox time travel: collect a plan's next installment "
         "now. Guide: [sandbox](/docs/sandbox/).",

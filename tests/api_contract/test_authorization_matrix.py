@@ -215,6 +215,11 @@ ROUTES: dict[str, Route] = {
         ("merchant_jwt",), params=lambda w: {"event_id": w.event.public_id}
     ),
     "/api/v1/webhooks/failed-attempts": Route(("merchant_jwt",), owned=False),
+    # Events API (API key): the list only shows the caller's own events.
+    "/api/v1/events": Route(("api_key",), owned=False),
+    "/api/v1/events/{event_id}": Route(
+        ("api_key",), params=lambda w: {"event_id": w.event.public_id}
+    ),
     # Processor callbacks.
     "/api/v1/webhooks/paystack": Route(SIGNATURE),
     "/api/v1/webhooks/payment-gateway": Route(SIGNATURE),

@@ -364,6 +364,30 @@ def test_webhook_endpoints_and_the_processor_callback(check, world, db):
     )
 
 
+def test_events_list_and_one_event(check, world, db):
+    merchant = client(world.me.api_key)
+    listed = check(
+        merchant.get("/api/v1/events", {"type": world.event.event_type}),
+        "get",
+        "/api/v1/events",
+        200,
+    )
+    assert world.event.public_id in [item["eventId"] for item in listed["data"]]
+    one = check(
+        merchant.get(f"/api/v1/events/{world.event.public_id}"),
+        "get",
+        "/api/v1/events/{event_id}",
+        200,
+    )
+    assert one["data"]["eventId"] == world.event.public_id
+    check(
+        merchant.get(f"/api/v1/events/{world.other_event.public_id}"),
+        "get",
+        "/api/v1/events/{event_id}",
+        404,
+    )
+
+
 def test_checkout_completion_plans_and_payment_links(check, world, db):
     me = world.me
     mid = me.merchant.public_id
