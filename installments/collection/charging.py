@@ -2,17 +2,19 @@
 
 Each claim is one attempt: the customer's default payment method first, then
 their other active methods (newest first), each try with its own deterministic
-reference (`<inst>_a<n>`, then `<inst>_a<n>m2`, ...). A hard decline (the
-decline table, payments/gateway/declines.py) has taken its method out of
-charging by the time the next one is tried, and the pass skips that method for
-every later claim of the same customer too. The attempt's reason is the first
-soft decline when there is one (the installment is retried on the schedule),
-else the first hard one (nothing left: the customer must act). The next method
-is tried only after the processor declined the previous one, so when an answer is lost
+reference (`<inst>_a<n>`, then `<inst>_a<n>m2`, ...). The next method is tried
+only after the processor declined the previous one, so when an answer is lost
 (timeout, crash) the references tried so far are exactly those up to the last
 one sent: a pass that takes the attempt over verifies them in order and charges
 only a reference the processor has never seen. An installment is never charged
 twice.
+
+A hard decline (the decline table, payments/gateway/declines.py) has taken its
+method out of charging by the time the next one is tried, and the pass skips
+that method for every later claim of the same customer too. The attempt's
+reason is the first soft decline when there is one (the installment is retried
+on the schedule), else the first hard one (nothing left: the customer must
+act).
 
 The processor calls overlap on a pool of threads (DESIGN section 13), so a slow
 processor costs its latency once per round of threads, not once per installment,
