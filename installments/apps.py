@@ -6,6 +6,7 @@ class InstallmentsConfig(AppConfig):
 
     def ready(self):
         _declare_schedules()
+        _declare_notice_schedules()
         _register_handlers()
 
 
@@ -59,6 +60,23 @@ def _declare_schedules() -> None:
             name="installments-purge-refund-idempotency-records",
             func="installments.tasks.purge_expired_refund_idempotency_records",
             schedule_type=Schedule.HOURLY,
+        )
+    )
+
+
+def _declare_notice_schedules() -> None:
+    from django_q.models import Schedule
+
+    from config.schedules import ScheduleSpec, declare
+
+    # Requests to add a payment method after a hard decline (DESIGN 15): sent
+    # after the engine's commit; this sweep sends those whose task never ran.
+    declare(
+        ScheduleSpec(
+            name="installments-send-action-required-notices",
+            func="installments.notifications.tasks.send_action_required_notices",
+            schedule_type=Schedule.MINUTES,
+            minutes=5,
         )
     )
 

@@ -15,16 +15,9 @@ from django.conf import settings
 from django.core.mail import EmailMessage, get_connection, send_mass_mail
 from django.utils import timezone
 
-Message = tuple[str, str, str]
+from payments.gateway.declines import decline_of
 
-REASON_TEXT = {
-    "insufficient_funds": "there were not enough funds",
-    "card_expired": "the card has expired",
-    "do_not_honor": "the bank declined the charge",
-    "authorization_revoked": "the bank or card issuer withdrew the authorization",
-    "no_payment_method": "there is no active payment method on your account",
-    "processor_error": "the payment processor could not take the charge",
-}
+Message = tuple[str, str, str]
 
 
 def naira(kobo: int) -> str:
@@ -32,7 +25,11 @@ def naira(kobo: int) -> str:
 
 
 def _reason(reason: str) -> str:
-    return REASON_TEXT.get(reason, "the charge was declined")
+    return decline_of(reason).clause
+
+
+def _attempts(claim) -> str:
+    return f"{claim.attempt} attempt{'s' if claim.attempt != 1 else ''}"
 
 
 def installment_failed(
@@ -62,8 +59,8 @@ def plan_defaulted_to_customer(claim, customer, merchant, reason: str) -> Messag
         f"Hello {customer.first_name},\n\n"
         f"Installment {claim.sequence} ({naira(claim.amount)}) of your order "
         f"{claim.order_reference} from {merchant_name} could not be collected "
-        f"after 4 attempts: the last time {_reason(reason)}. Your payment plan is "
-        "now in default and no further installments will be collected "
+        f"after {_attempts(claim)}: the last time {_reason(reason)}. Your payment "
+        "plan is now in default and no further installments will be collected "
         "automatically.\n\n"
         f"Please contact {merchant_name} to settle the balance.\n",
         customer.email,
@@ -77,7 +74,7 @@ def plan_defaulted_to_merchant(claim, merchant, reason: str) -> Message:
         f"Hello {merchant.business_name},\n\n"
         f"Installment {claim.sequence} ({naira(claim.amount)}) of payment plan "
         f"{plan_id} for order {claim.order_reference} (customer "
-        f"{claim.customer_public_id}) could not be collected after 4 attempts "
+        f"{claim.customer_public_id}) could not be collected after {_attempts(claim)} "
         f"(last reason: {reason}). The plan is now defaulted: no further "
         "installments will be collected, and your customer has been told to "
         "contact you.\n\n"

@@ -4,6 +4,8 @@ processor's late confirmations send the same shapes."""
 
 from typing import TYPE_CHECKING
 
+from payments.gateway.declines import decline_of
+
 from . import selectors
 from .selectors import installments_paid_sums
 
@@ -34,8 +36,16 @@ def payment_success(plan: "PaymentPlan", attempt: "DepositAttempt") -> Event:
 
 
 def payment_failed(plan: "PaymentPlan", reason: str) -> Event:
-    """A deposit or an installment attempt was declined."""
-    return ("payment.failed", {**plan_data(plan), "reason": reason})
+    """A deposit or an installment attempt was declined: the reason, and
+    whether the same method may still pay (the decline table's soft or hard)."""
+    return (
+        "payment.failed",
+        {
+            **plan_data(plan),
+            "reason": reason,
+            "retryable": decline_of(reason).retryable,
+        },
+    )
 
 
 def debit_scheduled(plan: "PaymentPlan", installment: "Installment") -> Event:

@@ -177,7 +177,11 @@ class Installment(StateMachine):
 
     `scheduled` -> `processing` (claimed, charge in flight) -> `paid`;
     `processing` -> `failed` (`next_attempt_at` set) -> `processing` -> ...;
-    `failed` -> `defaulted` after the last retry; `scheduled` or `failed` ->
+    `failed` -> `defaulted` after the last retry; `failed` ->
+    `action_required` after a hard decline left no method to try (DESIGN
+    section 15: the customer is asked to add one; `next_attempt_at` is the end
+    of the wait, and a method added meanwhile makes it claimable at once) ->
+    `processing`; an unpaid one (`scheduled`, `failed`, `action_required`) ->
     `cancelled` by a refund that reduces it to 0 or by the plan's cancellation
     (DESIGN section 14). An early payment (early/) claims it the same way and,
     when declined, puts it back as it was: `processing` -> `scheduled` (or
@@ -197,22 +201,35 @@ class Installment(StateMachine):
         FAILED = "failed"
         DEFAULTED = "defaulted"
         CANCELLED = "cancelled"
+        ACTION_REQUIRED = "action_required"
 
     TRANSITIONS = {
         Status.SCHEDULED: frozenset({Status.PROCESSING, Status.CANCELLED}),
-        Status.PROCESSING: frozenset({Status.PAID, Status.FAILED, Status.SCHEDULED}),
-        Status.FAILED: frozenset(
-            {Status.PROCESSING, Status.DEFAULTED, Status.CANCELLED}
+        # Back to `action_required` too: an early payment that was declined
+        # puts the installment back as it was.
+        Status.PROCESSING: frozenset(
+            {Status.PAID, Status.FAILED, Status.SCHEDULED, Status.ACTION_REQUIRED}
         ),
+        Status.FAILED: frozenset(
+            {
+                Status.PROCESSING,
+                Status.DEFAULTED,
+                Status.CANCELLED,
+                Status.ACTION_REQUIRED,
+            }
+        ),
+        Status.ACTION_REQUIRED: frozenset({Status.PROCESSING, Status.CANCELLED}),
     }
     STAMPS = {
         Status.PAID: "paid_at",
         Status.FAILED: "failed_at",
         Status.DEFAULTED: "defaulted_at",
         Status.CANCELLED: "cancelled_at",
+        Status.ACTION_REQUIRED: "action_required_at",
     }
-    # What a refund may reduce and a cancellation cancels (DESIGN 14).
-    UNPAID = (Status.SCHEDULED, Status.FAILED)
+    # What a refund may reduce, a cancellation cancels and an early payment
+    # may pay (DESIGN 14, 15).
+    UNPAID = (Status.SCHEDULED, Status.FAILED, Status.ACTION_REQUIRED)
 
     public_id = models.CharField(max_length=40, unique=True, default=new_installment_id)
     plan = models.ForeignKey(
@@ -240,6 +257,8 @@ class Installment(StateMachine):
     failed_at = models.DateTimeField(null=True, blank=True)
     defaulted_at = models.DateTimeField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
+    # When it last began waiting for the customer to add a method.
+    action_required_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["plan_id", "sequence"]
@@ -264,6 +283,14 @@ class Installment(StateMachine):
                 fields=["next_attempt_at", "id"],
                 name="installment_claimable",
                 condition=Q(status__in=["scheduled", "failed"]),
+            ),
+            # Installments waiting for a payment method, by the end of their
+            # wait: the claim of those whose wait ended or whose customer added
+            # a method reads these few rows, never the scheduled ones.
+            models.Index(
+                fields=["next_attempt_at", "id"],
+                name="installment_waiting",
+                condition=Q(status="action_required"),
             ),
             # Attempts in flight, by the end of their lease (stale ones first).
             models.Index(

@@ -232,8 +232,8 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 describe_fields(
     PayEarlyInput,
     installment_id={
-        "description": "Pay this unpaid (`scheduled` or `failed`) installment of "
-        "the plan now (`inst_...`).",
+        "description": "Pay this unpaid (`scheduled`, `failed` or "
+        "`action_required`) installment of the plan now (`inst_...`).",
     },
     payoff={
         "description": "`true`: pay every unpaid installment now, in one charge.",

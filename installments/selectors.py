@@ -103,11 +103,7 @@ def next_due_installment(plan: PaymentPlan) -> Installment | None:
             installment
             for installment in plan.installments.all()
             if installment.status
-            in (
-                Installment.Status.SCHEDULED,
-                Installment.Status.PROCESSING,
-                Installment.Status.FAILED,
-            )
+            in (*Installment.UNPAID, Installment.Status.PROCESSING)
         ),
         None,
     )

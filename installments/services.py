@@ -12,6 +12,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from payments.gateway.declines import REASONS, decline_of
 from payments.ledger.services import collection_post
 from webhooks.services import emit_events
 
@@ -20,19 +21,9 @@ from .errors import PaymentInProgress
 from .milestones import milestones_reach
 from .models import DepositAttempt, Installment, PaymentPlan, start_of_day
 
-# The closed list of `payment.failed` reasons (docs/webhooks.md); a processor's
-# other declines are reported as the bank's generic refusal.
-FAILURE_REASONS = frozenset(
-    {
-        "insufficient_funds",
-        "card_expired",
-        "do_not_honor",
-        "authorization_revoked",
-        "no_payment_method",
-        "processor_error",
-    }
-)
-GENERIC_DECLINE = "do_not_honor"
+# The closed list of `payment.failed` reasons (docs/webhooks.md), from the one
+# decline table; a processor's other declines are the bank's generic refusal.
+FAILURE_REASONS = REASONS
 
 
 def deposit_reference(plan: PaymentPlan, number: int) -> str:
@@ -206,7 +197,7 @@ def deposit_failed(
 
 
 def failure_reason(reason: str) -> str:
-    return reason if reason in FAILURE_REASONS else GENERIC_DECLINE
+    return decline_of(reason).reason
 
 
 def plan_cancel(*, plan: PaymentPlan) -> PaymentPlan:

@@ -33,6 +33,7 @@ from installments import services as plans
 from installments.errors import PaymentInProgress
 from installments.models import DepositAttempt, PaymentPlan
 from merchants.errors import MerchantNotActive
+from payments.gateway.declines import decline_of
 from payments.methods import selectors as method_selectors
 from payments.methods.errors import PaymentFailed, PaymentMethodNotFound
 from payments.methods.services.saved_charges import (
@@ -51,15 +52,6 @@ logger = logging.getLogger("checkout")
 # old can still reach the processor, so a reference it does not know was never
 # charged.
 STALE_ATTEMPT_AGE = timedelta(minutes=2)
-
-REASON_TEXT = {
-    "insufficient_funds": "insufficient funds",
-    "card_expired": "the card has expired",
-    "do_not_honor": "the bank declined it (do not honour)",
-    "authorization_revoked": "the authorization was revoked by the bank",
-    "declined": "it was declined",
-    "processor_error": "the payment processor could not take it",
-}
 
 
 def _locked_order(
@@ -166,7 +158,9 @@ def _answer(attempt: DepositAttempt) -> PaymentPlan:
     if attempt.status == DepositAttempt.Status.SUCCEEDED:
         return plan_selectors.plans_with_installments().get(pk=attempt.plan_id)
     if attempt.status == DepositAttempt.Status.FAILED:
-        reason = REASON_TEXT.get(attempt.failure_reason, attempt.failure_reason)
+        # The one decline table: a hard decline (an expired card) has already
+        # taken the method out of the customer's choices.
+        reason = decline_of(attempt.failure_reason).text
         raise PaymentFailed(
             f"The deposit could not be charged: {reason}. Choose another payment "
             "method and try again."

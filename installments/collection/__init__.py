@@ -14,7 +14,8 @@ from .engine import (
     due_count,
     installment_collect_now,
 )
-from .outcomes import MAX_ATTEMPTS, RETRY_DAYS, Tally, retry_at
+from .outcomes import Tally
+from .retries import MAX_ATTEMPTS, RETRY_DAYS, retry_at, waiting_until
 
 __all__ = [
     "BATCH_SIZE",
@@ -30,4 +31,5 @@ __all__ = [
     "due_count",
     "installment_collect_now",
     "retry_at",
+    "waiting_until",
 ]

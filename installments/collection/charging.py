@@ -9,6 +9,13 @@ one sent: a pass that takes the attempt over verifies them in order and charges
 only a reference the processor has never seen. An installment is never charged
 twice.
 
+A hard decline (the decline table, payments/gateway/declines.py) has taken its
+method out of charging by the time the next one is tried, and the pass skips
+that method for every later claim of the same customer too. The attempt's
+reason is the first soft decline when there is one (the installment is retried
+on the schedule), else the first hard one (nothing left: the customer must
+act).
+
 The processor calls overlap on a pool of threads (DESIGN section 13), so a slow
 processor costs its latency once per round of threads, not once per installment,
 and the threads keep charging the next batch while the previous one is recorded.
@@ -23,6 +30,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connections, transaction
 
+from payments.gateway.declines import NO_PAYMENT_METHOD, Decline, decline_of
 from payments.methods.selectors import payment_methods_chargeable_by_customer
 from payments.methods.services.saved_charges import (
     ChargeOutcome,
@@ -30,7 +38,6 @@ from payments.methods.services.saved_charges import (
     saved_method_charge,
 )
 
-from ..services import failure_reason
 from .claims import Claim
 
 logger = logging.getLogger("installments.collection")
@@ -43,8 +50,6 @@ UNDECIDED = "undecided"
 # Something broke between claim and record (a bug, a crash): left in flight too.
 BROKEN = "broken"
 
-NO_PAYMENT_METHOD = "no_payment_method"
-
 
 @dataclass(frozen=True)
 class Result:
@@ -54,6 +59,11 @@ class Result:
     # 0 when none was.
     method_number: int = 0
     reason: str = ""  # the `payment.failed` reason when FAILED
+
+    @property
+    def decline(self) -> Decline:
+        """The decline table's row of a FAILED result's reason."""
+        return decline_of(self.reason)
 
     @property
     def reference(self) -> str:
@@ -71,11 +81,16 @@ def after_charge(claim: Claim, result: Result) -> None:
     """
 
 
-def _outcomes(claim: Claim, methods: Sequence) -> Iterator[tuple[int, ChargeOutcome]]:
+def _outcomes(
+    claim: Claim, methods: Sequence, retired: set[int]
+) -> Iterator[tuple[int, ChargeOutcome]]:
     """(method number, outcome) of each try, first to last, one at a time: a
     resumed claim's tries already sent (found by their references), then new
-    charges of the methods not tried yet. Nothing is charged before the caller
-    asks for the next outcome."""
+    charges of the methods not tried yet, leaving out those a hard decline
+    retired during this pass (`retired`, their pks; shared by the pass's
+    threads, so one customer's expired card is charged once per pass, not once
+    per installment). Nothing is charged before the caller asks for the next
+    outcome."""
     number = 1
     if claim.resumed:
         # Stops at the first reference never sent: it is charged now.
@@ -83,49 +98,51 @@ def _outcomes(claim: Claim, methods: Sequence) -> Iterator[tuple[int, ChargeOutc
             yield number, found
             number += 1
     for method in methods[number - 1 :]:
-        yield (
-            number,
-            saved_method_charge(
-                method=method,
-                amount=claim.amount,
-                reference=claim.reference(number),
-                currency=claim.currency,
-                metadata={
-                    "purpose": "installment",
-                    "installment_id": claim.public_id,
-                    "attempt": claim.attempt,
-                    "payment_plan_id": claim.plan_public_id,
-                    "order_reference": claim.order_reference,
-                },
-            ),
+        if method.pk in retired:
+            continue
+        outcome = saved_method_charge(
+            method=method,
+            amount=claim.amount,
+            reference=claim.reference(number),
+            currency=claim.currency,
+            metadata={
+                "purpose": "installment",
+                "installment_id": claim.public_id,
+                "attempt": claim.attempt,
+                "payment_plan_id": claim.plan_public_id,
+                "order_reference": claim.order_reference,
+            },
         )
+        if outcome.failed and decline_of(outcome.failure_reason).method_effect:
+            retired.add(method.pk)
+        yield number, outcome
         number += 1
 
 
-def _charge(claim: Claim, methods: Sequence) -> Result:
-    first_decline: ChargeOutcome | None = None
-    for number, outcome in _outcomes(claim, methods):
+def _charge(claim: Claim, methods: Sequence, retired: set[int]) -> Result:
+    declines: list[Decline] = []
+    number = 0
+    for number, outcome in _outcomes(claim, methods, retired):
         if outcome.succeeded:
             return Result(claim, PAID, method_number=number)
         if not outcome.failed:
             # Never move on to another method while this one may be charged.
             return Result(claim, UNDECIDED, method_number=number)
-        first_decline = first_decline or outcome
-    if first_decline is None:
+        declines.append(decline_of(outcome.failure_reason))
+    if not declines:
         return Result(claim, FAILED, reason=NO_PAYMENT_METHOD)
-    # The reason the customer's own default gave, when several methods declined.
+    # A method that may still pay decides: the installment is retried. The
+    # customer's own default comes first among equals.
+    soft = [decline for decline in declines if decline.retryable]
     return Result(
-        claim,
-        FAILED,
-        method_number=number,
-        reason=failure_reason(first_decline.failure_reason),
+        claim, FAILED, method_number=number, reason=(soft or declines)[0].reason
     )
 
 
-def charge(claim: Claim, methods: Sequence) -> Result:
+def charge(claim: Claim, methods: Sequence, retired: set[int] | None = None) -> Result:
     """The attempt's outcome; never raises (one installment never stops a batch)."""
     try:
-        result = _charge(claim, methods)
+        result = _charge(claim, methods, set() if retired is None else retired)
         after_charge(claim, result)
     except Exception:
         logger.exception(
@@ -179,6 +196,8 @@ class ChargePool:
         self._size = 0 if inline else threads
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
+        # Methods a hard decline took out of charging during this pass.
+        self._retired: set[int] = set()
 
     def _grow(self, work: int) -> None:
         """Start threads as work arrives, up to the pool's size."""
@@ -193,7 +212,7 @@ class ChargePool:
         try:
             while (job := self._jobs.get()) is not None:
                 pending, position, claim, methods = job
-                pending.set(position, charge(claim, methods))
+                pending.set(position, charge(claim, methods, self._retired))
         finally:
             connections.close_all()
 
@@ -208,7 +227,7 @@ class ChargePool:
             if self._size:
                 self._jobs.put(job)
             else:
-                pending.set(position, charge(*job[2:]))
+                pending.set(position, charge(*job[2:], self._retired))
         return pending
 
     def close(self) -> None:

@@ -7,14 +7,21 @@ passes queue). `next_attempt_at` of a claimed row becomes the end of its lease:
 an attempt still `processing` after that (its worker crashed, or the processor
 never said) is claimed again, as the same attempt, and settled by verifying its
 references before anything is charged.
+
+An installment waiting for the customer (`action_required`, DESIGN section 15)
+is claimed as soon as the customer has an active method added since it began
+waiting, or when its wait ends (`next_attempt_at`); a pass without either
+leaves it as it is.
 """
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from django.db import transaction
-from django.db.models import CharField, Exists, F, OuterRef, QuerySet, Value
+from django.db.models import CharField, Exists, F, OuterRef, Q, QuerySet, Value
 from django.db.models.functions import Cast, Concat
+
+from payments.methods.selectors import payment_methods_added_after
 
 from ..models import EarlyPaymentItem, Installment, PaymentPlan
 
@@ -123,6 +130,22 @@ def due(cutoff: datetime) -> QuerySet[Installment]:
     )
 
 
+def waiting(cutoff: datetime) -> QuerySet[Installment]:
+    """Installments of active plans waiting for a payment method that are
+    tried now: their customer added an active method since they began waiting
+    (`status_changed_at`), or their wait ended by `cutoff`. Read through the
+    partial index `installment_waiting`: only the waiting rows, never the
+    scheduled ones."""
+    new_method = payment_methods_added_after(
+        customer=OuterRef("plan__customer_id"), after=OuterRef("status_changed_at")
+    )
+    return Installment.objects.filter(
+        Q(next_attempt_at__lte=cutoff) | Exists(new_method),
+        status=Status.ACTION_REQUIRED,
+        plan__status=PaymentPlan.Status.ACTIVE,
+    )
+
+
 def stale(now: datetime) -> QuerySet[Installment]:
     """The engine's attempts whose lease has ended while still in flight. An
     installment an early payment holds is not one: its charge has another
@@ -171,15 +194,24 @@ def claim_due(*, cutoff: datetime, now: datetime, limit: int) -> list[Claim]:
     return _claim(due(cutoff), now=now, limit=limit)
 
 
+def claim_waiting(*, cutoff: datetime, now: datetime, limit: int) -> list[Claim]:
+    """Start the next attempt of up to `limit` installments waiting for a
+    payment method that has come (or whose wait ended by `cutoff`)."""
+    if limit <= 0:
+        return []
+    return _claim(waiting(cutoff), now=now, limit=limit)
+
+
 def claim_now(*, installment: Installment, now: datetime) -> Claim | None:
     """Start the next attempt of this installment at once, due or not (sandbox
-    time travel), if it is still as the caller read it: `scheduled` or `failed`
-    after the same number of attempts, its plan active. None when another caller
-    took it first: it is in flight, or that caller's attempt already settled it.
+    time travel), if it is still as the caller read it: unpaid (`scheduled`,
+    `failed` or `action_required`) after the same number of attempts, its plan
+    active. None when another caller took it first: it is in flight, or that
+    caller's attempt already settled it.
     """
     queryset = Installment.objects.filter(
         pk=installment.pk,
-        status__in=(Status.SCHEDULED, Status.FAILED),
+        status__in=Installment.UNPAID,
         attempts=installment.attempts,
         plan__status=PaymentPlan.Status.ACTIVE,
     )

@@ -15,7 +15,15 @@ from django.utils import timezone
 
 from ..models import Installment, start_of_day
 from .charging import BROKEN, UNDECIDED, ChargePool
-from .claims import claim_due, claim_now, claim_stale, due, stale
+from .claims import (
+    claim_due,
+    claim_now,
+    claim_stale,
+    claim_waiting,
+    due,
+    stale,
+    waiting,
+)
 from .early_recovery import early_payments_recover
 from .outcomes import Tally, record
 
@@ -40,17 +48,19 @@ class PassSummary:
     def line(self) -> str:
         rate = self.claimed / self.seconds if self.seconds else 0.0
         tally = self.tally
-        early = (
-            f"{self.early_settled} early payment(s) settled; "
-            if self.early_settled
+        extra = (
+            f"{tally.waiting} waiting for a new payment method; "
+            if tally.waiting
             else ""
         )
+        if self.early_settled:
+            extra += f"{self.early_settled} early payment(s) settled; "
         return (
             f"{self.claimed} attempt(s) ({self.resumed} resumed): {tally.paid} paid, "
             f"{tally.failed} failed ({tally.defaulted} defaulted), "
             f"{self.in_flight} left in flight, {tally.skipped} settled elsewhere; "
             f"{tally.completed} plan(s) completed, {tally.released} released; "
-            f"{early}{self.seconds:.1f} s ({rate:.0f}/s)"
+            f"{extra}{self.seconds:.1f} s ({rate:.0f}/s)"
         )
 
 
@@ -68,7 +78,7 @@ def due_count(*, on_date: date | None = None) -> int:
     """How many attempts a pass would take now (for a progress display)."""
     now = timezone.now()
     cutoff, _ = cutoff_of(on_date, now)
-    return due(cutoff).count() + stale(now).count()
+    return due(cutoff).count() + waiting(cutoff).count() + stale(now).count()
 
 
 def collect_due(
@@ -91,13 +101,11 @@ def collect_due(
     summary.early_settled = early_payments_recover(now=timezone.now(), limit=batch_size)
     previous = None
     with ChargePool() as pool:
+        claimer = _Claimer(cutoff, batch_size)
         while True:
             claims = []
             if budget_seconds is None or time.monotonic() - started < budget_seconds:
-                claims = claim_stale(now=timezone.now(), limit=batch_size)
-                claims += claim_due(
-                    cutoff=cutoff, now=timezone.now(), limit=batch_size - len(claims)
-                )
+                claims = claimer.next()
             else:
                 summary.more = True
             current = pool.submit(claims) if claims else None
@@ -111,6 +119,31 @@ def collect_due(
             previous = current
     summary.seconds = time.monotonic() - started
     return summary
+
+
+class _Claimer:
+    """A pass's next batch: attempts whose lease ended, installments waiting
+    for a method that came (until a claim finds fewer than it asked for: those
+    are few, and one that becomes claimable during the pass waits for the next
+    one), then what is due."""
+
+    def __init__(self, cutoff: datetime, batch_size: int):
+        self.cutoff = cutoff
+        self.batch_size = batch_size
+        self.waiting_left = True
+
+    def next(self) -> list:
+        claims = claim_stale(now=timezone.now(), limit=self.batch_size)
+        limit = self.batch_size - len(claims)
+        if self.waiting_left and limit > 0:
+            waiting = claim_waiting(cutoff=self.cutoff, now=timezone.now(), limit=limit)
+            self.waiting_left = len(waiting) == limit
+            claims += waiting
+        return claims + claim_due(
+            cutoff=self.cutoff,
+            now=timezone.now(),
+            limit=self.batch_size - len(claims),
+        )
 
 
 def _count(summary: PassSummary, claims, results, pass_date: date) -> None:

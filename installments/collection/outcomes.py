@@ -11,8 +11,13 @@ customers, each by primary key):
   and `installment.paid` with the same payload;
 - failed: `failed` with the next attempt at 10:00 Lagos on the due date + 1, 3,
   then 7 days; the 4th failed attempt defaults the installment and its plan;
-  `payment.failed` with the reason; e-mails to the customer (and, on default,
-  the merchant), sent after the commit;
+  `payment.failed` with the reason and whether it is retryable; e-mails to the
+  customer (and, on default, the merchant), sent after the commit;
+- failed by a hard decline with no method left (the decline table,
+  payments/gateway/declines.py): `failed`, then `action_required` until the
+  end of the wait (`waiting_until`), and the customer is asked by e-mail and
+  SMS to add a method (installments/notifications/, after the commit); a hard
+  decline once that wait is over defaults like the last retry;
 - the plans: defaulted (`payment_plan.defaulted`) by a defaulted installment,
   completed (`payment_plan.completed`) when every installment is paid, each once
   per plan; the merchant's release rule (`goods.release` once per plan);
@@ -26,7 +31,7 @@ when its lease ends).
 import logging
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -43,31 +48,22 @@ from ..models import Installment, PaymentPlan
 from ..selectors import installments_paid_sums
 from .charging import FAILED, PAID, Result
 from .claims import reference_expression
+from .retries import DEFAULT, WAIT, after_failure
 
 logger = logging.getLogger("installments.collection")
 
 Status = Installment.Status
 
-MAX_ATTEMPTS = 4
-# Retry n (after the n-th failed attempt) is due this many days after the due date.
-RETRY_DAYS = (1, 3, 7)
-RETRY_TIME = time(10, 0)  # Lagos
 EMAIL_TASK = "installments.tasks.send_emails"
-
-
-def retry_at(*, due_date: date, failed_attempts: int, pass_date: date) -> datetime:
-    """10:00 Lagos on the due date + 1, 3 or 7 days; never earlier than 10:00 on
-    the day after the pass (an engine that ran late tries at most once a day)."""
-    day = due_date + timedelta(days=RETRY_DAYS[failed_attempts - 1])
-    day = max(day, pass_date + timedelta(days=1))
-    return timezone.make_aware(datetime.combine(day, RETRY_TIME))
+NOTICE_TASK = "installments.notifications.tasks.send_action_required_notices"
 
 
 @dataclass
 class Tally:
     paid: int = 0
-    failed: int = 0  # failed attempts, including those that defaulted
+    failed: int = 0  # failed attempts, including those that defaulted or wait
     defaulted: int = 0
+    waiting: int = 0  # action required: waiting for the customer's new method
     completed: int = 0  # plans
     released: int = 0  # plans whose goods were released
     skipped: int = 0  # settled by someone else meanwhile
@@ -92,6 +88,7 @@ _ROW_FIELDS = (
     "last_failure_reason",
     "processor_reference",
     "status_changed_at",
+    "action_required_at",
 )
 _PLAN_FIELDS = (
     "id",
@@ -121,6 +118,8 @@ class _Batch:
         default_factory=lambda: defaultdict(list)
     )
     mail: list[emails.Message] = field(default_factory=list)
+    # Installments (pks) whose customer is asked to add a payment method.
+    notices: list[int] = field(default_factory=list)
     tally: Tally = field(default_factory=Tally)
 
 
@@ -169,6 +168,19 @@ def _record_paid(batch: _Batch, results: list[Result]) -> None:
     batch.tally.paid += len(results)
 
 
+def _next_step(batch: _Batch, result: Result, row: Installment) -> str:
+    """RETRY, WAIT or DEFAULT (retries.py), with the row's next attempt set."""
+    since = row.action_required_at
+    step, row.next_attempt_at = after_failure(
+        attempts=row.attempts,
+        retryable=result.decline.retryable,
+        due_date=row.due_date,
+        pass_date=batch.pass_date,
+        waiting_since=timezone.localdate(since) if since else None,
+    )
+    return step
+
+
 def _record_failed(
     batch: _Batch, results: list[Result], customers: dict[int, Customer]
 ) -> list[Installment]:
@@ -176,26 +188,23 @@ def _record_failed(
     # One UPDATE per (reason, next attempt, method position): a batch's rows
     # share few of them.
     groups: dict[tuple, list[Installment]] = defaultdict(list)
-    defaulting = []
+    steps: dict[str, list[Installment]] = defaultdict(list)
     for result in results:
         claim = result.claim
         row = batch.rows[claim.pk]
         row.last_failure_reason = result.reason
         row.processor_reference = result.reference
-        if row.attempts >= MAX_ATTEMPTS:
-            row.next_attempt_at = None
-            defaulting.append(row)
-        else:
-            row.next_attempt_at = retry_at(
-                due_date=row.due_date,
-                failed_attempts=row.attempts,
-                pass_date=batch.pass_date,
-            )
+        step = _next_step(batch, result, row)
+        steps[step].append(row)
         groups[(result.reason, row.next_attempt_at, result.method_number)].append(row)
         plan = batch.plans[claim.plan_pk]
         batch.events[claim.merchant_pk].append(
             events.payment_failed(plan, result.reason)
         )
+        if step == WAIT:
+            # The customer's notice (e-mail and SMS) says it all.
+            batch.notices.append(claim.pk)
+            continue
         batch.mail.extend(
             emails.failed_attempt(
                 claim=claim,
@@ -218,10 +227,12 @@ def _record_failed(
                 else "",
             },
         )
-    Installment.bulk_transition(defaulting, Status.DEFAULTED, at=batch.now)
+    Installment.bulk_transition(steps[WAIT], Status.ACTION_REQUIRED, at=batch.now)
+    Installment.bulk_transition(steps[DEFAULT], Status.DEFAULTED, at=batch.now)
     batch.tally.failed += len(results)
-    batch.tally.defaulted += len(defaulting)
-    return defaulting
+    batch.tally.waiting += len(steps[WAIT])
+    batch.tally.defaulted += len(steps[DEFAULT])
+    return steps[DEFAULT]
 
 
 def _record_plans(batch: _Batch, defaulted: list[Installment]) -> None:
@@ -236,7 +247,7 @@ def _record_plans(batch: _Batch, defaulted: list[Installment]) -> None:
     if defaulting:
         # A defaulted plan's later installments are no longer collected.
         Installment.objects.filter(
-            plan__in=defaulting, status__in=(Status.SCHEDULED, Status.FAILED)
+            plan__in=defaulting, status__in=Installment.UNPAID
         ).update(next_attempt_at=None, updated_at=batch.now)
         # Once per plan: only a plan that was active moves (and announces it).
         paid = installments_paid_sums([plan.pk for plan in defaulting])
@@ -303,15 +314,23 @@ def apply_outcomes(results: list[Result], *, pass_date: date) -> Tally:
             )
             defaulted = _record_failed(batch, failed, customers)
         _record_plans(batch, defaulted)
-        emit_for_merchants(
-            [(merchants[pk], events) for pk, events in batch.events.items()]
-        )
-        scores.scores_refresh(
-            customer_pks={result.claim.customer_pk for result in mine}
-        )
-        if batch.mail:
-            enqueue_on_commit(EMAIL_TASK, batch.mail, task_name="collection-mail")
+        _announce(batch, customer_pks={result.claim.customer_pk for result in mine})
     return batch.tally
+
+
+def _announce(batch: _Batch, *, customer_pks: set[int]) -> None:
+    """The batch's events, the customers' scores, and its messages (after the
+    commit)."""
+    emit_for_merchants(
+        [(batch.merchants[pk], events) for pk, events in batch.events.items()]
+    )
+    scores.scores_refresh(customer_pks=customer_pks)
+    if batch.mail:
+        enqueue_on_commit(EMAIL_TASK, batch.mail, task_name="collection-mail")
+    if batch.notices:
+        enqueue_on_commit(
+            NOTICE_TASK, batch.notices, task_name="action-required-notices"
+        )
 
 
 def record(results: list[Result], *, pass_date: date) -> Tally:

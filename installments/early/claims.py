@@ -33,7 +33,7 @@ from .models import (
 )
 
 Status = Installment.Status
-UNPAID = (Status.SCHEDULED, Status.FAILED)
+UNPAID = Installment.UNPAID
 
 
 def _busy(what: str) -> PaymentInProgress:

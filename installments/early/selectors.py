@@ -6,7 +6,7 @@ from payments.methods.selectors import payment_methods_chargeable
 
 from ..models import Installment, PaymentPlan
 
-UNPAID = (Installment.Status.SCHEDULED, Installment.Status.FAILED)
+UNPAID = Installment.UNPAID
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ in a durable transaction (outcomes.py).
 
 from django.utils import timezone
 
+from payments.gateway.declines import decline_of
 from payments.methods import selectors as method_selectors
 from payments.methods.errors import PaymentFailed, PaymentMethodInactive
 from payments.methods.models import PaymentMethod
@@ -17,14 +18,6 @@ from ..selectors import plans_with_installments
 from .claims import early_payment_claim
 from .models import EarlyPayment
 from .outcomes import early_payment_settle
-
-REASON_TEXT = {
-    "insufficient_funds": "insufficient funds",
-    "card_expired": "the card has expired",
-    "do_not_honor": "the bank declined it",
-    "authorization_revoked": "the bank or card issuer revoked the authorization",
-    "processor_error": "the payment processor could not take it",
-}
 
 
 def payment_method_for_early_payment(
@@ -91,7 +84,7 @@ def plan_pay_early(
     if payment.status == EarlyPayment.Status.SUCCEEDED:
         return plans_with_installments().get(pk=plan.pk)
     if payment.status == EarlyPayment.Status.FAILED:
-        reason = REASON_TEXT.get(payment.failure_reason, "it was declined")
+        reason = decline_of(payment.failure_reason).text
         raise PaymentFailed(
             f"The payment could not be charged: {reason}. Nothing changed on your "
             "plan; try another payment method, or let the installments be "

@@ -1,5 +1,6 @@
-"""Reminders before each due date and receipts after each collection and
-refund, by e-mail and by SMS (DESIGN section 14; docs/payment-plans.md).
+"""Reminders before each due date, receipts after each collection and
+refund, and requests to add a payment method after a hard decline (DESIGN
+section 15), by e-mail and by SMS (DESIGN section 14; docs/payment-plans.md).
 
 Every message is a `Message` row, unique per (kind, subject, channel), inserted
 before it is sent: a rerun, or a second run at the same moment, finds the row
@@ -9,4 +10,6 @@ stays `sending`, never sent twice).
     services.reminders_send(day)         the daily reminders (tasks.py)
     services.collection_receipts_send()  the sweep over recent collections
     services.refund_receipt_send(refund) one refund's receipt (called on commit)
+    services.action_required_notices_send()  the requests to add a payment
+                                         method after a hard decline
 """

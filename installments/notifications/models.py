@@ -11,12 +11,15 @@ class Message(StateMachine):
     message leaves, under the unique (kind, subject, channel): whoever inserts
     it sends it, anyone else finds it taken. `subject` is what the message is
     about: the installment's id (reminder), the collection's ledger reference
-    (its receipt), the refund's id (its receipt)."""
+    (its receipt), the refund's id (its receipt), the installment's attempt
+    `<installment id>_a<attempt>` (the request to add a payment method after a
+    hard decline, once per attempt)."""
 
     class Kind(models.TextChoices):
         REMINDER = "reminder"
         RECEIPT_COLLECTION = "receipt_collection"
         RECEIPT_REFUND = "receipt_refund"
+        ACTION_REQUIRED = "action_required"
 
     class Channel(models.TextChoices):
         EMAIL = "email"

@@ -4,7 +4,8 @@ from `after` (the caller pages through with the last id it saw)."""
 import re
 from datetime import date, datetime
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import CharField, Exists, OuterRef, Q, Value
+from django.db.models.functions import Cast, Concat
 
 from payments.ledger.models import LedgerTransaction
 from payments.methods.selectors import payment_methods_chargeable_by_customer
@@ -44,6 +45,41 @@ def installments_to_remind(due_date: date, *, after: int, limit: int) -> list:
         )
         .filter(
             _unsent(Message.Kind.REMINDER, "public_id", "plan__customer__sms_phone")
+        )
+        .select_related("plan__customer", "plan__merchant")
+        .order_by("id")[:limit]
+    )
+
+
+def installments_awaiting_method(
+    *, after: int, limit: int, pks: list[int] | None = None
+) -> list:
+    """Installments of active plans waiting for a payment method (only `pks`,
+    when given) whose request to add one is not recorded for their current
+    attempt, with their plan, customer and merchant. Read through the partial
+    index of waiting installments: few rows."""
+    rows = Installment.objects.filter(
+        status=Installment.Status.ACTION_REQUIRED,
+        plan__status=PaymentPlan.Status.ACTIVE,
+        id__gt=after,
+    )
+    if pks is not None:
+        rows = rows.filter(pk__in=pks)
+    return list(
+        rows.annotate(
+            notice_subject=Concat(
+                "public_id",
+                Value("_a"),
+                Cast("attempts", output_field=CharField()),
+                output_field=CharField(),
+            )
+        )
+        .filter(
+            _unsent(
+                Message.Kind.ACTION_REQUIRED,
+                "notice_subject",
+                "plan__customer__sms_phone",
+            )
         )
         .select_related("plan__customer", "plan__merchant")
         .order_by("id")[:limit]

@@ -180,6 +180,22 @@ def collection_receipts_send() -> Tally:
     )
 
 
+def action_required_notices_send(*, installment_pks: list[int] | None = None) -> Tally:
+    """Ask each customer whose installment waits for a payment method (only
+    those of `installment_pks`, when given) to add one, by e-mail and SMS,
+    once per hard-declined attempt. Enqueued by the collection engine after
+    the commit that made them wait, and swept on a schedule in case that task
+    never ran."""
+    return _in_chunks(
+        lambda **page: selectors.installments_awaiting_method(
+            pks=installment_pks, **page
+        ),
+        lambda installments: [
+            item for i in installments for item in texts.action_required(i)
+        ],
+    )
+
+
 REFUND_TASK = "installments.notifications.tasks.refund_receipt_deliver"
 
 

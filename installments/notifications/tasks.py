@@ -34,6 +34,16 @@ def send_collection_receipts() -> str:
     return tally.line()
 
 
+def send_action_required_notices(installment_pks: list[int] | None = None) -> str:
+    """After a batch made installments wait for a payment method (their pks),
+    and every few minutes for all of them: the requests to add one not sent
+    yet."""
+    tally = services.action_required_notices_send(installment_pks=installment_pks)
+    if tally.sent or tally.failed:
+        logger.info("send_action_required_notices: %s", tally.line())
+    return tally.line()
+
+
 def refund_receipt_deliver(facts: dict) -> str:
     """Enqueued by services.refund_receipt_send."""
     return services.refund_receipt_deliver(facts).line()

@@ -12,6 +12,8 @@ from datetime import date, datetime
 from django.conf import settings
 from django.utils import timezone
 
+from payments.gateway.declines import decline_of
+
 from ..emails import naira
 from .models import Message
 
@@ -96,6 +98,50 @@ def reminder(installment, *, method_label: str | None) -> list[Outgoing]:
         sms=(
             f"{merchant.business_name} order {plan.order_reference}: {amount} "
             f"({which}) {sms_charge}. Pay now or change method: {plan_url(plan)}"
+        ),
+    )
+
+
+def account_url() -> str:
+    """Where a customer adds a card or bank account."""
+    return f"{settings.CONSUMER_URL}/account/"
+
+
+def action_required_subject(installment) -> str:
+    """`<installment id>_a<attempt>`: one request per hard-declined attempt."""
+    return f"{installment.public_id}_a{installment.attempts}"
+
+
+def action_required(installment) -> list[Outgoing]:
+    """`installment` waiting for a payment method (its plan, the plan's customer
+    and merchant loaded): why, what to do, and until when (`next_attempt_at`)."""
+    plan = installment.plan
+    customer, merchant = plan.customer, plan.merchant
+    amount = naira(installment.amount)
+    which = f"installment {installment.sequence} of {plan.installment_count}"
+    why = decline_of(installment.last_failure_reason).text
+    until = timezone.localtime(installment.next_attempt_at)
+    return _both(
+        kind=Kind.ACTION_REQUIRED,
+        subject=action_required_subject(installment),
+        customer=customer,
+        title=f"Add a payment method to pay for order {plan.order_reference}",
+        email=(
+            f"Hello {customer.first_name},\n\n"
+            f"We could not collect {which} ({amount}) of your order "
+            f"{plan.order_reference} from {merchant.business_name}: {why}. We "
+            "will not charge that payment method again, and there is no other "
+            "one on your account that we can charge.\n\n"
+            "Please add a card or bank account here; we collect the installment "
+            f"as soon as you have added it:\n{account_url()}\n\n"
+            f"If no payment method is added by {_long(until)} at "
+            f"{until:%H:%M} (Lagos time), your plan will be in default.\n\n"
+            f"Your plan: {plan_url(plan)}\n"
+        ),
+        sms=(
+            f"{merchant.business_name} order {plan.order_reference}: we could not "
+            f"collect {amount} ({which}): {why}. Add a card or bank account by "
+            f"{_short(until)}: {account_url()}"
         ),
     )
 

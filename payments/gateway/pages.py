@@ -18,6 +18,7 @@ from .processors import get_processor
 from .processors.sandbox import SandboxInputError, SandboxProcessor
 from .processors.sandbox.values import (
     CARD_DECLINED,
+    CARD_EXPIRES_THIS_MONTH,
     CARD_INSUFFICIENT_FUNDS,
     CARD_REFUNDS_FAIL,
     CARD_SUCCEEDS,
@@ -27,6 +28,10 @@ TEST_CARDS = [
     (CARD_SUCCEEDS, "authorizes; later charges succeed"),
     (CARD_INSUFFICIENT_FUNDS, "authorizes; later charges fail: insufficient funds"),
     (CARD_REFUNDS_FAIL, "authorizes; later charges succeed, their refunds fail"),
+    (
+        CARD_EXPIRES_THIS_MONTH,
+        "authorizes; expires at the end of this month, later charges then fail",
+    ),
     (CARD_DECLINED, "declined at authorization"),
 ]
 

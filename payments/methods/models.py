@@ -30,7 +30,8 @@ class PaymentMethod(StateMachine):
     Invariants held by the database: at most one default per customer, the default
     is active, and one active method per card (signature) or bank account.
     Rows are never removed: deleting sets `status=deleted`, a processor revocation
-    sets `status=revoked` (still listed, as inactive history).
+    sets `status=revoked`, a charge declined because the card has expired sets
+    `status=expired` (both still listed, as inactive history).
     """
 
     class Type(models.TextChoices):
@@ -40,14 +41,20 @@ class PaymentMethod(StateMachine):
     class Status(models.TextChoices):
         ACTIVE = "active"
         REVOKED = "revoked"
+        EXPIRED = "expired"
         DELETED = "deleted"
 
     TRANSITIONS = {
-        Status.ACTIVE: frozenset({Status.REVOKED, Status.DELETED}),
-        # The customer deletes a revoked method from the listing.
+        Status.ACTIVE: frozenset({Status.REVOKED, Status.EXPIRED, Status.DELETED}),
+        # The customer deletes a revoked or expired method from the listing.
         Status.REVOKED: frozenset({Status.DELETED}),
+        Status.EXPIRED: frozenset({Status.DELETED}),
     }
-    STAMPS = {Status.REVOKED: "revoked_at", Status.DELETED: "deleted_at"}
+    STAMPS = {
+        Status.REVOKED: "revoked_at",
+        Status.EXPIRED: "expired_at",
+        Status.DELETED: "deleted_at",
+    }
 
     public_id = models.CharField(
         max_length=40, unique=True, default=new_payment_method_id
@@ -79,6 +86,7 @@ class PaymentMethod(StateMachine):
     updated_at = models.DateTimeField(auto_now=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
     revocation_reason = models.CharField(max_length=64, blank=True)
+    expired_at = models.DateTimeField(null=True, blank=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -46,6 +46,15 @@ def payment_methods_chargeable_by_customer(
     return methods
 
 
+def payment_methods_added_after(*, customer, after) -> QuerySet[PaymentMethod]:
+    """The active methods of `customer` (a pk) added after `after`; either may
+    be an `OuterRef`, as in the collection engine's claim of installments
+    waiting for a new method."""
+    return PaymentMethod.objects.filter(
+        customer_id=customer, status=PaymentMethod.Status.ACTIVE, created_at__gt=after
+    )
+
+
 def own_payment_method(customer: Customer, public_id: str) -> PaymentMethod:
     methods = customer.payment_methods.exclude(status=PaymentMethod.Status.DELETED)
     method = row_by_public_id(methods, public_id, "pm")

@@ -197,6 +197,7 @@ def test_a_declined_deposit_is_402_payment_failed_and_the_session_stays_open(
         "resourceId": plan.public_id,
         "orderReference": "ORD-1001",
         "reason": "insufficient_funds",
+        "retryable": True,
     }
     assert plan.status == "pending"
     assert plan.installments.count() == 0

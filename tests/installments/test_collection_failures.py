@@ -96,6 +96,7 @@ def test_a_failing_card_fails_with_insufficient_funds_and_retries_the_next_day(
             "resourceId": plan.public_id,
             "orderReference": plan.order_reference,
             "reason": "insufficient_funds",
+            "retryable": True,
         }
     ]
     [message] = mail.outbox
@@ -281,10 +282,13 @@ def test_a_customer_without_any_method_fails_with_no_payment_method(db):
     collect(first.due_date)
 
     first.refresh_from_db()
-    assert (first.status, first.attempts) == ("failed", 1)
+    # A hard decline (DESIGN 15): the attempt failed, and with no method left
+    # the installment waits for the customer to add one.
+    assert (first.status, first.attempts) == ("action_required", 1)
     assert first.last_failure_reason == "no_payment_method"
     assert not charges_for(first).exists()
     assert [f["reason"] for f in failures(setup.plan)] == ["no_payment_method"]
+    assert [f["retryable"] for f in failures(setup.plan)] == [False]
 
 
 def test_a_failed_installment_is_paid_on_retry_once_the_customer_adds_a_card(
@@ -323,10 +327,10 @@ def test_one_bad_installment_does_not_stop_the_batch(db, monkeypatch):
     bad = installments_of(other.plan)[0]
     real = charging._charge
 
-    def breaks_on_one(claim, methods):
+    def breaks_on_one(claim, methods, *rest):
         if claim.pk == bad.pk:
             raise RuntimeError("a bug in one installment")
-        return real(claim, methods)
+        return real(claim, methods, *rest)
 
     monkeypatch.setattr(charging, "_charge", breaks_on_one)
     first = installments_of(good.plan)[0]

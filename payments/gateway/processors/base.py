@@ -23,13 +23,15 @@ class TransactionStatus:
 
 
 class FailureReason:
-    """Normalized reasons a charge failed; later issues put them in events."""
+    """Normalized reasons a charge failed; soft or hard in payments/gateway/
+    declines.py, the one table every caller reads."""
 
     INSUFFICIENT_FUNDS = "insufficient_funds"
     CARD_EXPIRED = "card_expired"
     DO_NOT_HONOR = "do_not_honor"
     DECLINED = "declined"
     AUTHORIZATION_REVOKED = "authorization_revoked"
+    INVALID_ACCOUNT = "invalid_account"
     PROCESSOR_ERROR = "processor_error"
 
 
@@ -331,6 +333,16 @@ _REVOKED_HINTS = (
     "mandate is not active",
     "no longer valid",
 )
+# A bank account that cannot be debited at all (closed, unknown).
+_INVALID_ACCOUNT_HINTS = (
+    "invalid account",
+    "account is invalid",
+    "account not found",
+    "account does not exist",
+    "account closed",
+    "account has been closed",
+    "account is closed",
+)
 
 
 def failure_reason_from_text(text: str) -> str:
@@ -338,6 +350,8 @@ def failure_reason_from_text(text: str) -> str:
     lowered = (text or "").lower()
     if any(hint in lowered for hint in _REVOKED_HINTS):
         return FailureReason.AUTHORIZATION_REVOKED
+    if any(hint in lowered for hint in _INVALID_ACCOUNT_HINTS):
+        return FailureReason.INVALID_ACCOUNT
     if "insufficient" in lowered:
         return FailureReason.INSUFFICIENT_FUNDS
     if "expired" in lowered:

@@ -33,6 +33,10 @@ REVOCATION_EVENTS = frozenset(
 )
 POLL_EVENT = "mandate_authorizations.revoked"
 CHARGE_FAILURE_EVENT = "charge.authorization_invalid"
+CHARGE_FAILURE_EVENTS = {
+    FailureReason.AUTHORIZATION_REVOKED: CHARGE_FAILURE_EVENT,
+    FailureReason.INVALID_ACCOUNT: "charge.account_invalid",
+}
 
 
 class Source:
@@ -159,13 +163,15 @@ def _authorization_code(data: dict) -> str:
 def revocation_from_charge_failure(
     *, authorization_code: str, result: TransactionResult
 ) -> bool:
-    """For the auto-debit engine: a charge refused because the authorization is
-    no longer valid revokes the method like a webhook would. True when it did."""
-    if result.succeeded or result.failure_reason != FailureReason.AUTHORIZATION_REVOKED:
+    """A charge refused because the authorization is no longer valid, or the
+    bank account behind it is closed, revokes the method like a webhook would.
+    True when it was such a refusal."""
+    event = CHARGE_FAILURE_EVENTS.get(result.failure_reason)
+    if result.succeeded or event is None:
         return False
     revocation_handle(
         authorization_code=authorization_code,
-        event=CHARGE_FAILURE_EVENT,
+        event=event,
         source=Source.CHARGE_FAILURE,
     )
     return True

@@ -18,7 +18,7 @@ from ...gateway.processors import (
 )
 from ...gateway.processors import get_processor as _get_processor
 from ..models import PaymentMethod
-from .revocations import revocation_from_charge_failure
+from .declines import declined_method_retire
 
 logger = logging.getLogger("payments")
 
@@ -121,8 +121,10 @@ def saved_method_charge(
     Never raises for a processor problem: a decline is FAILED with its reason; a
     timeout or error is answered by verifying the reference, and is UNKNOWN
     when the processor cannot say yet (settle it later with `charge_verify`).
-    A refusal before charging is FAILED (`processor_error`). A decline saying
-    the authorization is gone deactivates the method, as a revocation would.
+    A refusal before charging is FAILED (`processor_error`). A hard decline
+    (payments/gateway/declines.py) takes the method out of charging: an
+    expired card is marked expired, a revoked authorization or a closed
+    account deactivated, as a revocation would.
     """
     processor = _get_processor()
     if method.processor != processor.name:
@@ -153,8 +155,6 @@ def saved_method_charge(
     except (ProcessorError, ProcessorTimeout) as error:
         logger.warning("Charge %s has no answer (%s); verifying", reference, error)
         return charge_verify(reference=reference, unseen_is_failed=False)
-    if not result.succeeded:
-        revocation_from_charge_failure(
-            authorization_code=method.authorization_code, result=result
-        )
+    if result.status == TransactionStatus.FAILED:
+        declined_method_retire(method=method, result=result)
     return _from_result(result)

@@ -36,6 +36,7 @@ from .banks import (
 from .payouts import SandboxPayouts
 from .refunds import SandboxRefunds
 from .values import (
+    CARD_EXPIRES_THIS_MONTH,
     CARDS,
     SandboxInputError,
     card_brand,
@@ -75,9 +76,28 @@ def _charge_outcome(auth: SandboxAuthorization | None) -> tuple[str, str, str]:
             FailureReason.AUTHORIZATION_REVOKED,
             "Authorization has been revoked by the customer's bank",
         )
+    if _expired(auth):
+        return "failed", FailureReason.CARD_EXPIRED, "Expired Card"
     if auth.behaviour == SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS:
         return "failed", FailureReason.INSUFFICIENT_FUNDS, "Insufficient Funds"
     return "success", "", "Approved"
+
+
+def _expired(auth: SandboxAuthorization) -> bool:
+    """A card is good until the end of its expiry month (Lagos time)."""
+    if not auth.exp_year:
+        return False
+    today = timezone.localdate()
+    return (int(auth.exp_year), int(auth.exp_month)) < (today.year, today.month)
+
+
+def _expiry(number: str) -> dict:
+    """A test card's expiry: the end of this month for the card that expires,
+    December three years on for the others."""
+    today = timezone.localdate()
+    if number == CARD_EXPIRES_THIS_MONTH:
+        return {"exp_month": f"{today.month:02d}", "exp_year": str(today.year)}
+    return {"exp_month": "12", "exp_year": str(today.year + 3)}
 
 
 class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Processor):
@@ -124,7 +144,8 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Proce
         if number not in CARDS:
             raise SandboxInputError(
                 "This is not a sandbox test card: use 4084084084084081, "
-                "4084080000000409, 4084080000005408 or 4000000000000002."
+                "4084080000000409, 4084080000005408, 4084080000000011 or "
+                "4000000000000002."
             )
         with transaction.atomic():
             row = SandboxTransaction.objects.select_for_update().get(
@@ -146,8 +167,7 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Proce
                     signature="SIG_" + hashlib.sha256(number.encode()).hexdigest()[:20],
                     brand=card_brand(number),
                     last4=number[-4:],
-                    exp_month="12",
-                    exp_year=str(timezone.now().year + 3),
+                    **_expiry(number),
                     behaviour=behaviour,
                 )
             row.transition_to(

@@ -15,11 +15,15 @@ CARD_DECLINED = "4000000000000002"
 # Authorizes and its charges succeed, but a refund of one of them fails
 # (DESIGN section 14).
 CARD_REFUNDS_FAIL = "4084080000005408"
+# Authorizes with an expiry at the end of the month it is added in; charges
+# after that month fail `card_expired` (DESIGN section 15).
+CARD_EXPIRES_THIS_MONTH = "4084080000000011"
 CARDS = {
     CARD_SUCCEEDS: SandboxAuthorization.Behaviour.SUCCEEDS,
     CARD_INSUFFICIENT_FUNDS: SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS,
     CARD_DECLINED: None,
     CARD_REFUNDS_FAIL: SandboxAuthorization.Behaviour.REFUNDS_FAIL,
+    CARD_EXPIRES_THIS_MONTH: SandboxAuthorization.Behaviour.SUCCEEDS,
 }
 CORRECT_OTP = "123456"
 # Last digit of a bank account number -> the first step of its mandate flow.
