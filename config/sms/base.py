@@ -1,5 +1,6 @@
 """What every SMS backend is: `send(message) -> provider message id`."""
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 
@@ -14,6 +15,8 @@ class SmsError(Exception):
     readable reason, free of credentials."""
 
 
-class SmsBackend:
+class SmsBackend(ABC):
+    @abstractmethod
     def send(self, message: SmsMessage) -> str:
-        raise NotImplementedError
+        """Send one message; the provider's id of it. SmsError when refused or
+        when its fate is unknown."""

@@ -4,6 +4,8 @@ the API's input serializers: a page validates with the serializer of the same
 thing, so a page and the API accept and refuse exactly the same values with the
 same messages."""
 
+from abc import ABC, abstractmethod
+
 from django import forms
 from django.template.response import TemplateResponse
 from django.views import View
@@ -11,18 +13,20 @@ from django.views import View
 from config.api.login_guard import client_ip
 
 
-class FormPage(View):
+class FormPage(View, ABC):
     """A page of one form. GET: the form, blank; POST: the form bound to the
     body, shown again with a 400 while it is invalid, else `submitted` answers.
     `render` shows the page; a page with more on it than the form overrides it."""
 
     template_name = ""
 
+    @abstractmethod
     def form(self, data=None):
-        raise NotImplementedError
+        """The page's form, bound to `data` when there is one."""
 
+    @abstractmethod
     def submitted(self, request, form):
-        raise NotImplementedError
+        """The answer to a valid form: do what it asks, then redirect (303)."""
 
     def get(self, request):
         return self.render(request, self.form())

@@ -20,7 +20,8 @@ class NotANigerianMobile(ValueError):
 
 
 def nigerian_mobile(value: str) -> str:
-    """`value` as `+234XXXXXXXXXX`, or NotANigerianMobile."""
+    """`value` in E.164 (`0803 123 4567` -> `+2348031234567`), or
+    NotANigerianMobile."""
     written = _SEPARATORS.sub("", value.strip())
     if written.startswith("+"):
         if not written.startswith("+234"):
