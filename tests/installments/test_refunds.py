@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 import time_machine
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -456,3 +457,39 @@ def test_the_database_lets_a_cancelled_installment_owe_nothing():
     Installment.objects.filter(pk=installment.pk).update(amount=0, status="cancelled")
     installment.refresh_from_db()
     assert (installment.amount, installment.status) == (0, "cancelled")
+
+
+@pytest.mark.django_db
+def test_the_plan_list_reads_refunds_in_a_fixed_number_of_queries():
+    """Each plan carries its refunds and their parts: read with the plans, not
+    once per plan (no N+1)."""
+    first = make_active_plan()
+    owner = first.owner
+
+    def refund(setup):
+        response = APIClient().post(
+            f"{setup.url}/refunds",
+            {"amount": 1_000, "reason": "Returned a cable"},
+            format="json",
+            **owner.headers,
+        )
+        assert response.status_code == 201, response.content
+
+    def list_queries() -> tuple[int, int]:
+        with CaptureQueriesContext(connection) as queries:
+            response = APIClient().get("/api/v1/payment-plans", **owner.headers)
+        assert response.status_code == 200
+        return len(queries), response.json()["total"]
+
+    refund(first)
+    one, total = list_queries()
+    assert total == 1
+    for n in range(3):
+        more = make_active_plan(
+            owner=owner, email=f"more{n}@mail.example.com", order_reference=f"o-{n}"
+        )
+        refund(more)
+    four, total = list_queries()
+
+    assert total == 4
+    assert four == one
