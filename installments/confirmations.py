@@ -53,7 +53,7 @@ def installment_charge_confirm(charge: ConfirmedCharge) -> bool:
             installment.status == Installment.Status.PROCESSING
             and installment.attempts == attempt
         )
-        if in_flight and charge.amount == installment.amount:
+        if in_flight and charge.amount == installment.amount_owed:
             claim = Claim.of(installment, resumed=True)
             apply_outcomes(
                 [Result(claim, PAID, method_number=int(match[3] or 1))],

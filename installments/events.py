@@ -4,12 +4,16 @@ processor's late confirmations send the same shapes."""
 
 from typing import TYPE_CHECKING
 
+from config.api.formats import iso_utc
+
 from payments.gateway.declines import decline_of
 
 from . import selectors
 from .selectors import installments_paid_sums
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from .collection.claims import Claim
     from .models import DepositAttempt, Installment, PaymentPlan, Refund
 
@@ -118,6 +122,31 @@ def installment_paid(claim: "Claim", processor_reference: str) -> list[Event]:
             "currency": claim.currency,
             "processorReference": processor_reference,
         }
+    )
+
+
+def installment_partially_paid(
+    claim: "Claim", *, amount: int, next_attempt_at: "datetime | None"
+) -> Event:
+    """The last retry's partial debit collected `amount` of what the
+    installment owed (DESIGN section 15); the rest is still owed."""
+    paid = claim.amount_paid + amount
+    owed = claim.amount_paid + claim.amount
+    return (
+        "installment.partially_paid",
+        {
+            "resourceType": "installment",
+            "resourceId": claim.public_id,
+            "paymentPlanId": claim.plan_public_id,
+            "customerId": claim.customer_public_id,
+            "orderReference": claim.order_reference,
+            "amount": amount,
+            "amountPaid": paid,
+            "amountRemaining": owed - paid,
+            "currency": claim.currency,
+            "processorReference": claim.partial_debit_reference,
+            "nextAttemptAt": iso_utc(next_attempt_at),
+        },
     )
 
 

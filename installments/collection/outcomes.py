@@ -48,6 +48,7 @@ from ..models import Installment, PaymentPlan
 from ..selectors import installments_paid_sums
 from .charging import FAILED, PAID, Result
 from .claims import reference_expression
+from .partial_outcomes import partials_record
 from .retries import DEFAULT, WAIT, after_failure
 
 logger = logging.getLogger("installments.collection")
@@ -66,6 +67,7 @@ class Tally:
     waiting: int = 0  # action required: waiting for the customer's new method
     completed: int = 0  # plans
     released: int = 0  # plans whose goods were released
+    partial: int = 0  # failed attempts whose partial debit collected part
     skipped: int = 0  # settled by someone else meanwhile
     broken: int = 0  # could not be recorded: left in flight
 
@@ -89,6 +91,7 @@ _ROW_FIELDS = (
     "processor_reference",
     "status_changed_at",
     "action_required_at",
+    "amount_paid",
 )
 _PLAN_FIELDS = (
     "id",
@@ -177,6 +180,7 @@ def _next_step(batch: _Batch, result: Result, row: Installment) -> str:
         due_date=row.due_date,
         pass_date=batch.pass_date,
         waiting_since=timezone.localdate(since) if since else None,
+        partial=result.partial_amount > 0,
     )
     return step
 
@@ -205,6 +209,8 @@ def _record_failed(
             # The customer's notice (e-mail and SMS) says it all.
             batch.notices.append(claim.pk)
             continue
+        if result.partial_amount:
+            continue  # partials_record writes to the customer
         batch.mail.extend(
             emails.failed_attempt(
                 claim=claim,
@@ -227,6 +233,9 @@ def _record_failed(
                 else "",
             },
         )
+    partials = [result for result in results if result.partial_asked]
+    if partials:
+        partials_record(batch, partials, customers)
     Installment.bulk_transition(steps[WAIT], Status.ACTION_REQUIRED, at=batch.now)
     Installment.bulk_transition(steps[DEFAULT], Status.DEFAULTED, at=batch.now)
     batch.tally.failed += len(results)
