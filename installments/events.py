@@ -5,7 +5,6 @@ processor's late confirmations send the same shapes."""
 from typing import TYPE_CHECKING
 
 from config.api.formats import iso_utc
-
 from payments.gateway.declines import decline_of
 
 from . import selectors

@@ -284,7 +284,8 @@ class Installment(StateMachine):
             ),
             # A partial collection never exceeds what the installment is for.
             models.CheckConstraint(
-                condition=Q(amount_paid__gte=0) & Q(amount_paid__lte=models.F("amount")),
+                condition=Q(amount_paid__gte=0)
+                & Q(amount_paid__lte=models.F("amount")),
                 name="installment_amount_paid_valid",
             ),
         ]

@@ -189,6 +189,8 @@ def saved_method_partial_debit(
             return charge_verify(reference=reference, unseen_is_failed=False)
         return _not_charged(reference, error.processor_message)
     except (ProcessorError, ProcessorTimeout) as error:
-        logger.warning("Partial debit %s has no answer (%s); verifying", reference, error)
+        logger.warning(
+            "Partial debit %s has no answer (%s); verifying", reference, error
+        )
         return charge_verify(reference=reference, unseen_is_failed=False)
     return _from_result(result)
