@@ -109,7 +109,9 @@ def _installment_paid(data: dict) -> list[Event]:
 
 
 def installment_paid(claim: "Claim", processor_reference: str) -> list[Event]:
-    """An installment collected by the engine (the claim that charged it)."""
+    """An installment collected by the engine (the claim that charged it);
+    `amount` is what that charge collected (the rest, after a partial
+    collection)."""
     return _installment_paid(
         {
             "resourceType": "installment",
@@ -153,7 +155,8 @@ def installment_paid_early(
     installment: "Installment", plan: "PaymentPlan", processor_reference: str
 ) -> list[Event]:
     """An installment the customer paid early (alone, or in a payoff: then
-    `processorReference` is the payoff's one charge)."""
+    `processorReference` is the payoff's one charge); `amount` is what that
+    charge collected of it (the rest, after a partial collection)."""
     return _installment_paid(
         {
             "resourceType": "installment",
@@ -161,7 +164,7 @@ def installment_paid_early(
             "paymentPlanId": plan.public_id,
             "customerId": plan.customer.public_id,
             "orderReference": plan.order_reference,
-            "amount": installment.amount,
+            "amount": installment.amount_owed,
             "currency": installment.currency,
             "processorReference": processor_reference,
         }
