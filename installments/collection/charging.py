@@ -74,6 +74,8 @@ class Result:
     @property
     def reference(self) -> str:
         """The processor reference of that charge ("" when none was made)."""
+        if self.partial_asked:
+            return self.claim.partial_debit_reference
         if not self.method_number:
             return ""
         return self.claim.reference(self.method_number)
@@ -169,9 +171,11 @@ def _partial_result(
     if outcome.failed or outcome.succeeded:
         amount = partial.collected(claim, outcome) if outcome.succeeded else 0
         if amount is not None:
+            # The money came in meanwhile: a partial debit that took all that
+            # was owed paid the installment (under its own reference).
             return Result(
                 claim,
-                FAILED,
+                PAID if amount == claim.amount else FAILED,
                 method_number=method_number,
                 reason=reason,
                 partial_asked=True,

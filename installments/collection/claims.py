@@ -71,6 +71,17 @@ def partial_reference_of(installment_id: str, attempt: int) -> str:
     return f"{installment_id}_a{attempt}p"
 
 
+def partial_reference_expression():
+    """`partial_reference_of()` of each row's own id and attempt, as SQL."""
+    return Concat(
+        F("public_id"),
+        Value("_a"),
+        Cast("attempts", output_field=CharField()),
+        Value("p"),
+        output_field=CharField(),
+    )
+
+
 def reference_expression(method_number: int):
     """`attempt_reference()` of each row's own id and attempt, as SQL, so a whole
     batch's references are written by one UPDATE."""

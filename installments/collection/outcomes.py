@@ -47,7 +47,7 @@ from ..milestones import milestones_reach
 from ..models import Installment, PaymentPlan
 from ..selectors import installments_paid_sums
 from .charging import FAILED, PAID, Result
-from .claims import reference_expression
+from .claims import partial_reference_expression, reference_expression
 from .partial_outcomes import partials_record
 from .retries import DEFAULT, WAIT, after_failure
 
@@ -133,7 +133,7 @@ def _record_paid(batch: _Batch, results: list[Result]) -> None:
         row = batch.rows[result.claim.pk]
         row.processor_reference = result.reference
         row.next_attempt_at = None
-        groups[result.method_number].append(row)
+        groups[-1 if result.partial_asked else result.method_number].append(row)
         batch.events[result.claim.merchant_pk] += events.installment_paid(
             result.claim, result.reference
         )
@@ -144,7 +144,9 @@ def _record_paid(batch: _Batch, results: list[Result]) -> None:
             at=batch.now,
             same={
                 "next_attempt_at": None,
-                "processor_reference": reference_expression(method_number),
+                "processor_reference": reference_expression(method_number)
+                if method_number >= 0
+                else partial_reference_expression(),
             },
         )
     collections_post(

@@ -319,3 +319,32 @@ def test_the_engines_last_try_after_a_partial_charges_only_the_rest(db):
     [paid] = event_data(setup.owner.merchant, "installment.paid")
     assert (paid["amount"], paid["processorReference"]) == (rest, last.reference)
     assert "clean" in check_ledger()
+
+
+def test_a_partial_debit_that_finds_all_that_is_owed_pays_the_installment(
+    monkeypatch,
+):
+    from payments.gateway.processors import sandbox
+
+    setup = partial_plan(percent=50)
+    first = installments_of(setup.plan)[0]
+    first_three_attempts(first)
+    # The salary lands between the last retry's full charge and its partial
+    # debit: the partial debit finds all of it.
+    monkeypatch.setattr(sandbox, "_available", lambda auth, amount: amount)
+
+    last_retry(first)
+
+    first = refreshed(first)
+    reference = f"{first.public_id}_a4p"
+    assert (first.status, first.amount_paid) == ("paid", 0)
+    assert first.processor_reference == reference
+    collection = LedgerTransaction.objects.get(
+        kind="collection", resource_id=first.public_id
+    )
+    assert (collection.reference, collection.amount) == (first.public_id, first.amount)
+    assert collection.processor_reference == reference
+    [paid] = event_data(setup.owner.merchant, "installment.paid")
+    assert (paid["amount"], paid["processorReference"]) == (first.amount, reference)
+    assert not event_data(setup.owner.merchant, "installment.partially_paid")
+    assert "clean" in check_ledger()
