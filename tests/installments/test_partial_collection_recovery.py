@@ -14,7 +14,8 @@ from installments.collection import LEASE, charging, partial
 from installments.models import Installment
 from payments.gateway.errors import ProcessorTimeout
 from payments.gateway.processors.sandbox import SandboxProcessor
-from payments.models import LedgerTransaction, SandboxTransaction
+from payments.gateway.services.processor_events import processor_event_handle
+from payments.models import LedgerTransaction, ProcessorEvent, SandboxTransaction
 from webhooks.models import Event
 
 from ..checkout.conftest import CARD_OK, add_card
@@ -143,4 +144,26 @@ def test_an_unanswered_partial_debit_stays_in_flight_until_verified(monkeypatch)
     [debit] = charges_for(first).filter(reference=first.partial_reference)
     assert (first.status, first.amount_paid) == ("failed", debit.amount)
     assert len(partial_events(first)) == 1
+    assert "clean" in check_ledger()
+
+
+def test_the_processors_charge_success_for_a_partial_debit_is_known_and_moves_nothing():
+    setup = partial_plan(percent=50)
+    first = installments_of(setup.plan)[0]
+    first_three_attempts(first)
+    collect(last_retry_day(first))
+    first = refreshed(first)
+    event = {
+        "event": "charge.success",
+        "data": {"reference": first.partial_reference, "status": "success"},
+    }
+
+    assert processor_event_handle(payload=event, source="webhook") == "handled"
+
+    note = ProcessorEvent.objects.get(key=first.partial_reference).note
+    assert note == "confirmed by partial_debit_charge_confirm"
+    assert refreshed(first).amount_paid == first.amount_paid
+    assert (
+        LedgerTransaction.objects.filter(reference=first.partial_reference).count() == 1
+    )
     assert "clean" in check_ledger()
