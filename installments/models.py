@@ -252,12 +252,10 @@ class Installment(StateMachine):
     # k-th payment method tried in that attempt.
     processor_reference = models.CharField(max_length=100, blank=True)
     # Partial collection (DESIGN section 15): what a partial debit collected
-    # of `amount` while the installment is unpaid; the rest is what is still
-    # owed (`amount - amount_paid`), and what any later charge asks for.
+    # of `amount`; the rest (`amount_owed`) is what any later charge asks for.
     amount_paid = models.BigIntegerField(default=0)
-    # The installment's one partial debit (`<installment id>_a<attempt>p`),
-    # written and committed before the processor is asked: while its attempt
-    # is in flight, a pass that takes it over verifies this reference.
+    # Its one partial debit (`<installment id>_a<attempt>p`), committed before
+    # the processor is asked: a pass taking its attempt over verifies it.
     partial_reference = models.CharField(max_length=100, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)

@@ -16,6 +16,11 @@ reason is the first soft decline when there is one (the installment is retried
 on the schedule), else the first hard one (nothing left: the customer must
 act).
 
+At the last retry (partial.py), a soft decline may be followed by a partial
+debit (`<inst>_a<n>p`, claimed on the installment before it is sent) when the
+merchant turned partial collection on; a resumed attempt that asked for one
+only verifies it, and charges nothing else.
+
 The processor calls overlap on a pool of threads (DESIGN section 13), so a slow
 processor costs its latency once per round of threads, not once per installment,
 and the threads keep charging the next batch while the previous one is recorded.

@@ -13,6 +13,10 @@ customers, each by primary key):
   then 7 days; the 4th failed attempt defaults the installment and its plan;
   `payment.failed` with the reason and whether it is retryable; e-mails to the
   customer (and, on default, the merchant), sent after the commit;
+- failed, with a partial debit that collected part of what was owed
+  (partial_outcomes.py): `amount_paid`, its collection (the fee on that part),
+  `installment.partially_paid`, the customer's e-mail; the rest keeps one last
+  try (retries.py);
 - failed by a hard decline with no method left (the decline table,
   payments/gateway/declines.py): `failed`, then `action_required` until the
   end of the wait (`waiting_until`), and the customer is asked by e-mail and
