@@ -25,6 +25,7 @@ class InstallmentInline(ReadOnlyAdminMixin, admin.TabularInline):
         "public_id",
         "sequence",
         "amount",
+        "amount_paid",
         "due_date",
         "status",
         "attempts",

@@ -101,6 +101,7 @@ def _register_handlers() -> None:
     register_refund_handler(settlement.outcome_apply)
     register_charge_confirmation_handler(confirmations.installment_charge_confirm)
     register_charge_confirmation_handler(confirmations.early_payment_charge_confirm)
+    register_charge_confirmation_handler(confirmations.partial_debit_charge_confirm)
     register_ledger_check(
         ledger_checks.paid_installments_have_one_collection,
         name="each paid installment has exactly one collection",

@@ -23,6 +23,7 @@ from .models import EarlyPayment, Installment, PaymentPlan
 logger = logging.getLogger("installments.collection")
 
 REFERENCE = re.compile(r"^(inst_[0-9A-Za-z]+)_a(\d+)(?:m(\d+))?$")
+PARTIAL_REFERENCE = re.compile(r"^inst_[0-9A-Za-z]+_a\d+p$")
 EARLY_REFERENCE = re.compile(r"^(?:inst_[0-9A-Za-z]+_p|plan_[0-9A-Za-z]+_po)\d+$")
 
 
@@ -53,7 +54,7 @@ def installment_charge_confirm(charge: ConfirmedCharge) -> bool:
             installment.status == Installment.Status.PROCESSING
             and installment.attempts == attempt
         )
-        if in_flight and charge.amount == installment.amount:
+        if in_flight and charge.amount == installment.amount_owed:
             claim = Claim.of(installment, resumed=True)
             apply_outcomes(
                 [Result(claim, PAID, method_number=int(match[3] or 1))],
@@ -74,6 +75,31 @@ def installment_charge_confirm(charge: ConfirmedCharge) -> bool:
                 installment.attempts,
                 installment.processor_reference,
             )
+    return True
+
+
+def partial_debit_charge_confirm(charge: ConfirmedCharge) -> bool:
+    """True when the reference is an installment's partial debit
+    (`<inst>_a<n>p`, DESIGN section 15). Nothing is recorded here: its attempt
+    records it with the engine's batch, or, when its answer was lost, the
+    engine's pass verifies it by reference once the attempt's lease ends."""
+    if PARTIAL_REFERENCE.match(charge.reference) is None:
+        return False
+    installment = (
+        Installment.objects.filter(partial_reference=charge.reference)
+        .only("status", "amount_paid")
+        .first()
+    )
+    if installment is None:
+        return False
+    logger.info(
+        "charge.success %s (%s kobo): a partial debit of an installment now %s "
+        "(%s kobo collected); the engine records it",
+        charge.reference,
+        charge.amount,
+        installment.status,
+        installment.amount_paid,
+    )
     return True
 
 

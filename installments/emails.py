@@ -52,6 +52,29 @@ def installment_failed(
     )
 
 
+def partially_collected(
+    claim, customer, merchant, *, collected: int, when: datetime
+) -> Message:
+    """To the customer: the last retry of `claim` could not take the whole
+    installment, a partial debit took `collected`, the rest is tried at `when`
+    (DESIGN section 15)."""
+    when = timezone.localtime(when)
+    rest = claim.amount - collected
+    return (
+        f"We collected part of your installment for order {claim.order_reference}",
+        f"Hello {customer.first_name},\n\n"
+        f"We could not collect all of installment {claim.sequence} of "
+        f"{claim.installment_count} ({naira(claim.amount)} still owed) for your "
+        f"order {claim.order_reference} from {merchant.business_name}, so we "
+        f"collected {naira(collected)} of it.\n\n"
+        f"The rest, {naira(rest)}, is the last try: we will collect it on "
+        f"{when:%A %d %B %Y} at {when:%H:%M} (Lagos time). You can pay it before "
+        f"then at {settings.BASE_URL}/account/; if it cannot be collected then, "
+        "your plan will be in default.\n",
+        customer.email,
+    )
+
+
 def plan_defaulted_to_customer(claim, customer, merchant, reason: str) -> Message:
     merchant_name = merchant.business_name
     return (

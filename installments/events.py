@@ -4,12 +4,15 @@ processor's late confirmations send the same shapes."""
 
 from typing import TYPE_CHECKING
 
+from config.api.formats import iso_utc
 from payments.gateway.declines import decline_of
 
 from . import selectors
 from .selectors import installments_paid_sums
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from .collection.claims import Claim
     from .models import DepositAttempt, Installment, PaymentPlan, Refund
 
@@ -106,7 +109,9 @@ def _installment_paid(data: dict) -> list[Event]:
 
 
 def installment_paid(claim: "Claim", processor_reference: str) -> list[Event]:
-    """An installment collected by the engine (the claim that charged it)."""
+    """An installment collected by the engine (the claim that charged it);
+    `amount` is what that charge collected (the rest, after a partial
+    collection)."""
     return _installment_paid(
         {
             "resourceType": "installment",
@@ -121,11 +126,37 @@ def installment_paid(claim: "Claim", processor_reference: str) -> list[Event]:
     )
 
 
+def installment_partially_paid(
+    claim: "Claim", *, amount: int, next_attempt_at: "datetime | None"
+) -> Event:
+    """The last retry's partial debit collected `amount` of what the
+    installment owed (DESIGN section 15); the rest is still owed."""
+    paid = claim.amount_paid + amount
+    owed = claim.amount_paid + claim.amount
+    return (
+        "installment.partially_paid",
+        {
+            "resourceType": "installment",
+            "resourceId": claim.public_id,
+            "paymentPlanId": claim.plan_public_id,
+            "customerId": claim.customer_public_id,
+            "orderReference": claim.order_reference,
+            "amount": amount,
+            "amountPaid": paid,
+            "amountRemaining": owed - paid,
+            "currency": claim.currency,
+            "processorReference": claim.partial_debit_reference,
+            "nextAttemptAt": iso_utc(next_attempt_at),
+        },
+    )
+
+
 def installment_paid_early(
     installment: "Installment", plan: "PaymentPlan", processor_reference: str
 ) -> list[Event]:
     """An installment the customer paid early (alone, or in a payoff: then
-    `processorReference` is the payoff's one charge)."""
+    `processorReference` is the payoff's one charge); `amount` is what that
+    charge collected of it (the rest, after a partial collection)."""
     return _installment_paid(
         {
             "resourceType": "installment",
@@ -133,7 +164,7 @@ def installment_paid_early(
             "paymentPlanId": plan.public_id,
             "customerId": plan.customer.public_id,
             "orderReference": plan.order_reference,
-            "amount": installment.amount,
+            "amount": installment.amount_owed,
             "currency": installment.currency,
             "processorReference": processor_reference,
         }

@@ -2,14 +2,16 @@
 (registered with payments in InstallmentsConfig.ready()).
 
 A collection's ledger reference is the installment's id (`inst_...`, collected
-by the engine or paid early on its own), the deposit attempt's reference
+by the engine or paid early on its own, for what was left after a partial
+collection), a partial collection's (`inst_..._a<n>p`, for the installment's
+`amount_paid`), the deposit attempt's reference
 (`plan_..._d<n>`) or a payoff's (`plan_..._po<k>`: one collection for the
 installments it paid); the database allows one collection per reference.
 """
 
 from collections.abc import Iterator
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
 
 from payments.ledger.models import LedgerTransaction
 
@@ -32,20 +34,29 @@ def _collections() -> dict[str, tuple[int, int | None]]:
 
 def _paid() -> Iterator[tuple[str, str, int, int]]:
     """(what, reference, amount, merchant pk) of every payment collected: paid
-    installments (each on its own, unless a payoff paid it), successful
-    payoffs, then successful deposits."""
+    installments (each on its own, for what was left after a partial
+    collection, unless a payoff paid it), partial collections (DESIGN section
+    15), successful payoffs, then successful deposits."""
     paid_by_payoff = EarlyPaymentItem.objects.filter(
         installment=OuterRef("pk"),
         early_payment__kind=EarlyPayment.Kind.PAYOFF,
         early_payment__status=EarlyPayment.Status.SUCCEEDED,
     )
-    for what, paid, reference in (
+    installments = Installment.objects.annotate(owed=F("amount") - F("amount_paid"))
+    for what, paid, reference, amount in (
         (
             "installment",
-            Installment.objects.filter(
+            installments.filter(
                 ~Exists(paid_by_payoff), status=Installment.Status.PAID
             ),
             "public_id",
+            "owed",
+        ),
+        (
+            "partial collection",
+            Installment.objects.filter(amount_paid__gt=0),
+            "partial_reference",
+            "amount_paid",
         ),
         (
             "payoff",
@@ -53,16 +64,18 @@ def _paid() -> Iterator[tuple[str, str, int, int]]:
                 kind=EarlyPayment.Kind.PAYOFF, status=EarlyPayment.Status.SUCCEEDED
             ),
             "reference",
+            "amount",
         ),
         (
             "deposit",
             DepositAttempt.objects.filter(status=DepositAttempt.Status.SUCCEEDED),
             "reference",
+            "amount",
         ),
     ):
         for row in (
             paid.order_by("id")
-            .values_list(reference, "amount", "plan__merchant_id")
+            .values_list(reference, amount, "plan__merchant_id")
             .iterator(chunk_size=CHUNK)
         ):
             yield what, *row

@@ -251,6 +251,12 @@ class Installment(StateMachine):
     # that failed): `<installment id>_a<attempt>`, `..._a<attempt>m<k>` for the
     # k-th payment method tried in that attempt.
     processor_reference = models.CharField(max_length=100, blank=True)
+    # Partial collection (DESIGN section 15): what a partial debit collected
+    # of `amount`; the rest (`amount_owed`) is what any later charge asks for.
+    amount_paid = models.BigIntegerField(default=0)
+    # Its one partial debit (`<installment id>_a<attempt>p`), committed before
+    # the processor is asked: a pass taking its attempt over verifies it.
+    partial_reference = models.CharField(max_length=100, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
     paid_at = models.DateTimeField(null=True, blank=True)
@@ -273,6 +279,12 @@ class Installment(StateMachine):
                 & Q(amount__lte=models.F("original_amount"))
                 & (Q(amount__gt=0) | Q(status="cancelled")),
                 name="installment_amount_valid",
+            ),
+            # A partial collection never exceeds what the installment is for.
+            models.CheckConstraint(
+                condition=Q(amount_paid__gte=0)
+                & Q(amount_paid__lte=models.F("amount")),
+                name="installment_amount_paid_valid",
             ),
         ]
         indexes = [
@@ -306,6 +318,12 @@ class Installment(StateMachine):
 
     def __str__(self):
         return f"{self.public_id} #{self.sequence} {self.amount} ({self.status})"
+
+    @property
+    def amount_owed(self) -> int:
+        """What is still to collect of it: `amount` less what a partial
+        collection took (DESIGN section 15)."""
+        return self.amount - self.amount_paid
 
     def history_row(self, old, new, at):
         return InstallmentStatusChange(

@@ -106,6 +106,13 @@ INSTALLMENT = component(
                 "refunds took off it (0 once a refund cancelled it).",
             },
             "original_amount": {**KOBO, "description": "What it was at creation."},
+            "amount_paid": {
+                **KOBO,
+                "description": "What a partial collection took of `amount` while "
+                "the installment is not paid (0 without one; see "
+                "/docs/auto-debit/): the rest, `amount - amount_paid`, is still "
+                "owed.",
+            },
             "due_date": DATE,
             "status": string(enum=list(Installment.Status.values)),
             "attempts": {

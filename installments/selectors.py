@@ -1,6 +1,6 @@
 """Reads of payment plans."""
 
-from django.db.models import Prefetch, QuerySet, Sum
+from django.db.models import Case, F, Prefetch, Q, QuerySet, Sum, When
 
 from config.api.ids import row_by_public_id
 
@@ -60,36 +60,46 @@ def plans_of_customer(customer) -> QuerySet[PaymentPlan]:
 
 
 def amount_paid(plan: PaymentPlan) -> int:
-    """The deposit (once collected) plus every paid installment."""
+    """The deposit (once collected) plus every paid installment and what
+    partial collections took of the others (DESIGN section 15)."""
     if plan.activated_at is None:
         return 0
     return plan.deposit_amount + sum(
         installment.amount
-        for installment in plan.installments.all()
         if installment.status == Installment.Status.PAID
+        else installment.amount_paid
+        for installment in plan.installments.all()
     )
 
 
 def installments_paid_sums(plan_pks) -> dict[int, int]:
-    """What the paid installments of each plan add up to (one grouped query);
-    plans without any are absent."""
+    """What the installments of each plan have collected (one grouped query):
+    the paid ones, and partial collections of the others; plans without any
+    are absent."""
+    collected = Case(
+        When(status=Installment.Status.PAID, then=F("amount")),
+        default=F("amount_paid"),
+    )
     return dict(
-        Installment.objects.filter(plan_id__in=plan_pks, status=Installment.Status.PAID)
+        Installment.objects.filter(
+            Q(status=Installment.Status.PAID) | Q(amount_paid__gt=0),
+            plan_id__in=plan_pks,
+        )
         .order_by()
         .values("plan_id")
-        .annotate(total=Sum("amount"))
+        .annotate(total=Sum(collected))
         .values_list("plan_id", "total")
     )
 
 
 def amount_remaining(plan: PaymentPlan) -> int:
     """What is still to be collected: the installments neither paid nor
-    cancelled, at what they owe after refunds' reductions (the whole total
-    while the deposit is unpaid)."""
+    cancelled, at what they owe after refunds' reductions and partial
+    collections (the whole total while the deposit is unpaid)."""
     if plan.activated_at is None:
         return plan.total_amount
     return sum(
-        installment.amount
+        installment.amount - installment.amount_paid
         for installment in plan.installments.all()
         if installment.status
         not in (Installment.Status.PAID, Installment.Status.CANCELLED)

@@ -122,6 +122,7 @@ class MerchantAdmin(admin.ModelAdmin):
                     "max_installments",
                     "min_deposit_percent",
                     "release_rule",
+                    "partial_collection_min_percent",
                 )
             },
         ),

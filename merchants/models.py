@@ -75,6 +75,11 @@ class Merchant(PasswordCredentials, StateMachine):
     max_installments = models.PositiveSmallIntegerField(default=6)
     min_deposit_percent = models.PositiveSmallIntegerField(default=0)
     release_rule = models.CharField(max_length=32, default="on_deposit")
+    # Partial collection (DESIGN section 15): at the last retry of a card, a
+    # soft decline asks for at least this percent of what is owed; None: off.
+    partial_collection_min_percent = models.PositiveSmallIntegerField(
+        null=True, blank=True
+    )
 
     # Outbound webhooks (DESIGN section 10); the secret is encrypted at rest.
     webhook_url = models.URLField(max_length=500, blank=True)
@@ -105,6 +110,11 @@ class Merchant(PasswordCredentials, StateMachine):
                 condition=Q(min_deposit_percent__lte=100),
                 name="merchant_min_deposit_percent_max_100",
             ),
+            models.CheckConstraint(
+                condition=Q(partial_collection_min_percent__isnull=True)
+                | Q(partial_collection_min_percent__range=(1, 99)),
+                name="merchant_partial_collection_percent_1_99",
+            ),
         ]
         ordering = ["-created_at"]
 
@@ -132,6 +142,9 @@ class Merchant(PasswordCredentials, StateMachine):
             )
         if self.min_deposit_percent > 90:
             errors["min_deposit_percent"] = "At most 90."
+        percent = self.partial_collection_min_percent
+        if percent is not None and not 1 <= percent <= 99:
+            errors["partial_collection_min_percent"] = "From 1 to 99, or empty (off)."
         if errors:
             raise ValidationError(errors)
 

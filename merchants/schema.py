@@ -126,6 +126,15 @@ MERCHANT_SETTINGS = component(
             "release_rule": string(
                 "`on_deposit`, `on_completion` or `after_installments:N`."
             ),
+            "partial_collection_min_percent": {
+                "type": "integer",
+                "nullable": True,
+                "minimum": 1,
+                "maximum": 99,
+                "description": "Partial collection at the last retry (see "
+                "/docs/auto-debit/): the least share of what is owed, in percent, "
+                "that a partial debit may take; null when off (the default).",
+            },
         }
     ),
 )

@@ -72,6 +72,9 @@ class SettingsInput(StrictSerializer):
     )
     min_deposit_percent = StrictIntegerField(min_value=0, max_value=90, required=False)
     release_rule = StrictCharField(max_length=32, required=False)
+    partial_collection_min_percent = StrictIntegerField(
+        min_value=1, max_value=99, required=False, allow_null=True
+    )
 
     def validate_webhook_url(self, value):
         """Saving refuses what sending would (the test endpoint's rule); an empty
@@ -110,4 +113,5 @@ def settings_output(merchant) -> dict:
         "max_installments": merchant.max_installments,
         "min_deposit_percent": merchant.min_deposit_percent,
         "release_rule": merchant.release_rule,
+        "partial_collection_min_percent": merchant.partial_collection_min_percent,
     }

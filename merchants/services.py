@@ -140,6 +140,7 @@ SETTINGS_FIELDS = (
     "max_installments",
     "min_deposit_percent",
     "release_rule",
+    "partial_collection_min_percent",
 )
 
 

@@ -23,6 +23,7 @@ EVENT_TYPES = (
     "payment.failed",
     "payment_plan.installment_paid",
     "installment.paid",
+    "installment.partially_paid",
     "goods.release",
     "debit.scheduled",
     "transfer.success",

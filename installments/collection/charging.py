@@ -16,6 +16,11 @@ reason is the first soft decline when there is one (the installment is retried
 on the schedule), else the first hard one (nothing left: the customer must
 act).
 
+At the last retry (partial.py), a soft decline may be followed by a partial
+debit (`<inst>_a<n>p`, claimed on the installment before it is sent) when the
+merchant turned partial collection on; a resumed attempt that asked for one
+only verifies it, and charges nothing else.
+
 The processor calls overlap on a pool of threads (DESIGN section 13), so a slow
 processor costs its latency once per round of threads, not once per installment,
 and the threads keep charging the next batch while the previous one is recorded.
@@ -38,6 +43,7 @@ from payments.methods.services.saved_charges import (
     saved_method_charge,
 )
 
+from . import partial
 from .claims import Claim
 
 logger = logging.getLogger("installments.collection")
@@ -59,6 +65,11 @@ class Result:
     # 0 when none was.
     method_number: int = 0
     reason: str = ""  # the `payment.failed` reason when FAILED
+    # Partial collection (partial.py): the failed attempt asked for a partial
+    # debit (its reference is the claim's `partial_debit_reference`), and what
+    # that collected (0: nothing).
+    partial_asked: bool = False
+    partial_amount: int = 0
 
     @property
     def decline(self) -> Decline:
@@ -68,6 +79,8 @@ class Result:
     @property
     def reference(self) -> str:
         """The processor reference of that charge ("" when none was made)."""
+        if self.partial_asked:
+            return self.claim.partial_debit_reference
         if not self.method_number:
             return ""
         return self.claim.reference(self.method_number)
@@ -83,8 +96,9 @@ def after_charge(claim: Claim, result: Result) -> None:
 
 def _outcomes(
     claim: Claim, methods: Sequence, retired: set[int]
-) -> Iterator[tuple[int, ChargeOutcome]]:
-    """(method number, outcome) of each try, first to last, one at a time: a
+) -> Iterator[tuple[int, ChargeOutcome, object]]:
+    """(method number, outcome, method) of each try, first to last, one at a
+    time (the method is None for a try found that this pass cannot name): a
     resumed claim's tries already sent (found by their references), then new
     charges of the methods not tried yet, leaving out those a hard decline
     retired during this pass (`retired`, their pks; shared by the pass's
@@ -95,7 +109,7 @@ def _outcomes(
     if claim.resumed:
         # Stops at the first reference never sent: it is charged now.
         while (found := charge_find(reference=claim.reference(number))) is not None:
-            yield number, found
+            yield number, found, _nth(methods, number)
             number += 1
     for method in methods[number - 1 :]:
         if method.pk in retired:
@@ -115,28 +129,64 @@ def _outcomes(
         )
         if outcome.failed and decline_of(outcome.failure_reason).method_effect:
             retired.add(method.pk)
-        yield number, outcome
+        yield number, outcome, method
         number += 1
 
 
+def _nth(methods: Sequence, number: int):
+    return methods[number - 1] if number <= len(methods) else None
+
+
 def _charge(claim: Claim, methods: Sequence, retired: set[int]) -> Result:
+    if claim.partial_in_flight:
+        # Every full charge of this attempt was declined before it was asked.
+        outcome = partial.partial_verify(claim)
+        return _partial_result(claim, claim.last_failure_reason, outcome, 0)
     declines: list[Decline] = []
+    tried: list[tuple[object, bool]] = []
     number = 0
-    for number, outcome in _outcomes(claim, methods, retired):
+    for number, outcome, method in _outcomes(claim, methods, retired):
         if outcome.succeeded:
             return Result(claim, PAID, method_number=number)
         if not outcome.failed:
             # Never move on to another method while this one may be charged.
             return Result(claim, UNDECIDED, method_number=number)
         declines.append(decline_of(outcome.failure_reason))
+        tried.append((method, declines[-1].retryable))
     if not declines:
         return Result(claim, FAILED, reason=NO_PAYMENT_METHOD)
     # A method that may still pay decides: the installment is retried. The
     # customer's own default comes first among equals.
     soft = [decline for decline in declines if decline.retryable]
-    return Result(
-        claim, FAILED, method_number=number, reason=(soft or declines)[0].reason
-    )
+    reason = (soft or declines)[0].reason
+    if partial.qualifies(claim, failed=True, retryable=bool(soft)):
+        method = partial.first_soft(tried)
+        asked = partial.partial_debit(claim, method, reason=reason) if method else None
+        if asked is not None:
+            return _partial_result(claim, reason, asked, number)
+    return Result(claim, FAILED, method_number=number, reason=reason)
+
+
+def _partial_result(
+    claim: Claim, reason: str, outcome: ChargeOutcome, method_number: int
+) -> Result:
+    """The attempt after its partial debit: failed for the full amount, with
+    what the partial debit collected; undecided while the processor has not
+    said (verified when the lease ends)."""
+    if outcome.failed or outcome.succeeded:
+        amount = partial.collected(claim, outcome) if outcome.succeeded else 0
+        if amount is not None:
+            # The money came in meanwhile: a partial debit that took all that
+            # was owed paid the installment (under its own reference).
+            return Result(
+                claim,
+                PAID if amount == claim.amount else FAILED,
+                method_number=method_number,
+                reason=reason,
+                partial_asked=True,
+                partial_amount=amount,
+            )
+    return Result(claim, UNDECIDED, method_number=method_number)
 
 
 def charge(claim: Claim, methods: Sequence, retired: set[int] | None = None) -> Result:

@@ -44,6 +44,8 @@ _CLAIM_FIELDS = (
     "next_attempt_at",
     "status_changed_at",
     "last_failure_reason",
+    "amount_paid",
+    "partial_reference",
     "plan__id",
     "plan__public_id",
     "plan__order_reference",
@@ -61,6 +63,23 @@ def attempt_reference(installment_id: str, attempt: int, method_number: int = 1)
     is found again by verifying it, and never reused by a later attempt."""
     base = f"{installment_id}_a{attempt}"
     return base if method_number == 1 else f"{base}m{method_number}"
+
+
+def partial_reference_of(installment_id: str, attempt: int) -> str:
+    """The partial debit of an attempt (DESIGN section 15), at most one per
+    installment: `<installment id>_a<attempt>p`."""
+    return f"{installment_id}_a{attempt}p"
+
+
+def partial_reference_expression():
+    """`partial_reference_of()` of each row's own id and attempt, as SQL."""
+    return Concat(
+        F("public_id"),
+        Value("_a"),
+        Cast("attempts", output_field=CharField()),
+        Value("p"),
+        output_field=CharField(),
+    )
 
 
 def reference_expression(method_number: int):
@@ -85,7 +104,7 @@ class Claim:
     sequence: int
     attempt: int
     resumed: bool  # an attempt a previous pass left in flight
-    amount: int
+    amount: int  # what this attempt charges: what is still owed
     currency: str
     due_date: date
     plan_pk: int
@@ -95,9 +114,25 @@ class Claim:
     merchant_pk: int
     customer_pk: int
     customer_public_id: str
+    # Partial collection (DESIGN section 15): collected so far, and the
+    # installment's partial debit's reference when one was ever asked for.
+    amount_paid: int = 0
+    partial_reference: str = ""
+    # The soft decline this attempt recorded before asking for a partial debit.
+    last_failure_reason: str = ""
 
     def reference(self, method_number: int = 1) -> str:
         return attempt_reference(self.public_id, self.attempt, method_number)
+
+    @property
+    def partial_debit_reference(self) -> str:
+        """This attempt's partial debit: `<installment id>_a<attempt>p`."""
+        return partial_reference_of(self.public_id, self.attempt)
+
+    @property
+    def partial_in_flight(self) -> bool:
+        """This attempt asked for a partial debit (committed before the call)."""
+        return self.partial_reference == self.partial_debit_reference
 
     @classmethod
     def of(cls, installment: Installment, *, resumed: bool) -> "Claim":
@@ -108,7 +143,7 @@ class Claim:
             sequence=installment.sequence,
             attempt=installment.attempts,
             resumed=resumed,
-            amount=installment.amount,
+            amount=installment.amount - installment.amount_paid,
             currency=installment.currency,
             due_date=installment.due_date,
             plan_pk=plan.pk,
@@ -118,6 +153,9 @@ class Claim:
             merchant_pk=plan.merchant_id,
             customer_pk=plan.customer_id,
             customer_public_id=plan.customer.public_id,
+            amount_paid=installment.amount_paid,
+            partial_reference=installment.partial_reference,
+            last_failure_reason=installment.last_failure_reason,
         )
 
 

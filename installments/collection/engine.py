@@ -53,6 +53,8 @@ class PassSummary:
             if tally.waiting
             else ""
         )
+        if tally.partial:
+            extra += f"{tally.partial} partially collected; "
         if self.early_settled:
             extra += f"{self.early_settled} early payment(s) settled; "
         return (

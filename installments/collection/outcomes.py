@@ -13,6 +13,10 @@ customers, each by primary key):
   then 7 days; the 4th failed attempt defaults the installment and its plan;
   `payment.failed` with the reason and whether it is retryable; e-mails to the
   customer (and, on default, the merchant), sent after the commit;
+- failed, with a partial debit that collected part of what was owed
+  (partial_outcomes.py): `amount_paid`, its collection (the fee on that part),
+  `installment.partially_paid`, the customer's e-mail; the rest keeps one last
+  try (retries.py);
 - failed by a hard decline with no method left (the decline table,
   payments/gateway/declines.py): `failed`, then `action_required` until the
   end of the wait (`waiting_until`), and the customer is asked by e-mail and
@@ -47,7 +51,8 @@ from ..milestones import milestones_reach
 from ..models import Installment, PaymentPlan
 from ..selectors import installments_paid_sums
 from .charging import FAILED, PAID, Result
-from .claims import reference_expression
+from .claims import partial_reference_expression, reference_expression
+from .partial_outcomes import partials_record
 from .retries import DEFAULT, WAIT, after_failure
 
 logger = logging.getLogger("installments.collection")
@@ -66,6 +71,7 @@ class Tally:
     waiting: int = 0  # action required: waiting for the customer's new method
     completed: int = 0  # plans
     released: int = 0  # plans whose goods were released
+    partial: int = 0  # failed attempts whose partial debit collected part
     skipped: int = 0  # settled by someone else meanwhile
     broken: int = 0  # could not be recorded: left in flight
 
@@ -89,6 +95,7 @@ _ROW_FIELDS = (
     "processor_reference",
     "status_changed_at",
     "action_required_at",
+    "amount_paid",
 )
 _PLAN_FIELDS = (
     "id",
@@ -130,7 +137,7 @@ def _record_paid(batch: _Batch, results: list[Result]) -> None:
         row = batch.rows[result.claim.pk]
         row.processor_reference = result.reference
         row.next_attempt_at = None
-        groups[result.method_number].append(row)
+        groups[-1 if result.partial_asked else result.method_number].append(row)
         batch.events[result.claim.merchant_pk] += events.installment_paid(
             result.claim, result.reference
         )
@@ -141,7 +148,9 @@ def _record_paid(batch: _Batch, results: list[Result]) -> None:
             at=batch.now,
             same={
                 "next_attempt_at": None,
-                "processor_reference": reference_expression(method_number),
+                "processor_reference": reference_expression(method_number)
+                if method_number >= 0
+                else partial_reference_expression(),
             },
         )
     collections_post(
@@ -177,6 +186,7 @@ def _next_step(batch: _Batch, result: Result, row: Installment) -> str:
         due_date=row.due_date,
         pass_date=batch.pass_date,
         waiting_since=timezone.localdate(since) if since else None,
+        partial=result.partial_amount > 0,
     )
     return step
 
@@ -205,6 +215,8 @@ def _record_failed(
             # The customer's notice (e-mail and SMS) says it all.
             batch.notices.append(claim.pk)
             continue
+        if result.partial_amount:
+            continue  # partials_record writes to the customer
         batch.mail.extend(
             emails.failed_attempt(
                 claim=claim,
@@ -227,6 +239,9 @@ def _record_failed(
                 else "",
             },
         )
+    partials = [result for result in results if result.partial_asked]
+    if partials:
+        partials_record(batch, partials, customers)
     Installment.bulk_transition(steps[WAIT], Status.ACTION_REQUIRED, at=batch.now)
     Installment.bulk_transition(steps[DEFAULT], Status.DEFAULTED, at=batch.now)
     batch.tally.failed += len(results)

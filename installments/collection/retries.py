@@ -5,7 +5,9 @@ A soft decline is retried at 10:00 Lagos on the due date + 1, 3 and 7 days; a
 hard one (no method left that could pay) waits for the customer to add a
 method until the day of that last retry, and at least until 10:00 the day
 after the wait began; the 4th failed attempt, or a hard decline once the wait
-is over, defaults.
+is over, defaults. A last retry that collected part of what was owed
+(partial collection, DESIGN section 15) gives the rest one more attempt, at
+10:00 Lagos on the due date + 14 days; that one failing defaults.
 """
 
 from datetime import date, datetime, time, timedelta
@@ -16,6 +18,9 @@ MAX_ATTEMPTS = 4
 # Retry n (after the n-th failed attempt) is due this many days after the due date.
 RETRY_DAYS = (1, 3, 7)
 RETRY_TIME = time(10, 0)  # Lagos
+# After a partial collection at the last retry, the rest is tried once more
+# this many days after the due date.
+PARTIAL_RETRY_DAYS = 14
 
 RETRY, WAIT, DEFAULT = "retry", "wait", "default"
 
@@ -44,10 +49,18 @@ def after_failure(
     due_date: date,
     pass_date: date,
     waiting_since: date | None,
+    partial: bool = False,
 ) -> tuple[str, datetime | None]:
     """(RETRY, WAIT or DEFAULT, the next attempt's time) after the failed
     attempt number `attempts`. `waiting_since` is the day the installment last
-    began waiting for a method, if it ever did (its wait keeps that end)."""
+    began waiting for a method, if it ever did (its wait keeps that end).
+    `partial`: this attempt's partial debit collected part of what was owed."""
+    if partial and attempts == MAX_ATTEMPTS:
+        day = max(
+            due_date + timedelta(days=PARTIAL_RETRY_DAYS),
+            pass_date + timedelta(days=1),
+        )
+        return RETRY, timezone.make_aware(datetime.combine(day, RETRY_TIME))
     if attempts >= MAX_ATTEMPTS:
         return DEFAULT, None
     if retryable:

@@ -109,7 +109,8 @@ def _record(
         else installment_early_reference(rows[0].public_id, number),
         customer_id=plan.customer_id,
         payment_method=method,
-        amount=sum(row.amount for row in rows),
+        # What is still owed: a partial collection took the rest of it.
+        amount=sum(row.amount - row.amount_paid for row in rows),
         currency=plan.currency,
         leased_until=now + LEASE,
         created_at=now,
@@ -119,7 +120,7 @@ def _record(
         EarlyPaymentItem(
             early_payment=payment,
             installment=row,
-            amount=row.amount,
+            amount=row.amount - row.amount_paid,
             attempt=row.attempts + 1,
             prior_status=row.status,
             prior_next_attempt_at=row.next_attempt_at,

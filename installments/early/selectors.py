@@ -25,6 +25,6 @@ def early_payment_choices(customer, plan: PaymentPlan) -> EarlyPaymentChoices:
         unpaid = [row for row in plan.installments.all() if row.status in UNPAID]
     return EarlyPaymentChoices(
         installment_ids=frozenset(row.public_id for row in unpaid),
-        payoff_amount=sum(row.amount for row in unpaid),
+        payoff_amount=sum(row.amount_owed for row in unpaid),
         methods=payment_methods_chargeable(customer) if unpaid else [],
     )

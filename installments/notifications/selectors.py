@@ -122,7 +122,7 @@ def collections_described(collections) -> dict[int, tuple]:
     installments = {
         i.public_id: i
         for i in Installment.objects.filter(public_id__in=installment_ids).only(
-            "public_id", "sequence", "plan_id"
+            "public_id", "sequence", "plan_id", "partial_reference"
         )
     }
     plan_ids = {i.plan_id for i in installments.values()}
@@ -140,6 +140,11 @@ def collections_described(collections) -> dict[int, tuple]:
         if installment is not None:
             plan = by_pk[installment.plan_id]
             what = f"installment {installment.sequence} of {plan.installment_count}"
+            if collection.reference != installment.public_id and (
+                collection.reference == installment.partial_reference
+            ):
+                # A partial collection (DESIGN section 15): the rest is owed.
+                what = f"part of {what}; the rest is still to pay"
         elif collection.resource_id in by_public_id:
             plan = by_public_id[collection.resource_id]
             deposit = DEPOSIT_REFERENCE.search(collection.reference)

@@ -92,7 +92,9 @@ def owed_of(installments) -> list[Owed]:
             pk=row.pk,
             sequence=row.sequence,
             due_date=row.due_date,
-            amount=row.amount,
+            # What is still owed: a partial collection's money is refunded
+            # from its collection, never reduced off the installment.
+            amount=row.amount_owed,
             unpaid=row.status != Installment.Status.PROCESSING,
         )
         for row in installments

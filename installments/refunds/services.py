@@ -12,6 +12,7 @@ import uuid
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from config.api.idempotency import IDEMPOTENCY_RETENTION
@@ -165,8 +166,10 @@ def _reduce(
             cancelling.append(row)
         else:
             row.save(update_fields=["amount", "updated_at"])
-    # Reduced to 0 and cancelled in one UPDATE (only a cancelled one owes 0).
-    installments_cancel(cancelling, at=at, same={"amount": 0})
+    # Reduced to nothing owed and cancelled in one UPDATE (only a cancelled
+    # one owes nothing): down to what a partial collection took of it, which
+    # stays collected (refunded from its collection, DESIGN section 15).
+    installments_cancel(cancelling, at=at, same={"amount": F("amount_paid")})
     RefundReduction.objects.bulk_create(
         RefundReduction(
             refund=refund,

@@ -209,6 +209,14 @@ class PlanSettingsForm(forms.Form):
         label="Number of installments",
         help_text="Used with “after a number of installments”, 1 to 12.",
     )
+    partial_collection_min_percent = forms.IntegerField(
+        required=False,
+        label="Partial collection at the last retry (%)",
+        help_text="Empty: off. 1 to 99: when the last retry of an installment is "
+        "declined for lack of funds, collect what the customer has if it is at "
+        "least this share of what is owed; the rest is tried once more a week "
+        "later.",
+    )
 
     @classmethod
     def initial_for(cls, merchant) -> dict:
@@ -222,6 +230,7 @@ class PlanSettingsForm(forms.Form):
                 RELEASE_AFTER_INSTALLMENTS if after else merchant.release_rule
             ),
             "release_after": after,
+            "partial_collection_min_percent": merchant.partial_collection_min_percent,
         }
 
     def clean(self):
@@ -247,6 +256,9 @@ class PlanSettingsForm(forms.Form):
                 "max_installments": cleaned["max_installments"],
                 "min_deposit_percent": cleaned["min_deposit_percent"],
                 "release_rule": rule,
+                "partial_collection_min_percent": cleaned.get(
+                    "partial_collection_min_percent"
+                ),
             },
             field_for={
                 "release_rule": (

@@ -90,7 +90,9 @@ class Collection:
 def collections_post(collections: Sequence[Collection]) -> list[LedgerTransaction]:
     """Deposits and installments collected: for each, the processor holds
     `amount`, the merchant's wallet is owed 97.5% and the platform keeps the
-    2.5% fee. The whole batch is two bulk inserts; one transaction per reference
+    2.5% fee (a partial collection, DESIGN section 15, is one too: for the part
+    collected, with the fee on that part, under its own reference). The whole
+    batch is two bulk inserts; one transaction per reference
     is a database rule (a duplicate fails the whole statement). The one posting
     of a collection: `collection_post` is one item of it."""
     transactions = []

@@ -265,6 +265,8 @@ def test_plan_and_wallet_are_documented_as_the_design_names_them(schema):
         "sequence",
         "amount",
         "original_amount",
+        # DESIGN section 15: partial collection.
+        "amount_paid",
         "due_date",
         "status",
         "attempts",

@@ -1,6 +1,7 @@
-"""A model of one plan's money after the sale, written from DESIGN section 14
-alone (no service code): what refunds, collections, processor answers and a
-cancellation do to its installments, its collections and its fee.
+"""A model of one plan's money after the sale, written from DESIGN sections 14
+and 15 alone (no service code): what refunds, collections (partial ones
+included), processor answers and a cancellation do to its installments, its
+collections and its fee.
 
 tests/installments/test_refund_properties.py holds the services and the pure
 allocation against it. Amounts in kobo."""
@@ -9,6 +10,8 @@ from dataclasses import dataclass, field
 from datetime import date
 
 SCHEDULED, PROCESSING, PAID, CANCELLED = "scheduled", "processing", "paid", "cancelled"
+# An installment whose attempt failed (retried later), or that defaulted.
+RETRYING, DEFAULTED = "failed", "defaulted"
 REQUESTING, PENDING, PROCESSED, FAILED = "requesting", "pending", "processed", "failed"
 
 
@@ -25,6 +28,13 @@ class InstallmentModel:
     original_amount: int
     status: str = SCHEDULED
     reference: str = ""  # the processor reference of its collection
+    # What a partial collection took of `amount` while unpaid (DESIGN 15).
+    amount_paid: int = 0
+
+    @property
+    def rest(self) -> int:
+        """What is still owed of it."""
+        return self.amount - self.amount_paid
 
 
 @dataclass
@@ -84,19 +94,21 @@ class PlanModel:
 
     @property
     def unpaid(self) -> list[InstallmentModel]:
-        return [row for row in self.installments if row.status == SCHEDULED]
+        return [row for row in self.installments if row.status in (SCHEDULED, RETRYING)]
 
     @property
     def open(self) -> list[InstallmentModel]:
         return [
-            row for row in self.installments if row.status in (SCHEDULED, PROCESSING)
+            row
+            for row in self.installments
+            if row.status in (SCHEDULED, RETRYING, PROCESSING)
         ]
 
     def refundable(self) -> int:
         """What a refund may take now: within the total less what was refunded,
         and what the unpaid installments and the collections still hold (an
         installment being charged holds nothing yet)."""
-        holds = sum(row.amount for row in self.unpaid)
+        holds = sum(row.rest for row in self.unpaid)
         holds += sum(item.left for item in self.collections)
         return min(self.total - self.amount_refunded, holds)
 
@@ -107,11 +119,29 @@ class PlanModel:
         row.status = PROCESSING
 
     def pay(self, row: InstallmentModel, reference: str) -> None:
-        """The engine collected it (what it owes now)."""
+        """The engine collected it (what it still owes now)."""
         row.status, row.reference = PAID, reference
-        self.collected(reference, row.amount)
+        self.collected(reference, row.rest)
         if self.status == "active" and not self.open:
             self.status = "completed"
+
+    def partial(self, row: InstallmentModel, reference: str, amount: int) -> None:
+        """A partial debit at its last retry took `amount` (less than it
+        owed): collected under its own reference, the rest still owed."""
+        assert 0 < amount < row.rest
+        row.amount_paid += amount
+        row.status = RETRYING
+        self.collected(reference, amount)
+
+    def fail(self, row: InstallmentModel) -> None:
+        row.status = RETRYING
+
+    def default(self, row: InstallmentModel) -> None:
+        """Its last try failed: it and the plan default; what was collected
+        stays collected, the rest stays owed."""
+        row.status = DEFAULTED
+        if self.status == "active":
+            self.status = "defaulted"
 
     def refund(self, amount: int, *, parts_fail: bool) -> RefundModel:
         """Unpaid installments last due first (to 0: cancelled), then money
@@ -125,7 +155,7 @@ class PlanModel:
                 break
             if row.status == PROCESSING:
                 raise Busy()
-            reduced.append((row, min(left, row.amount)))
+            reduced.append((row, min(left, row.rest)))
             left -= reduced[-1][1]
         parts = []
         for item in self.collections:
@@ -138,14 +168,14 @@ class PlanModel:
             raise Exceeds()  # not a kobo changed yet
         for row, taken in reduced:
             row.amount -= taken
-            if row.amount == 0:
+            if row.rest == 0:  # nothing more owed: what was collected stays
                 row.status = CANCELLED
         for part in parts:
             self.collection_of(part).left -= part.amount
         self.amount_refunded += amount
         refund = RefundModel(amount, [(r.sequence, t) for r, t in reduced], parts)
         self.refunds.append(refund)
-        if any(row.amount == 0 for row, _ in reduced) and self._nothing_left():
+        if any(row.rest == 0 for row, _ in reduced) and self._nothing_left():
             self.status = "cancelled"
             self.cancellations += 1
         if parts_fail:
@@ -204,5 +234,5 @@ class PlanModel:
     def conserved(self) -> bool:
         """Every kobo of the order is refunded, still owed, cancelled by the
         merchant, or kept from a collection."""
-        owed = sum(row.amount for row in self.installments if row.status != PAID)
+        owed = sum(row.rest for row in self.installments if row.status != PAID)
         return self.amount_refunded + owed + self.kept() == self.total

@@ -1,6 +1,7 @@
-"""Random sequences of collections, refunds, processor answers and
-cancellations, held against the model of DESIGN section 14
-(`refund_model.py`): the allocation, the fee rule and the books.
+"""Random sequences of collections (partial collections of DESIGN section 15
+included), refunds, processor answers and cancellations, held against the
+model of DESIGN section 14 (`refund_model.py`): the allocation, the fee rule
+and the books.
 
 Two layers, one vocabulary of actions:
 
@@ -10,7 +11,9 @@ Two layers, one vocabulary of actions:
   included. Cheap: it takes most examples.
 - the services layer: real plans made through checkout on the sandbox, the
   engine's passes (`collect_installments`), refunds and cancellations over the
-  API, the sandbox's settlement pass, parts failing on the refunds-fail card;
+  API, the sandbox's settlement pass, parts failing on the refunds-fail card,
+  partial collections at the last retry on the partial-funds card (the rest
+  then paid or defaulted);
   then `check_ledger` clean, and for every plan and collection the wallet and
   the fee account hold exactly what DESIGN 14 says. Each example rolls back.
 
@@ -24,14 +27,19 @@ from collections import Counter, defaultdict
 from datetime import date, timedelta
 
 import hypothesis.extra.django
+from django.db.models import Min
+from django.utils import timezone
 from hypothesis import HealthCheck, Phase, event, given, note, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from installments.errors import PlanBusy, RefundExceedsRefundable
-from installments.models import PaymentPlan
+from installments.models import Installment, PaymentPlan
 from installments.refunds.allocation import Collected, Owed, allocate
-from payments.gateway.processors.sandbox.values import CARD_REFUNDS_FAIL
+from payments.gateway.processors.sandbox.values import (
+    CARD_PARTIAL_FUNDS,
+    CARD_REFUNDS_FAIL,
+)
 from payments.ledger.fees import fee_given_back, platform_fee
 from payments.ledger.models import (
     PLATFORM_FEES,
@@ -104,6 +112,8 @@ pure_actions = st.lists(
     st.one_of(
         st.just(("claim",)),
         st.just(("pay",)),
+        st.tuples(st.just("partial"), seeds),
+        st.just(("default",)),
         refunds,
         refunds,
         st.tuples(st.just("answer"), seeds, st.sampled_from(["processed", "failed"])),
@@ -157,8 +167,8 @@ def pure_refund(plan: model.PlanModel, books: Books, amount: int) -> None:
             row.sequence,
             row.sequence,
             row.due_date,
-            row.amount,
-            row.status == "scheduled",
+            row.rest,
+            row.status in (model.SCHEDULED, model.RETRYING),
         )
         for row in plan.open
     ]
@@ -199,16 +209,24 @@ def pure_refund(plan: model.PlanModel, books: Books, amount: int) -> None:
 
 def pure_step(plan: model.PlanModel, books: Books, action: tuple) -> None:
     kind = action[0]
-    if kind in ("claim", "pay"):
+    if kind in ("claim", "pay", "partial", "default"):
         busy = [row for row in plan.installments if row.status == "processing"]
         row = busy[0] if busy else next(iter(plan.unpaid), None)
-        if row is None or (kind == "claim" and busy):
+        if row is None or (kind == "claim" and busy) or plan.status != "active":
             return
         if kind == "claim":
             plan.claim(row)
-        else:
+        elif kind == "pay":
+            books.collection(f"inst{row.sequence}", row.rest)
             plan.pay(row, f"inst{row.sequence}")
-            books.collection(row.reference, row.amount)
+        elif kind == "default":
+            plan.default(row)
+        elif row.amount_paid == 0 and row.rest >= 2:
+            # At most one partial collection per installment, less than owed.
+            amount = 1 + action[1] % (row.rest - 1)
+            plan.partial(row, f"inst{row.sequence}_a4p", amount)
+            books.collection(f"inst{row.sequence}_a4p", amount)
+            event("partial collection")
     elif kind == "refund":
         amount = refund_amount(action[2], action[3], plan.refundable())
         if amount is not None:
@@ -252,12 +270,18 @@ def test_allocation_and_fee_rule_keep_the_books_of_any_sequence(plan, actions):
 # --- the services layer -------------------------------------------------------
 
 SCHEDULES = ["monthly", "biweekly", "weekly"]
+OK, REFUNDS_FAIL, PARTIAL = "ok", "refunds_fail", "partial"
+# The partial-funds card gives a partial debit this share of what is owed.
+PARTIAL_SHARE = 60
 service_plans = st.lists(
     st.tuples(
         st.integers(10_000, 5_000_000),  # the order's amount
         st.integers(1, 4),  # installments
         st.sampled_from(SCHEDULES),
-        st.sampled_from([False, False, True]),  # paid with the refunds-fail card
+        # The card the customer's installments are charged on: one whose
+        # charges and refunds go through, the refunds-fail card, or the
+        # partial-funds card (partial collection at the last retry).
+        st.sampled_from([OK, OK, REFUNDS_FAIL, PARTIAL]),
     ),
     min_size=1,
     max_size=3,
@@ -265,6 +289,9 @@ service_plans = st.lists(
 service_actions = st.lists(
     st.one_of(
         st.just(("collect",)),
+        # Four passes in a row: a failing installment's retries, up to its
+        # last one (a partial collection on the partial-funds card).
+        st.just(("retries",)),
         refunds,
         refunds,
         refunds,
@@ -278,15 +305,15 @@ service_actions = st.lists(
 
 class Sequence:
     """One example's plans (one merchant), each beside its model; `shoppers`:
-    (customer, card) whose refunds go through (False) or fail (True)."""
+    card kind -> (customer, the card that pays their deposit)."""
 
-    def __init__(self, owner, shoppers: dict[bool, tuple[Shopper, str]], plans: list):
+    def __init__(self, owner, shoppers: dict[str, tuple[Shopper, str]], plans: list):
         self.owner = owner
         self.setups: list[PlanSetup] = []
         self.models: list[model.PlanModel] = []
         self.fails: list[bool] = []
-        for n, (amount, count, schedule, fails) in enumerate(plans):
-            shopper, card = shoppers[fails]
+        for n, (amount, count, schedule, kind) in enumerate(plans):
+            shopper, card = shoppers[kind]
             token = open_session(owner, amount=amount, order_reference=f"ORD-{n}")
             response = complete(
                 shopper,
@@ -299,12 +326,20 @@ class Sequence:
             plan = PaymentPlan.objects.get(public_id=response.json()["data"]["id"])
             self.setups.append(PlanSetup(owner=owner, shopper=shopper, plan=plan))
             self.models.append(modelled(plan))
-            self.fails.append(fails)
+            self.fails.append(kind == REFUNDS_FAIL)
+        if any(kind == PARTIAL for *_, kind in plans):
+            # Deposits paid: the partial-funds card is all Chidi has left.
+            shopper, card = shoppers[PARTIAL]
+            response = shopper.client.delete(f"/api/v1/payment-methods/{card}")
+            assert response.status_code == 200, response.content
 
     def step(self, action: tuple) -> None:
         kind = action[0]
         if kind == "collect":
             self.engine_pass()
+        elif kind == "retries":
+            for _ in range(4):
+                self.engine_pass()
         elif kind == "settle":
             settled = settlement_pass()
             event(f"settlement pass: {'some' if settled else 'nothing'} settled")
@@ -325,19 +360,24 @@ class Sequence:
             assert response.status_code == (200 if cancelled else 409), response.content
 
     def engine_pass(self) -> None:
-        """Everything due by the next due date, collected by the engine."""
-        due = [row.due_date for plan in self.models for row in plan.unpaid]
-        if not due:
+        """The engine's pass on the day of the next attempt due (a due date or
+        a retry); what it did to each installment is what DESIGN 7 and 15
+        say a charge's answer does: paid in full, failed, partly collected at
+        the last retry (60% of what was owed, on the partial-funds card), or
+        defaulted."""
+        due = Installment.objects.filter(
+            plan__in=[setup.plan for setup in self.setups],
+            plan__status="active",
+            status__in=("scheduled", "failed"),
+            next_attempt_at__isnull=False,
+        ).aggregate(first=Min("next_attempt_at"))["first"]
+        if due is None:
             return
-        on = min(due)
-        collect(on)
+        collect(timezone.localdate(due))
         for setup, plan in zip(self.setups, self.models, strict=True):
-            references = dict(
-                setup.plan.installments.values_list("sequence", "processor_reference")
-            )
-            for row in [row for row in plan.unpaid if row.due_date <= on]:
-                event("engine pass: collected")
-                plan.pay(row, references[row.sequence])
+            rows = {row.sequence: row for row in setup.plan.installments.all()}
+            for row in list(plan.unpaid):
+                observed(plan, row, rows[row.sequence])
 
     def refund(self, n: int, amount: int) -> None:
         before = (LedgerTransaction.objects.count(), Event.objects.count())
@@ -373,10 +413,10 @@ class Sequence:
                 plan.amount_refunded,
             )
             assert [
-                (i.sequence, i.status, i.amount, i.original_amount)
+                (i.sequence, i.status, i.amount, i.original_amount, i.amount_paid)
                 for i in row.installments.order_by("sequence")
             ] == [
-                (i.sequence, i.status, i.amount, i.original_amount)
+                (i.sequence, i.status, i.amount, i.original_amount, i.amount_paid)
                 for i in plan.installments
             ]
             assert [
@@ -436,6 +476,25 @@ class Sequence:
         assert sent == expected
 
 
+def observed(plan: model.PlanModel, row: model.InstallmentModel, real) -> None:
+    """Follow one unpaid installment through an engine pass, checking the
+    money it moved."""
+    if real.amount_paid != row.amount_paid:
+        event("engine pass: partial collection")
+        assert real.attempts == 4 and row.amount_paid == 0
+        taken = real.amount_paid
+        assert taken == row.rest * PARTIAL_SHARE // 100
+        plan.partial(row, real.partial_reference, taken)
+    if real.status == "paid":
+        event("engine pass: collected")
+        plan.pay(row, real.processor_reference)
+    elif real.status == "defaulted":
+        event("engine pass: defaulted")
+        plan.default(row)
+    elif real.status == "failed":
+        plan.fail(row)
+
+
 def modelled(plan: PaymentPlan) -> model.PlanModel:
     deposit = LedgerTransaction.objects.get(
         kind="collection", resource_type="payment_plan", resource_id=plan.public_id
@@ -478,12 +537,19 @@ class RefundSequencesOnTheServices(hypothesis.extra.django.TestCase):
         # A customer per card: installments are charged on the customer's
         # default method, so a customer's collections all refund alike.
         cls.customers = {}
-        for fails, email, card in [
-            (False, "ada@mail.example.com", CARD_OK),
-            (True, "bola@mail.example.com", CARD_REFUNDS_FAIL),
+        for kind, email, card in [
+            (OK, "ada@mail.example.com", CARD_OK),
+            (REFUNDS_FAIL, "bola@mail.example.com", CARD_REFUNDS_FAIL),
+            (PARTIAL, "chidi@mail.example.com", CARD_OK),
         ]:
             shopper = register(email)
-            cls.customers[fails] = (shopper.customer_id, add_card(shopper, card))
+            cls.customers[kind] = (shopper.customer_id, add_card(shopper, card))
+        # Chidi pays the deposit with a good card; his installments are charged
+        # on his default, a card that only ever has part of the money.
+        chidi = cls.shopper(cls.customers[PARTIAL][0])
+        partial_card = add_card(chidi, CARD_PARTIAL_FUNDS)
+        response = chidi.client.put(f"/api/v1/payment-methods/{partial_card}/default")
+        assert response.status_code == 200, response.content
 
     @settings(
         max_examples=SERVICE_EXAMPLES,
@@ -500,10 +566,12 @@ class RefundSequencesOnTheServices(hypothesis.extra.django.TestCase):
         # TestCase; noted, they show.
         note(f"plans={plans!r}")
         note(f"actions={actions!r}")
-        owner = make_merchant_with_key(allowed_schedule_types=SCHEDULES)
+        owner = make_merchant_with_key(
+            allowed_schedule_types=SCHEDULES, partial_collection_min_percent=50
+        )
         shoppers = {
-            fails: (self.shopper(customer_id), card)
-            for fails, (customer_id, card) in self.customers.items()
+            kind: (self.shopper(customer_id), card)
+            for kind, (customer_id, card) in self.customers.items()
         }
         sequence = Sequence(owner, shoppers, plans)
         for action in actions:

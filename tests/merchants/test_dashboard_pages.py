@@ -363,6 +363,7 @@ def plan_form(**overrides) -> dict:
         "min_deposit_percent": "25",
         "release_rule": "after_installments",
         "release_after": "3",
+        "partial_collection_min_percent": "40",
         **overrides,
     }
 
@@ -379,9 +380,26 @@ def test_plan_configuration_is_saved(dashboard_for, merchant_active):
     assert merchant_active.max_installments == 9
     assert merchant_active.min_deposit_percent == 25
     assert merchant_active.release_rule == "after_installments:3"
+    assert merchant_active.partial_collection_min_percent == 40
     page = client.get("/dashboard/settings/").content.decode()
     assert re.search(r'value="after_installments"[^>]*selected', page)
     assert re.search(r'name="release_after" value="3"', page)
+    assert re.search(r'name="partial_collection_min_percent" value="40"', page)
+
+
+def test_partial_collection_is_turned_off_by_leaving_it_empty(
+    dashboard_for, merchant_active
+):
+    Merchant.objects.filter(pk=merchant_active.pk).update(
+        partial_collection_min_percent=30
+    )
+
+    dashboard_for(merchant_active).post(
+        "/dashboard/settings/", plan_form(partial_collection_min_percent="")
+    )
+
+    merchant_active.refresh_from_db()
+    assert merchant_active.partial_collection_min_percent is None
 
 
 @pytest.mark.parametrize(
@@ -423,6 +441,16 @@ def test_plan_configuration_is_saved(dashboard_for, merchant_active):
             "Use on_deposit, on_completion or after_installments:N",
         ),
         ({"min_installments": "two"}, "min_installments", "Enter a whole number."),
+        (
+            {"partial_collection_min_percent": "100"},
+            "partial_collection_min_percent",
+            "Ensure this value is less than or equal to 99.",
+        ),
+        (
+            {"partial_collection_min_percent": "0"},
+            "partial_collection_min_percent",
+            "Ensure this value is greater than or equal to 1.",
+        ),
     ],
 )
 def test_a_refused_plan_configuration_says_why_next_to_the_field(
@@ -437,6 +465,7 @@ def test_a_refused_plan_configuration_says_why_next_to_the_field(
     unchanged = Merchant.objects.get(pk=merchant_active.pk)
     assert unchanged.min_deposit_percent == 0
     assert unchanged.release_rule == "on_deposit"
+    assert unchanged.partial_collection_min_percent is None
 
 
 def test_the_dashboard_and_the_api_share_the_settings_rules(

@@ -30,6 +30,7 @@ def test_defaults_are_the_designed_plan_configuration(api, merchant_active):
         "max_installments": 6,
         "min_deposit_percent": 0,
         "release_rule": "on_deposit",
+        "partial_collection_min_percent": None,
     }
 
 
@@ -243,3 +244,48 @@ def test_an_empty_webhook_url_still_clears_it(api, merchant_active):
 
     assert response.status_code == 200
     assert Merchant.objects.get(pk=merchant_active.pk).webhook_url == ""
+
+
+def test_partial_collection_is_off_by_default_and_set_from_1_to_99(
+    api, merchant_active
+):
+    jwt = bearer(merchant_jwt(merchant_active))
+
+    on = api.patch(
+        url(merchant_active),
+        {"partial_collection_min_percent": 40},
+        format="json",
+        **jwt,
+    )
+    assert on.status_code == 200, on.content
+    assert on.json()["data"]["partial_collection_min_percent"] == 40
+    off = api.patch(
+        url(merchant_active),
+        {"partial_collection_min_percent": None},
+        format="json",
+        **jwt,
+    )
+    assert off.json()["data"]["partial_collection_min_percent"] is None
+    assert (
+        Merchant.objects.get(pk=merchant_active.pk).partial_collection_min_percent
+        is None
+    )
+
+
+@pytest.mark.parametrize("value", [0, 100, -5, "50", 12.5, True])
+def test_a_partial_collection_percent_outside_1_to_99_is_a_400(
+    api, merchant_active, value
+):
+    response = api.patch(
+        url(merchant_active),
+        {"partial_collection_min_percent": value},
+        format="json",
+        **bearer(merchant_jwt(merchant_active)),
+    )
+
+    assert response.status_code == 400
+    assert "partial_collection_min_percent" in response.content.decode()
+    assert (
+        Merchant.objects.get(pk=merchant_active.pk).partial_collection_min_percent
+        is None
+    )

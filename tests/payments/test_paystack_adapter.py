@@ -140,6 +140,31 @@ CALLS = [
         },
     ),
     Call(
+        "partial_debit",
+        "POST",
+        "/transaction/partial_debit",
+        {
+            "email": "a@b.ng",
+            "amount": 250000,
+            "at_least": 125000,
+            "authorization_code": "AUTH_8dfhjjdt",
+            "reference": "inst-1-a4p",
+        },
+        # Paystack answers with the transaction: `amount` is what was taken.
+        ok(
+            {**TRANSACTION, "reference": "inst-1-a4p", "amount": 150000},
+            "Charge attempted",
+        ),
+        sent={
+            "authorization_code": "AUTH_8dfhjjdt",
+            "currency": "NGN",
+            "amount": 250000,
+            "email": "a@b.ng",
+            "at_least": 125000,
+            "reference": "inst-1-a4p",
+        },
+    ),
+    Call(
         "charge_bank",
         "POST",
         "/charge",
@@ -497,6 +522,38 @@ def test_charge_authorization_returns_success(paystack, fake):
 
     assert result.succeeded
     assert result.amount == 250000
+
+
+def test_a_partial_debit_returns_what_it_collected(paystack, fake):
+    register(fake, BY_NAME["partial_debit"])
+
+    result = invoke(paystack, BY_NAME["partial_debit"])
+
+    assert result.succeeded
+    assert (result.reference, result.amount) == ("inst-1-a4p", 150000)
+
+
+def test_a_partial_debit_that_finds_too_little_is_a_failed_result(paystack, fake):
+    declined = {
+        **TRANSACTION,
+        "reference": "inst-1-a4p",
+        "status": "failed",
+        "gateway_response": "Insufficient Funds",
+    }
+    register(fake, BY_NAME["partial_debit"], json_body=ok(declined))
+
+    result = invoke(paystack, BY_NAME["partial_debit"])
+
+    assert result.status == TransactionStatus.FAILED
+    assert result.failure_reason == FailureReason.INSUFFICIENT_FUNDS
+
+
+def test_a_partial_debits_duplicate_reference_is_raised(paystack, fake):
+    status, body = refused("Duplicate Transaction Reference")
+    register(fake, BY_NAME["partial_debit"], status=status, json_body=body)
+
+    with pytest.raises(ProcessorRefused, match="Duplicate Transaction Reference"):
+        invoke(paystack, BY_NAME["partial_debit"])
 
 
 def test_the_charge_api_returns_the_next_step(paystack, fake):

@@ -70,6 +70,38 @@ def test_card_4084080000000409_authorizes_but_later_charges_fail_insufficient_fu
     assert result.failure_reason == FailureReason.INSUFFICIENT_FUNDS
 
 
+def partial_later(method_id: str, reference: str, at_least: int):
+    method = PaymentMethod.objects.get(public_id=method_id)
+    return get_processor().partial_debit(
+        email=method.customer.email,
+        amount=250_000,
+        at_least=at_least,
+        authorization_code=method.authorization_code,
+        reference=reference,
+    )
+
+
+def test_card_4084080000000060_only_ever_has_part_of_the_money(alice):
+    card = add_card(alice, "4084080000000060")
+
+    assert card["label"] == "Visa •••• 0060"
+    full = charge_later(card["id"], "inst-3-a1")
+    assert full.failure_reason == FailureReason.INSUFFICIENT_FUNDS
+    # A partial debit collects 60% of what it asks for...
+    part = partial_later(card["id"], "inst-3-a4p", at_least=125_000)
+    assert (part.succeeded, part.amount) == (True, 150_000)
+    # ...and nothing when that is less than its `at_least`.
+    short = partial_later(card["id"], "inst-4-a4p", at_least=150_001)
+    assert short.failure_reason == FailureReason.INSUFFICIENT_FUNDS
+    # A card with the money gives a partial debit all of it; one without, none.
+    assert (
+        partial_later(add_card(alice, CARD_OK)["id"], "inst-5-a4p", at_least=1).amount
+        == 250_000
+    )
+    poor = partial_later(add_card(alice, CARD_POOR)["id"], "inst-6-a4p", at_least=1)
+    assert poor.failure_reason == FailureReason.INSUFFICIENT_FUNDS
+
+
 def test_card_4000000000000002_is_declined_at_authorization(alice):
     started = initialize_card(alice)
     redirect = submit_card_form(

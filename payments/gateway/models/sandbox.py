@@ -14,6 +14,9 @@ class SandboxAuthorization(models.Model):
         INSUFFICIENT_FUNDS = "insufficient_funds"
         # Charges succeed; a refund of one of them fails.
         REFUNDS_FAIL = "refunds_fail"
+        # Only ever has part of the money: full charges fail insufficient_funds,
+        # a partial debit collects a fixed share (DESIGN section 15).
+        PARTIAL_FUNDS = "partial_funds"
 
     authorization_code = models.CharField(max_length=64, unique=True)
     channel = models.CharField(max_length=8)  # card or bank

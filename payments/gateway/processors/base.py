@@ -229,6 +229,21 @@ class Processor(ABC):
         metadata: dict | None = None,
     ) -> TransactionResult: ...
 
+    @abstractmethod
+    def partial_debit(
+        self,
+        *,
+        email: str,
+        amount: int,
+        at_least: int,
+        authorization_code: str,
+        reference: str,
+        currency: str = "NGN",
+    ) -> TransactionResult:
+        """Collect what the authorization has of `amount`, down to `at_least`
+        (Paystack's `partial_debit`): a success's `amount` is what was
+        collected; failed when not even `at_least` is there."""
+
     # Bank accounts: the Charge API and its follow-up steps.
     @abstractmethod
     def charge_bank(

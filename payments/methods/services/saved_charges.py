@@ -158,3 +158,39 @@ def saved_method_charge(
     if result.status == TransactionStatus.FAILED:
         declined_method_retire(method=method, result=result)
     return _from_result(result)
+
+
+def saved_method_partial_debit(
+    *,
+    method: PaymentMethod,
+    amount: int,
+    at_least: int,
+    reference: str,
+    currency: str = "NGN",
+) -> ChargeOutcome:
+    """Ask `method` for what it has of `amount`, down to `at_least`, once under
+    `reference` (DESIGN section 15: partial collection). As
+    `saved_method_charge`: never raises for a processor problem, a lost answer
+    is verified, and a SUCCEEDED outcome's `amount` is what was collected."""
+    processor = _get_processor()
+    if method.processor != processor.name:
+        return _not_charged(reference, "This payment method was saved elsewhere.")
+    try:
+        result = processor.partial_debit(
+            email=method.customer.email,
+            amount=amount,
+            at_least=at_least,
+            authorization_code=method.authorization_code,
+            reference=reference,
+            currency=currency,
+        )
+    except ProcessorRefused as error:
+        if "duplicate" in error.processor_message.lower():
+            return charge_verify(reference=reference, unseen_is_failed=False)
+        return _not_charged(reference, error.processor_message)
+    except (ProcessorError, ProcessorTimeout) as error:
+        logger.warning(
+            "Partial debit %s has no answer (%s); verifying", reference, error
+        )
+        return charge_verify(reference=reference, unseen_is_failed=False)
+    return _from_result(result)

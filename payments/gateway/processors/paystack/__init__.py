@@ -108,19 +108,39 @@ class PaystackProcessor(PaystackPayouts, PaystackRefunds, PaystackTransport, Pro
         currency="NGN",
         metadata=None,
     ):
+        return self._debit(
+            "/transaction/charge_authorization",
+            {
+                "email": email,
+                "amount": amount,
+                "currency": currency,
+                "authorization_code": authorization_code,
+                "reference": reference,
+                "metadata": metadata or {},
+            },
+        )
+
+    def partial_debit(
+        self, *, email, amount, at_least, authorization_code, reference, currency="NGN"
+    ):
+        return self._debit(
+            "/transaction/partial_debit",
+            {
+                "authorization_code": authorization_code,
+                "currency": currency,
+                "amount": amount,
+                "email": email,
+                "at_least": at_least,
+                "reference": reference,
+            },
+        )
+
+    def _debit(self, path: str, payload: dict) -> TransactionResult:
+        """A charge of a saved authorization (whole or partial): its result,
+        read from the reply's transaction (`data.amount` is what was taken)."""
+        reference = payload["reference"]
         try:
-            body = self._call(
-                "POST",
-                "/transaction/charge_authorization",
-                json={
-                    "email": email,
-                    "amount": amount,
-                    "currency": currency,
-                    "authorization_code": authorization_code,
-                    "reference": reference,
-                    "metadata": metadata or {},
-                },
-            )
+            body = self._call("POST", path, json=payload)
         except ProcessorRefused as error:
             if "duplicate" in error.processor_message.lower():
                 # The reference was used: the caller must verify it, not retry.
@@ -130,12 +150,12 @@ class PaystackProcessor(PaystackPayouts, PaystackRefunds, PaystackTransport, Pro
             return TransactionResult(
                 reference=reference,
                 status=TransactionStatus.FAILED,
-                amount=amount,
-                currency=currency,
+                amount=payload["amount"],
+                currency=payload["currency"],
                 gateway_response=error.processor_message,
                 failure_reason=failure_reason_from_text(error.processor_message),
             )
-        with self._parsing("POST /transaction/charge_authorization"):
+        with self._parsing(f"POST {path}"):
             return self._transaction(body["data"])
 
     def _transaction(self, data: dict) -> TransactionResult:

@@ -38,6 +38,7 @@ from .refunds import SandboxRefunds
 from .values import (
     CARD_EXPIRES_THIS_MONTH,
     CARDS,
+    PARTIAL_FUNDS_PERCENT,
     SandboxInputError,
     card_brand,
 )
@@ -78,9 +79,29 @@ def _charge_outcome(auth: SandboxAuthorization | None) -> tuple[str, str, str]:
         )
     if _expired(auth):
         return "failed", FailureReason.CARD_EXPIRED, "Expired Card"
-    if auth.behaviour == SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS:
+    if auth.behaviour in _SHORT_OF_MONEY:
         return "failed", FailureReason.INSUFFICIENT_FUNDS, "Insufficient Funds"
     return "success", "", "Approved"
+
+
+_SHORT_OF_MONEY = (
+    SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS,
+    SandboxAuthorization.Behaviour.PARTIAL_FUNDS,
+)
+
+
+def _available(auth: SandboxAuthorization | None, amount: int) -> int:
+    """What a partial debit of `amount` finds on `auth`: all of it on a card
+    whose charges succeed, PARTIAL_FUNDS_PERCENT of it on the partial-funds
+    card (rounded down), nothing on the others."""
+    if _charge_outcome(auth)[0] == "success":
+        return amount
+    partial = SandboxAuthorization.Behaviour.PARTIAL_FUNDS
+    if _charge_outcome(auth)[1] == FailureReason.INSUFFICIENT_FUNDS and (
+        auth.behaviour == partial
+    ):
+        return amount * PARTIAL_FUNDS_PERCENT // 100
+    return 0
 
 
 def _expired(auth: SandboxAuthorization) -> bool:
@@ -144,8 +165,8 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Proce
         if number not in CARDS:
             raise SandboxInputError(
                 "This is not a sandbox test card: use 4084084084084081, "
-                "4084080000000409, 4084080000005408, 4084080000000011 or "
-                "4000000000000002."
+                "4084080000000409, 4084080000005408, 4084080000000011, "
+                "4084080000000060 or 4000000000000002."
             )
         with transaction.atomic():
             row = SandboxTransaction.objects.select_for_update().get(
@@ -235,7 +256,40 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Proce
     ):
         _network_latency()
         auth = _AUTHORIZATION.first(authorization_code=authorization_code)
-        status, reason, text = _charge_outcome(auth)
+        return self._debit(
+            auth, email, amount, reference, currency, metadata, _charge_outcome(auth)
+        )
+
+    def partial_debit(
+        self, *, email, amount, at_least, authorization_code, reference, currency="NGN"
+    ):
+        _network_latency()
+        auth = _AUTHORIZATION.first(authorization_code=authorization_code)
+        available = _available(auth, amount)
+        if available and available >= at_least:
+            outcome, taken = ("success", "", "Approved"), available
+        else:
+            outcome, taken = _charge_outcome(auth), amount
+            if outcome[0] == "success" or available:
+                # Some money, but less than `at_least`.
+                outcome = (
+                    "failed",
+                    FailureReason.INSUFFICIENT_FUNDS,
+                    "Insufficient Funds",
+                )
+        return self._debit(
+            auth,
+            email,
+            taken,
+            reference,
+            currency,
+            {"partial_debit": True, "requested": amount, "at_least": at_least},
+            outcome,
+        )
+
+    def _debit(self, auth, email, amount, reference, currency, metadata, outcome):
+        """One charge of a saved authorization, recorded under `reference`."""
+        status, reason, text = outcome
         row = SandboxTransaction(
             reference=reference,
             kind=SandboxTransaction.Kind.AUTHORIZATION_CHARGE,

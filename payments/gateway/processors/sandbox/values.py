@@ -18,12 +18,18 @@ CARD_REFUNDS_FAIL = "4084080000005408"
 # Authorizes with an expiry at the end of the month it is added in; charges
 # after that month fail `card_expired` (DESIGN section 15).
 CARD_EXPIRES_THIS_MONTH = "4084080000000011"
+# Only ever has part of the money (DESIGN section 15): full charges fail
+# `insufficient_funds`; a partial debit collects PARTIAL_FUNDS_PERCENT of what
+# it asks for (rounded down to the kobo), when that is at least its `at_least`.
+CARD_PARTIAL_FUNDS = "4084080000000060"
+PARTIAL_FUNDS_PERCENT = 60
 CARDS = {
     CARD_SUCCEEDS: SandboxAuthorization.Behaviour.SUCCEEDS,
     CARD_INSUFFICIENT_FUNDS: SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS,
     CARD_DECLINED: None,
     CARD_REFUNDS_FAIL: SandboxAuthorization.Behaviour.REFUNDS_FAIL,
     CARD_EXPIRES_THIS_MONTH: SandboxAuthorization.Behaviour.SUCCEEDS,
+    CARD_PARTIAL_FUNDS: SandboxAuthorization.Behaviour.PARTIAL_FUNDS,
 }
 CORRECT_OTP = "123456"
 # Last digit of a bank account number -> the first step of its mandate flow.
