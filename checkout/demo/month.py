@@ -96,7 +96,7 @@ class Month:
 
     def set_up(self) -> None:
         """Day one, before the first customer: the payout account, the webhook
-        endpoint and its signing secret, a payment link."""
+        endpoint and its signing secret, an API key, a payment link."""
         self.merchant = payout_account_set(
             merchant=self.merchant, bank_code=PAYOUT_BANK, account_number=PAYOUT_ACCOUNT
         )
@@ -108,6 +108,9 @@ class Month:
         self.merchant, _ = merchant_services.webhook_secret_regenerate(
             merchant=self.merchant
         )
+        # The shop's key (its plaintext went to the shop's server, not here);
+        # rotated on day 15, so the revoked one is in the key history.
+        merchant_services.api_key_rotate(merchant=self.merchant, name="Shop backend")
         self.link = payment_link_create(
             merchant=self.merchant,
             title="Hisense 43-inch Smart TV",
@@ -137,6 +140,7 @@ class Month:
             13: [self.checkout("DEMO-1007", "Funke", "Adeyemi", 15_000_000,
                                "Oraimo Power Bank bundle", "biweekly", 3)],
             14: [self.card_runs_dry("DEMO-1007")],
+            15: [self.rotate_key],
             19: [self.checkout("DEMO-1008", "Yusuf", "Lawal", 12_000_000,
                                "JBL PartyBox Encore", "weekly", 3)],
             20: [self.refund("DEMO-1002", 5_000_000, "A charger was returned."),
@@ -165,6 +169,9 @@ class Month:
             )
 
         return story
+
+    def rotate_key(self) -> None:
+        merchant_services.api_key_rotate(merchant=self.merchant, name="Shop backend")
 
     def card_runs_dry(self, order):
         """The customer's new default card has too little money on it, and the
