@@ -114,7 +114,7 @@ def test_every_dashboard_page(
         nav = page.get_by_role("navigation", name="Dashboard")
         for link in nav.get_by_role("link").all():
             box = link.bounding_box()
-            assert 0 <= box["x"] and box["x"] + box["width"] <= size["width"], (
+            assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (
                 link.inner_text()
             )
 
