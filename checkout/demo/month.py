@@ -5,7 +5,8 @@ The clock is moved back 30 days (time-machine) and forward one day at a time:
 each day the day's customers check out (a deposit charged on the sandbox), the
 merchant cancels or refunds, and at 11:00 Lagos time the collection engine
 collects what is due (`collect_due(on_date=...)`), the sandbox settles its
-refunds and the webhook deliveries due are sent. Every row carries the time it
+refunds, receipts and reminders are e-mailed and the webhook deliveries due are
+sent, as the schedules would. Every row carries the time it
 was made at, and the ledger is what those services posted.
 
 The stories (S = the first day, 30 days ago):
@@ -36,6 +37,7 @@ from django.utils import timezone
 from checkout.services.links import payment_link_create
 from installments.cancellation import plan_merchant_cancel
 from installments.collection.engine import collect_due
+from installments.notifications import tasks as notification_tasks
 from installments.refunds.services import refund_create
 from merchants import services as merchant_services
 from payments.gateway import tasks as gateway_tasks
@@ -78,6 +80,7 @@ class Month:
             self.set_up()
             for day in range(DAYS):
                 clock.move_to(self.at(day, ACTION_HOUR))
+                notification_tasks.send_reminders(self.day(day).isoformat())
                 for story in stories.get(day, ()):
                     story()
                 clock.move_to(self.at(day, ENGINE_HOUR))
@@ -91,7 +94,11 @@ class Month:
 
     @staticmethod
     def settle_and_deliver() -> None:
+        """What the schedules do every few minutes: sandbox refunds settled,
+        receipts and requests for a payment method e-mailed, webhooks sent."""
         gateway_tasks.sandbox_refunds_settle()
+        notification_tasks.send_collection_receipts()
+        notification_tasks.send_action_required_notices()
         deliver_due_webhooks()
 
     def set_up(self) -> None:
