@@ -8,6 +8,14 @@ class CheckoutConfig(AppConfig):
     def ready(self):
         from django_q.models import Schedule
 
+        from installments.account.orders import register_order_finder
+
+        from .selectors import session_of_checkout_path
+
+        # The bank account pages a customer opens from the hosted checkout keep
+        # the order's summary in view.
+        register_order_finder(session_of_checkout_path)
+
         from config.schedules import ScheduleSpec, declare
 
         declare(

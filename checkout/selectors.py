@@ -38,6 +38,15 @@ def session_by_token(token: str) -> CheckoutSession | None:
     )
 
 
+def session_of_checkout_path(path: str) -> CheckoutSession | None:
+    """The session whose hosted checkout page `path` is (`/checkout/<token>`,
+    any page under it, with a query or not), or None."""
+    parts = path.split("?", 1)[0].strip("/").split("/")
+    if len(parts) < 2 or parts[0] != "checkout":
+        return None
+    return session_by_token(parts[1])
+
+
 def order_is_paid(*, merchant, order_reference: str) -> bool:
     return CheckoutSession.objects.filter(
         merchant=merchant,

@@ -49,6 +49,7 @@ from .. import selectors
 from ..early.selectors import early_payment_choices
 from ..errors import PlanNotFound
 from .forms import STEP_FORMS, STEP_SUBMITS, BankAccountForm
+from .orders import order_for
 
 
 def _next_or_overview(request) -> str:
@@ -268,9 +269,13 @@ class BankStartView(View):
         return TemplateResponse(
             request,
             self.template_name,
-            {"form": form, "next": next_path(request) or ""},
+            {"form": form, "next": next_path(request) or "", "order": _order(request)},
             status=status,
         )
+
+
+def _order(request):
+    return order_for(next_path(request))
 
 
 def _after_step(request, outcome) -> HttpResponseRedirect:
@@ -297,7 +302,7 @@ class BankStepView(View):
             reference=reference[:100], customer=request.customer
         ).first()
         if self.mandate is None:
-            raise Http404("No bank mandate of yours has this reference.")
+            raise Http404("You have no bank account being added at this address.")
         return super().dispatch(request, reference)
 
     def get(self, request, reference):
@@ -346,6 +351,7 @@ class BankStepView(View):
                 "form": form,
                 "error": error,
                 "next": next_path(request) or "",
+                "order": _order(request),
             },
             status=status,
         )

@@ -48,6 +48,26 @@
     }
   });
 
+  // A table wider than its box scrolls sideways (on a phone): say so above it,
+  // and keep the hint in step when the window changes size.
+  function markScrollingTables() {
+    document.querySelectorAll("table.table").forEach(function (table) {
+      var scrolls = table.scrollWidth > table.clientWidth + 1;
+      table.dataset.scrolls = scrolls ? "true" : "false";
+      var hint = table.previousElementSibling;
+      if (!hint || !hint.classList.contains("scroll-hint")) {
+        if (!scrolls) return;
+        hint = document.createElement("p");
+        hint.className = "scroll-hint";
+        hint.textContent = "Scroll the table sideways to see every column \u2192";
+        table.parentNode.insertBefore(hint, table);
+      }
+      hint.hidden = !scrolls;
+    });
+  }
+  markScrollingTables();
+  window.addEventListener("resize", markScrollingTables);
+
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-confirm]");
     if (button && !window.confirm(button.dataset.confirm)) {

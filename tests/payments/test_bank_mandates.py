@@ -69,7 +69,7 @@ def test_a_wrong_otp_says_how_many_attempts_are_left(alice):
     assert response.status_code == 400
     assert response.json()["error"] == {
         "code": "invalid_otp",
-        "message": "The OTP is incorrect; 4 more attempts with this reference.",
+        "message": "The OTP is incorrect; 4 more attempts.",
     }
 
 

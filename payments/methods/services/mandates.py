@@ -255,8 +255,7 @@ def _submit_otp(processor, mandate: BankMandate, otp: str) -> ChargeStep:
     left = MAX_WRONG_OTPS - mandates.values_list("otp_failures", flat=True).get()
     if left > 0:
         raise InvalidOtp(
-            f"The OTP is incorrect; {left} more attempt{'s' if left > 1 else ''} "
-            "with this reference."
+            f"The OTP is incorrect; {left} more attempt{'s' if left > 1 else ''}."
         )
     BankMandate.transition_where(
         mandates, BankMandate.Status.DEAD, same={"failure_message": "5 wrong OTPs"}

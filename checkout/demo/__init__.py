@@ -1,0 +1,132 @@
+"""The demo `make run` seeds (`manage.py seed_demo`, DESIGN section 16): the
+demo accounts (merchants/demo.py) and the demo merchant's month of data
+(`month.py`), played through the real services on the sandbox processor.
+
+While it runs, e-mails and text messages are kept in memory instead of printed
+(the console backends would bury the credentials under a month of receipts),
+tasks run inline (django-q2 `sync`) at the moment of the month they belong to,
+and webhooks go to a receiver on 127.0.0.1 that lives as long as the seed
+(`receiver.py`).
+"""
+
+import logging
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from django.core import mail
+from django.test.utils import override_settings
+from django_q.conf import Conf
+
+from config import sms
+from installments.models import PaymentPlan
+from merchants import demo as accounts
+from payments.gateway.processors import get_processor
+
+from .month import Month
+from .receiver import LocalReceiver
+
+
+@dataclass
+class Seeded:
+    merchant: object
+    password: str | None  # the demo merchant's, when this run created it
+    staff_password: str | None  # the staff user's, when this run created it
+    played: bool  # the month was seeded by this run
+    emails: int = 0  # e-mails kept out of the console
+    texts: int = 0
+    webhooks: int = 0  # requests the local receiver answered
+
+
+def month_needed() -> bool:
+    merchant = accounts.demo_merchant()
+    return (
+        merchant is None or not PaymentPlan.objects.filter(merchant=merchant).exists()
+    )
+
+
+def sandbox_in_use() -> bool:
+    return get_processor().name == "sandbox"
+
+
+@contextmanager
+def _quiet_and_inline(receiver_url_allowed: bool):
+    """E-mails and texts kept in memory, tasks inline; the local receiver's
+    plain-http loopback address allowed (it is the only endpoint then)."""
+    saved_sync = Conf.SYNC
+    Conf.SYNC = True
+    # Every inline task and pass logs a line at INFO: hundreds for a month.
+    # Warnings and errors still show.
+    saved_disable = logging.root.manager.disable
+    logging.disable(max(logging.INFO, saved_disable))
+    if not hasattr(mail, "outbox"):  # the locmem backend's list
+        mail.outbox = []
+    try:
+        with override_settings(
+            EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
+            SMS_URL="locmem://",
+            WEBHOOK_ALLOW_PRIVATE_NETWORKS=receiver_url_allowed,
+            WEBHOOK_ALLOW_HTTP=receiver_url_allowed,
+        ):
+            yield
+    finally:
+        Conf.SYNC = saved_sync
+        logging.disable(saved_disable)
+
+
+def seed(progress: Callable[[int, int], None]) -> Seeded:
+    """The demo accounts, and the month when the demo merchant has no plans yet
+    (so a second run adds nothing). The month is played on the sandbox only."""
+    emails, texts = len(getattr(mail, "outbox", ())), len(sms.outbox)
+    with _quiet_and_inline(receiver_url_allowed=True):
+        staff_password = accounts.staff_user_ensure()
+        created = {}
+
+        def merchant():
+            found, created["password"] = accounts.demo_merchant_ensure()
+            return found
+
+        played = month_needed() and sandbox_in_use()
+        receiver = None
+        if played:
+            with LocalReceiver() as receiver:
+                month = Month(merchant, webhook_url=receiver.url)
+                month.play(progress)
+            found = month.merchant
+        else:
+            found = merchant()
+        return Seeded(
+            merchant=found,
+            password=created.get("password"),
+            staff_password=staff_password,
+            played=played,
+            emails=len(mail.outbox) - emails,
+            texts=len(sms.outbox) - texts,
+            webhooks=receiver.received if receiver else 0,
+        )
+
+
+def summary(merchant) -> str:
+    """One line on what the demo merchant has, for the seed's output."""
+    from collections import Counter
+
+    from installments.models import Installment
+    from installments.refunds.models import Refund
+    from payments.payouts.models import Payout
+    from webhooks.models import DeliveryAttempt
+
+    statuses = Counter(
+        PaymentPlan.objects.filter(merchant=merchant).values_list("status", flat=True)
+    )
+    plans = ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
+    collected = Installment.objects.filter(
+        plan__merchant=merchant, status=Installment.Status.PAID
+    ).count()
+    refunds = Refund.objects.filter(merchant=merchant).count()
+    payouts = Payout.objects.filter(merchant=merchant).count()
+    attempts = DeliveryAttempt.objects.filter(merchant=merchant).count()
+    return (
+        f"{sum(statuses.values())} plans ({plans}), {collected} installments "
+        f"collected, {refunds} refunds, {payouts} payouts, {attempts} webhook "
+        "delivery attempts"
+    )
