@@ -14,6 +14,9 @@ class SandboxAuthorization(models.Model):
         INSUFFICIENT_FUNDS = "insufficient_funds"
         # Charges succeed; a refund of one of them fails.
         REFUNDS_FAIL = "refunds_fail"
+        # An installment's attempts 1 and 2 fail for want of funds; the third
+        # succeeds (read from the attempt number in the charge's reference).
+        FAILS_TWICE = "fails_twice"
 
     authorization_code = models.CharField(max_length=64, unique=True)
     channel = models.CharField(max_length=8)  # card or bank

@@ -8,6 +8,7 @@ a duplicate reference.
 """
 
 import hashlib
+import re
 import time
 
 from django.conf import settings
@@ -33,10 +34,12 @@ from .banks import (
     _duplicate_reference,
     _page_url,
 )
+from .clock import sandbox_today
 from .payouts import SandboxPayouts
 from .refunds import SandboxRefunds
 from .values import (
     CARD_EXPIRES_THIS_MONTH,
+    CARD_FAILS_TWICE,
     CARDS,
     SandboxInputError,
     card_brand,
@@ -56,8 +59,23 @@ def _network_latency() -> None:
         time.sleep(delay / 1000)
 
 
-def _charge_outcome(auth: SandboxAuthorization | None) -> tuple[str, str, str]:
-    """(status, failure reason, gateway response) of charging `auth`."""
+# An installment attempt's reference: `<installment id>_a<n>[m<k>]`.
+_ATTEMPT = re.compile(r"_a([0-9]+)(?:m[0-9]+)?$")
+# The card that fails twice: attempts up to this one fail.
+FAILING_ATTEMPTS = 2
+
+
+def _fails_for_now(reference: str) -> bool:
+    """An installment's attempt 1 or 2 (any other charge: no)."""
+    attempt = _ATTEMPT.search(reference)
+    return attempt is not None and int(attempt.group(1)) <= FAILING_ATTEMPTS
+
+
+def _charge_outcome(
+    auth: SandboxAuthorization | None, reference: str
+) -> tuple[str, str, str]:
+    """(status, failure reason, gateway response) of charging `auth` under
+    `reference`."""
     if auth is None:
         return (
             "failed",
@@ -78,16 +96,20 @@ def _charge_outcome(auth: SandboxAuthorization | None) -> tuple[str, str, str]:
         )
     if _expired(auth):
         return "failed", FailureReason.CARD_EXPIRED, "Expired Card"
-    if auth.behaviour == SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS:
+    if auth.behaviour == SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS or (
+        auth.behaviour == SandboxAuthorization.Behaviour.FAILS_TWICE
+        and _fails_for_now(reference)
+    ):
         return "failed", FailureReason.INSUFFICIENT_FUNDS, "Insufficient Funds"
     return "success", "", "Approved"
 
 
 def _expired(auth: SandboxAuthorization) -> bool:
-    """A card is good until the end of its expiry month (Lagos time)."""
+    """A card is good until the end of its expiry month (Lagos time; the
+    sandbox clock's day while it runs a plan forward)."""
     if not auth.exp_year:
         return False
-    today = timezone.localdate()
+    today = sandbox_today()
     return (int(auth.exp_year), int(auth.exp_month)) < (today.year, today.month)
 
 
@@ -144,8 +166,8 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Proce
         if number not in CARDS:
             raise SandboxInputError(
                 "This is not a sandbox test card: use 4084084084084081, "
-                "4084080000000409, 4084080000005408, 4084080000000011 or "
-                "4000000000000002."
+                "4084080000000409, 4084080000005408, 4084080000000011, "
+                f"{CARD_FAILS_TWICE} or 4000000000000002."
             )
         with transaction.atomic():
             row = SandboxTransaction.objects.select_for_update().get(
@@ -235,7 +257,7 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Proce
     ):
         _network_latency()
         auth = _AUTHORIZATION.first(authorization_code=authorization_code)
-        status, reason, text = _charge_outcome(auth)
+        status, reason, text = _charge_outcome(auth, reference)
         row = SandboxTransaction(
             reference=reference,
             kind=SandboxTransaction.Kind.AUTHORIZATION_CHARGE,

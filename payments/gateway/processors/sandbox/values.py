@@ -18,12 +18,17 @@ CARD_REFUNDS_FAIL = "4084080000005408"
 # Authorizes with an expiry at the end of the month it is added in; charges
 # after that month fail `card_expired` (DESIGN section 15).
 CARD_EXPIRES_THIS_MONTH = "4084080000000011"
+# Authorizes; the first two attempts of each installment fail
+# `insufficient_funds`, the third (and any later one) succeeds (DESIGN section
+# 15: the sandbox clock's walkthrough of retries).
+CARD_FAILS_TWICE = "4084080000000222"
 CARDS = {
     CARD_SUCCEEDS: SandboxAuthorization.Behaviour.SUCCEEDS,
     CARD_INSUFFICIENT_FUNDS: SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS,
     CARD_DECLINED: None,
     CARD_REFUNDS_FAIL: SandboxAuthorization.Behaviour.REFUNDS_FAIL,
     CARD_EXPIRES_THIS_MONTH: SandboxAuthorization.Behaviour.SUCCEEDS,
+    CARD_FAILS_TWICE: SandboxAuthorization.Behaviour.FAILS_TWICE,
 }
 CORRECT_OTP = "123456"
 # Last digit of a bank account number -> the first step of its mandate flow.
