@@ -10,6 +10,7 @@ date; the clock, not the real date, decides that its charge is too late."""
 import json
 from contextlib import contextmanager
 from datetime import date, datetime, time, timedelta
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -19,9 +20,12 @@ from rest_framework.test import APIClient
 
 from installments.models import Installment, PaymentPlan
 from installments.notifications.models import Message
+from payments.gateway.pages import TEST_CARDS
+from payments.gateway.processors import get_processor
 from payments.gateway.processors.sandbox.values import (
     CARD_EXPIRES_THIS_MONTH,
     CARD_FAILS_TWICE,
+    CARDS,
 )
 from payments.models import PaymentMethod, SandboxTransaction
 from webhooks.models import Event
@@ -415,3 +419,44 @@ def test_a_finished_plan_answers_with_nothing_done():
     assert response.json()["data"]["status"] == "completed"
     assert response.json()["advance"]["days"] == []
     assert snapshot(setup) == before
+
+
+# --- the sandbox's card that fails twice -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reference", "status"),
+    [
+        ("inst_3Vb8nM1qW4eR7tY0uI2oP5_a1", "failed"),
+        ("inst_3Vb8nM1qW4eR7tY0uI2oP5_a1m2", "failed"),
+        ("inst_3Vb8nM1qW4eR7tY0uI2oP5_a2", "failed"),
+        ("inst_3Vb8nM1qW4eR7tY0uI2oP5_a3", "success"),
+        ("inst_3Vb8nM1qW4eR7tY0uI2oP5_a4m2", "success"),
+        ("plan_7Rk2pQ9wXs1LmB4tZc8nV0_d1", "success"),
+        ("inst_3Vb8nM1qW4eR7tY0uI2oP5_p1", "success"),
+    ],
+)
+def test_the_card_that_fails_twice_reads_the_attempt_from_the_reference(
+    reference, status
+):
+    with today():
+        setup = bought_with(CARD_FAILS_TWICE)
+    card = PaymentMethod.objects.get(customer__public_id=setup.shopper.customer_id)
+
+    result = get_processor().charge_authorization(
+        email="ada@mail.example.com",
+        amount=10_000,
+        authorization_code=card.authorization_code,
+        reference=reference,
+    )
+
+    assert result.status == status
+    assert result.failure_reason == ("insufficient_funds" if status == "failed" else "")
+
+
+def test_every_sandbox_card_is_documented_and_offered_on_the_card_page():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "sandbox.md").read_text()
+
+    for number in CARDS:
+        assert f"| card `{number}` |" in doc
+    assert {number for number, _ in TEST_CARDS} == set(CARDS)
