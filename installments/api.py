@@ -10,9 +10,10 @@ from config.api.permissions import accepts, credential_kind
 from merchants.authentication import resolve_merchant
 
 from . import selectors
+from .collection.sandbox_clock import plan_advance
 from .collection.time_travel import plan_collect_next
 from .early.services import plan_pay_early
-from .serializers import PayEarlyInput, PlanListQuery, plan_output
+from .serializers import AdvanceInput, PayEarlyInput, PlanListQuery, plan_output
 
 
 class PlanDetailApi(APIView):
@@ -68,20 +69,42 @@ class PlanPayApi(APIView):
         return responses.ok(plan_output(paid))
 
 
-class SandboxCollectNextApi(APIView):
-    """`POST /api/v1/sandbox/payment-plans/<plan_id>/collect-next` (API key of
-    the plan's merchant; only when the service runs the sandbox processor, a 404
-    otherwise): collect the next installment now, answer the plan."""
+class SandboxApi(APIView):
+    """A sandbox-only endpoint: API key of the plan's merchant; on a live
+    processor the path does not exist (404, before authentication)."""
 
     permission_classes = [accepts("api_key")]
 
     def initial(self, request, *args, **kwargs):
-        # Before authentication: on a live processor this path does not exist.
         if settings.PROCESSOR != "sandbox":
             raise Http404("Sandbox time travel exists only on the sandbox processor.")
         super().initial(request, *args, **kwargs)
+
+
+class SandboxCollectNextApi(SandboxApi):
+    """`POST /api/v1/sandbox/payment-plans/<plan_id>/collect-next`: collect the
+    next installment now, answer the plan."""
 
     def post(self, request, plan_id):
         merchant = resolve_merchant(request)
         plan = selectors.plan_of_merchant(merchant, plan_id)
         return responses.ok(plan_output(plan_collect_next(plan=plan)))
+
+
+class SandboxAdvanceApi(SandboxApi):
+    """`POST /api/v1/sandbox/payment-plans/<plan_id>/advance` `{to}`: the
+    sandbox clock runs the plan's life up to the end of that Lagos date; answer
+    the plan and, beside it, what each day did."""
+
+    def post(self, request, plan_id):
+        data = AdvanceInput.validated(request.data)
+        merchant = resolve_merchant(request)
+        plan = selectors.plan_of_merchant(merchant, plan_id)
+        advanced, days = plan_advance(plan=plan, to=data["to"])
+        return responses.ok(
+            plan_output(advanced),
+            advance={
+                "to": data["to"].isoformat(),
+                "days": [day.as_dict() for day in days],
+            },
+        )

@@ -94,3 +94,12 @@ class NoPaymentMethod(DomainError):
         "You have no active payment method to pay with: add a card or a bank "
         "account first, or name one with payment_method_id."
     )
+
+
+class AdvanceDateOutOfRange(DomainError):
+    code = "advance_date_out_of_range"
+    http_status = 422
+    message = (
+        "`to` must be a date from today (Lagos time) up to 60 days after the plan's "
+        "last due date."
+    )

@@ -34,6 +34,13 @@ class PayEarlyInput(StrictSerializer):
         return data
 
 
+class AdvanceInput(StrictSerializer):
+    """`{to}`: the Lagos date the sandbox clock runs a plan to (its bounds are
+    the plan's: checked by the service, 422)."""
+
+    to = serializers.DateField(input_formats=["%Y-%m-%d"])
+
+
 def installment_output(installment) -> dict:
     return {
         "id": installment.public_id,

@@ -26,4 +26,9 @@ urlpatterns = [
         api.SandboxCollectNextApi.as_view(),
         "sandbox-plan-collect-next",
     ),
+    *api_path(
+        "sandbox/payment-plans/<str:plan_id>/advance",
+        api.SandboxAdvanceApi.as_view(),
+        "sandbox-plan-advance",
+    ),
 ]

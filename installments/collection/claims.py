@@ -159,16 +159,29 @@ class Claim:
         )
 
 
-def due(cutoff: datetime) -> QuerySet[Installment]:
-    """Installments of active plans whose (first or next) attempt is due by then."""
-    return Installment.objects.filter(
-        status__in=(Status.SCHEDULED, Status.FAILED),
-        next_attempt_at__lte=cutoff,
-        plan__status=PaymentPlan.Status.ACTIVE,
+def _of_plan(
+    queryset: QuerySet[Installment], plan_pk: int | None
+) -> QuerySet[Installment]:
+    """Only one plan's installments (the sandbox clock), read through the
+    (plan, sequence) index; the schedule's pass (`plan_pk` None) keeps its own
+    query exactly as it was."""
+    return queryset if plan_pk is None else queryset.filter(plan_id=plan_pk)
+
+
+def due(cutoff: datetime, *, plan_pk: int | None = None) -> QuerySet[Installment]:
+    """Installments of active plans (of one plan: `plan_pk`) whose (first or
+    next) attempt is due by then."""
+    return _of_plan(
+        Installment.objects.filter(
+            status__in=(Status.SCHEDULED, Status.FAILED),
+            next_attempt_at__lte=cutoff,
+            plan__status=PaymentPlan.Status.ACTIVE,
+        ),
+        plan_pk,
     )
 
 
-def waiting(cutoff: datetime) -> QuerySet[Installment]:
+def waiting(cutoff: datetime, *, plan_pk: int | None = None) -> QuerySet[Installment]:
     """Installments of active plans waiting for a payment method that are
     tried now: their customer added an active method since they began waiting
     (`status_changed_at`), or their wait ended by `cutoff`. Read through the
@@ -177,14 +190,17 @@ def waiting(cutoff: datetime) -> QuerySet[Installment]:
     new_method = payment_methods_added_after(
         customer=OuterRef("plan__customer_id"), after=OuterRef("status_changed_at")
     )
-    return Installment.objects.filter(
-        Q(next_attempt_at__lte=cutoff) | Exists(new_method),
-        status=Status.ACTION_REQUIRED,
-        plan__status=PaymentPlan.Status.ACTIVE,
+    return _of_plan(
+        Installment.objects.filter(
+            Q(next_attempt_at__lte=cutoff) | Exists(new_method),
+            status=Status.ACTION_REQUIRED,
+            plan__status=PaymentPlan.Status.ACTIVE,
+        ),
+        plan_pk,
     )
 
 
-def stale(now: datetime) -> QuerySet[Installment]:
+def stale(now: datetime, *, plan_pk: int | None = None) -> QuerySet[Installment]:
     """The engine's attempts whose lease has ended while still in flight. An
     installment an early payment holds is not one: its charge has another
     reference, which only the early payment's own recovery verifies
@@ -192,8 +208,11 @@ def stale(now: datetime) -> QuerySet[Installment]:
     early = EarlyPaymentItem.objects.filter(
         installment=OuterRef("pk"), early_payment__status="processing"
     )
-    return Installment.objects.filter(
-        ~Exists(early), status=Status.PROCESSING, next_attempt_at__lte=now
+    return _of_plan(
+        Installment.objects.filter(
+            ~Exists(early), status=Status.PROCESSING, next_attempt_at__lte=now
+        ),
+        plan_pk,
     )
 
 
@@ -225,19 +244,24 @@ def _claim(
     return [Claim.of(row, resumed=False) for row in rows]
 
 
-def claim_due(*, cutoff: datetime, now: datetime, limit: int) -> list[Claim]:
-    """Start the next attempt of up to `limit` installments due by `cutoff`."""
+def claim_due(
+    *, cutoff: datetime, now: datetime, limit: int, plan_pk: int | None = None
+) -> list[Claim]:
+    """Start the next attempt of up to `limit` installments due by `cutoff`
+    (of one plan: `plan_pk`)."""
     if limit <= 0:
         return []
-    return _claim(due(cutoff), now=now, limit=limit)
+    return _claim(due(cutoff, plan_pk=plan_pk), now=now, limit=limit)
 
 
-def claim_waiting(*, cutoff: datetime, now: datetime, limit: int) -> list[Claim]:
+def claim_waiting(
+    *, cutoff: datetime, now: datetime, limit: int, plan_pk: int | None = None
+) -> list[Claim]:
     """Start the next attempt of up to `limit` installments waiting for a
     payment method that has come (or whose wait ended by `cutoff`)."""
     if limit <= 0:
         return []
-    return _claim(waiting(cutoff), now=now, limit=limit)
+    return _claim(waiting(cutoff, plan_pk=plan_pk), now=now, limit=limit)
 
 
 def claim_now(*, installment: Installment, now: datetime) -> Claim | None:
@@ -257,13 +281,15 @@ def claim_now(*, installment: Installment, now: datetime) -> Claim | None:
     return claims[0] if claims else None
 
 
-def claim_stale(*, now: datetime, limit: int) -> list[Claim]:
+def claim_stale(
+    *, now: datetime, limit: int, plan_pk: int | None = None
+) -> list[Claim]:
     """Take over up to `limit` attempts whose lease ended: the same attempt (its
     references are verified before any new charge), leased again."""
     if limit <= 0:
         return []
     with transaction.atomic(durable=True):
-        rows = _locked(stale(now), limit)
+        rows = _locked(stale(now, plan_pk=plan_pk), limit)
         Installment.objects.filter(pk__in=[row.pk for row in rows]).update(
             next_attempt_at=now + LEASE, updated_at=now
         )

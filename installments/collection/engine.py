@@ -89,21 +89,29 @@ def collect_due(
     batch_size: int = BATCH_SIZE,
     budget_seconds: float | None = None,
     progress: Callable[[PassSummary], None] | None = None,
+    plan_pk: int | None = None,
 ) -> PassSummary:
     """Collect everything due (by now, or by the end of the Lagos date
     `on_date`) and settle every attempt whose lease ended, batch after batch,
     until none is left or the time budget is spent. Early payments whose lease
     ended are settled first, by verifying their own references.
 
+    With `plan_pk` (the sandbox clock), the same pass over that one plan's
+    installments only, charged in this thread (a plan has a few claims at
+    most); early payments left in flight are then the schedule's pass's.
+
     Pipelined: while the pool charges one batch, this thread records the one
     before it and claims the next."""
     cutoff, pass_date = cutoff_of(on_date, timezone.now())
     started = time.monotonic()
     summary = PassSummary()
-    summary.early_settled = early_payments_recover(now=timezone.now(), limit=batch_size)
+    if plan_pk is None:
+        summary.early_settled = early_payments_recover(
+            now=timezone.now(), limit=batch_size
+        )
     previous = None
-    with ChargePool() as pool:
-        claimer = _Claimer(cutoff, batch_size)
+    with ChargePool(threads=None if plan_pk is None else 1) as pool:
+        claimer = _Claimer(cutoff, batch_size, plan_pk)
         while True:
             claims = []
             if budget_seconds is None or time.monotonic() - started < budget_seconds:
@@ -129,22 +137,27 @@ class _Claimer:
     are few, and one that becomes claimable during the pass waits for the next
     one), then what is due."""
 
-    def __init__(self, cutoff: datetime, batch_size: int):
+    def __init__(self, cutoff: datetime, batch_size: int, plan_pk: int | None):
         self.cutoff = cutoff
         self.batch_size = batch_size
+        self.plan_pk = plan_pk
         self.waiting_left = True
 
     def next(self) -> list:
-        claims = claim_stale(now=timezone.now(), limit=self.batch_size)
+        plan_pk = self.plan_pk
+        claims = claim_stale(now=timezone.now(), limit=self.batch_size, plan_pk=plan_pk)
         limit = self.batch_size - len(claims)
         if self.waiting_left and limit > 0:
-            waiting = claim_waiting(cutoff=self.cutoff, now=timezone.now(), limit=limit)
+            waiting = claim_waiting(
+                cutoff=self.cutoff, now=timezone.now(), limit=limit, plan_pk=plan_pk
+            )
             self.waiting_left = len(waiting) == limit
             claims += waiting
         return claims + claim_due(
             cutoff=self.cutoff,
             now=timezone.now(),
             limit=self.batch_size - len(claims),
+            plan_pk=plan_pk,
         )
 
 

@@ -33,17 +33,21 @@ def _unsent(kind: str, subject: str, sms_phone: str) -> Q:
     )
 
 
-def installments_to_remind(due_date: date, *, after: int, limit: int) -> list:
-    """Scheduled installments of active plans due on `due_date`, with their
-    plan, customer and merchant."""
+def installments_to_remind(
+    due_date: date, *, after: int, limit: int, plan_pk: int | None = None
+) -> list:
+    """Scheduled installments of active plans (of one plan: `plan_pk`, the
+    sandbox clock) due on `due_date`, with their plan, customer and merchant."""
+    rows = Installment.objects.filter(
+        due_date=due_date,
+        status=Installment.Status.SCHEDULED,
+        plan__status=PaymentPlan.Status.ACTIVE,
+        id__gt=after,
+    )
+    if plan_pk is not None:
+        rows = rows.filter(plan_id=plan_pk)
     return list(
-        Installment.objects.filter(
-            due_date=due_date,
-            status=Installment.Status.SCHEDULED,
-            plan__status=PaymentPlan.Status.ACTIVE,
-            id__gt=after,
-        )
-        .filter(
+        rows.filter(
             _unsent(Message.Kind.REMINDER, "public_id", "plan__customer__sms_phone")
         )
         .select_related("plan__customer", "plan__merchant")
@@ -95,17 +99,31 @@ def method_labels(customer_pks) -> dict[int, str]:
     }
 
 
-def collections_to_receipt(since: datetime, *, after: int, limit: int) -> list:
+def _collections_of(plan: PaymentPlan) -> Q:
+    """A plan's collections: its installments' (by their ids) and the plan's
+    own (the deposit, a payoff)."""
+    installments = list(plan.installments.values_list("public_id", flat=True))
+    return Q(resource_type="installment", resource_id__in=installments) | Q(
+        resource_type="payment_plan", resource_id=plan.public_id
+    )
+
+
+def collections_to_receipt(
+    since: datetime, *, after: int, limit: int, plan: PaymentPlan | None = None
+) -> list:
     """Ledger collections (deposits, installments, early payments) recorded
-    since `since`, with their customer."""
+    since `since` (of one plan: `plan`, the sandbox clock), with their
+    customer."""
+    rows = LedgerTransaction.objects.filter(
+        kind=LedgerTransaction.Kind.COLLECTION,
+        created_at__gte=since,
+        customer__isnull=False,
+        id__gt=after,
+    )
+    if plan is not None:
+        rows = rows.filter(_collections_of(plan))
     return list(
-        LedgerTransaction.objects.filter(
-            kind=LedgerTransaction.Kind.COLLECTION,
-            created_at__gte=since,
-            customer__isnull=False,
-            id__gt=after,
-        )
-        .filter(
+        rows.filter(
             _unsent(Message.Kind.RECEIPT_COLLECTION, "reference", "customer__sms_phone")
         )
         .select_related("customer")

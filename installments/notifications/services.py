@@ -137,10 +137,11 @@ def _in_chunks(select, build) -> Tally:
     return tally
 
 
-def reminders_send(*, day: date | None = None) -> Tally:
+def reminders_send(*, day: date | None = None, plan_pk: int | None = None) -> Tally:
     """Remind customers of the installments due `REMINDER_DAYS_BEFORE` days
     after `day` (today in Lagos): amount, date, the method that will be charged
-    and the link to pay now or change it."""
+    and the link to pay now or change it. Only one plan's, with `plan_pk` (the
+    sandbox clock)."""
     due = (day or timezone.localdate()) + timedelta(days=settings.REMINDER_DAYS_BEFORE)
 
     def build(installments) -> list[Outgoing]:
@@ -152,13 +153,15 @@ def reminders_send(*, day: date | None = None) -> Tally:
         ]
 
     return _in_chunks(
-        lambda **page: selectors.installments_to_remind(due, **page), build
+        lambda **page: selectors.installments_to_remind(due, plan_pk=plan_pk, **page),
+        build,
     )
 
 
-def collection_receipts_send() -> Tally:
+def collection_receipts_send(*, plan: PaymentPlan | None = None) -> Tally:
     """A receipt for every collection of the last `RECEIPT_LOOKBACK` not yet
-    receipted: deposits, installments, early payments."""
+    receipted: deposits, installments, early payments (only `plan`'s, when
+    given: the sandbox clock)."""
     since = timezone.now() - RECEIPT_LOOKBACK
 
     def build(collections) -> list[Outgoing]:
@@ -176,7 +179,8 @@ def collection_receipts_send() -> Tally:
         ]
 
     return _in_chunks(
-        lambda **page: selectors.collections_to_receipt(since, **page), build
+        lambda **page: selectors.collections_to_receipt(since, plan=plan, **page),
+        build,
     )
 
 

@@ -19,7 +19,9 @@ from .processors.sandbox import SandboxInputError, SandboxProcessor
 from .processors.sandbox.values import (
     CARD_DECLINED,
     CARD_EXPIRES_THIS_MONTH,
+    CARD_FAILS_TWICE,
     CARD_INSUFFICIENT_FUNDS,
+    CARD_PARTIAL_FUNDS,
     CARD_REFUNDS_FAIL,
     CARD_SUCCEEDS,
 )
@@ -31,6 +33,14 @@ TEST_CARDS = [
     (
         CARD_EXPIRES_THIS_MONTH,
         "authorizes; expires at the end of this month, later charges then fail",
+    ),
+    (
+        CARD_FAILS_TWICE,
+        "authorizes; each installment's first two attempts fail, the third pays",
+    ),
+    (
+        CARD_PARTIAL_FUNDS,
+        "authorizes; has only part of the money: a partial debit takes 60%",
     ),
     (CARD_DECLINED, "declined at authorization"),
 ]

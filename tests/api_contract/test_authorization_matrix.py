@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from config.api.schema import accepted_kinds
@@ -169,6 +170,11 @@ ROUTES: dict[str, Route] = {
     ),
     "/api/v1/sandbox/payment-plans/{plan_id}/collect-next": Route(
         ("api_key",), params=lambda w: {"plan_id": w.plan.public_id}
+    ),
+    "/api/v1/sandbox/payment-plans/{plan_id}/advance": Route(
+        ("api_key",),
+        params=lambda w: {"plan_id": w.plan.public_id},
+        body=lambda w: {"to": timezone.localdate().isoformat()},
     ),
     # Customers and payment methods.
     "/api/v1/customers/me": Route(("customer_jwt",), owned=False),

@@ -632,3 +632,22 @@ def test_plan_refunds_and_cancellation(check, world, db):
     [refunded] = [row for row in wallet["transactions"] if row["type"] == "refund"]
     assert (refunded["amount"], refunded["resource_id"]) == (-2_000, money["id"])
     assert refunded["net"] == refunded["amount"] - refunded["fee"]
+
+
+def test_the_sandbox_clock(check, world, db):
+    plan = world.plan
+    with_key = client(world.me.api_key)
+    url = f"/api/v1/sandbox/payment-plans/{plan.public_id}/advance"
+    template = "/api/v1/sandbox/payment-plans/{plan_id}/advance"
+    last = max(plan.installments.values_list("due_date", flat=True))
+    advanced = check(
+        with_key.post(url, {"to": last.isoformat()}, "json"), "post", template, 200
+    )
+    assert advanced["data"]["status"] == "completed"
+    assert sum(day["paid"] for day in advanced["advance"]["days"]) == len(
+        advanced["data"]["installments"]
+    )
+    too_far = check(
+        with_key.post(url, {"to": "2999-01-01"}, "json"), "post", template, 422
+    )
+    assert too_far["error"]["code"] == "advance_date_out_of_range"

@@ -331,7 +331,7 @@ def test_a_partial_debit_that_finds_all_that_is_owed_pays_the_installment(
     first_three_attempts(first)
     # The salary lands between the last retry's full charge and its partial
     # debit: the partial debit finds all of it.
-    monkeypatch.setattr(sandbox, "_available", lambda auth, amount: amount)
+    monkeypatch.setattr(sandbox, "_available", lambda auth, amount, reference: amount)
 
     last_retry(first)
 

@@ -17,6 +17,9 @@ class SandboxAuthorization(models.Model):
         # Only ever has part of the money: full charges fail insufficient_funds,
         # a partial debit collects a fixed share (DESIGN section 15).
         PARTIAL_FUNDS = "partial_funds"
+        # An installment's attempts 1 and 2 fail for want of funds; the third
+        # succeeds (read from the attempt number in the charge's reference).
+        FAILS_TWICE = "fails_twice"
 
     authorization_code = models.CharField(max_length=64, unique=True)
     channel = models.CharField(max_length=8)  # card or bank

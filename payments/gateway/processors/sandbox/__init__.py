@@ -8,6 +8,7 @@ a duplicate reference.
 """
 
 import hashlib
+import re
 import time
 
 from django.conf import settings
@@ -33,10 +34,12 @@ from .banks import (
     _duplicate_reference,
     _page_url,
 )
+from .clock import sandbox_today
 from .payouts import SandboxPayouts
 from .refunds import SandboxRefunds
 from .values import (
     CARD_EXPIRES_THIS_MONTH,
+    CARD_FAILS_TWICE,
     CARDS,
     PARTIAL_FUNDS_PERCENT,
     SandboxInputError,
@@ -57,8 +60,23 @@ def _network_latency() -> None:
         time.sleep(delay / 1000)
 
 
-def _charge_outcome(auth: SandboxAuthorization | None) -> tuple[str, str, str]:
-    """(status, failure reason, gateway response) of charging `auth`."""
+# An installment attempt's reference: `<installment id>_a<n>[m<k>]`.
+_ATTEMPT = re.compile(r"_a([0-9]+)(?:m[0-9]+)?$")
+# The card that fails twice: attempts up to this one fail.
+FAILING_ATTEMPTS = 2
+
+
+def _fails_for_now(reference: str) -> bool:
+    """An installment's attempt 1 or 2 (any other charge: no)."""
+    attempt = _ATTEMPT.search(reference)
+    return attempt is not None and int(attempt.group(1)) <= FAILING_ATTEMPTS
+
+
+def _charge_outcome(
+    auth: SandboxAuthorization | None, reference: str
+) -> tuple[str, str, str]:
+    """(status, failure reason, gateway response) of charging `auth` under
+    `reference`."""
     if auth is None:
         return (
             "failed",
@@ -79,7 +97,10 @@ def _charge_outcome(auth: SandboxAuthorization | None) -> tuple[str, str, str]:
         )
     if _expired(auth):
         return "failed", FailureReason.CARD_EXPIRED, "Expired Card"
-    if auth.behaviour in _SHORT_OF_MONEY:
+    if auth.behaviour in _SHORT_OF_MONEY or (
+        auth.behaviour == SandboxAuthorization.Behaviour.FAILS_TWICE
+        and _fails_for_now(reference)
+    ):
         return "failed", FailureReason.INSUFFICIENT_FUNDS, "Insufficient Funds"
     return "success", "", "Approved"
 
@@ -90,14 +111,14 @@ _SHORT_OF_MONEY = (
 )
 
 
-def _available(auth: SandboxAuthorization | None, amount: int) -> int:
+def _available(auth: SandboxAuthorization | None, amount: int, reference: str) -> int:
     """What a partial debit of `amount` finds on `auth`: all of it on a card
     whose charges succeed, PARTIAL_FUNDS_PERCENT of it on the partial-funds
     card (rounded down), nothing on the others."""
-    if _charge_outcome(auth)[0] == "success":
+    if _charge_outcome(auth, reference)[0] == "success":
         return amount
     partial = SandboxAuthorization.Behaviour.PARTIAL_FUNDS
-    if _charge_outcome(auth)[1] == FailureReason.INSUFFICIENT_FUNDS and (
+    if _charge_outcome(auth, reference)[1] == FailureReason.INSUFFICIENT_FUNDS and (
         auth.behaviour == partial
     ):
         return amount * PARTIAL_FUNDS_PERCENT // 100
@@ -105,10 +126,11 @@ def _available(auth: SandboxAuthorization | None, amount: int) -> int:
 
 
 def _expired(auth: SandboxAuthorization) -> bool:
-    """A card is good until the end of its expiry month (Lagos time)."""
+    """A card is good until the end of its expiry month (Lagos time; the
+    sandbox clock's day while it runs a plan forward)."""
     if not auth.exp_year:
         return False
-    today = timezone.localdate()
+    today = sandbox_today()
     return (int(auth.exp_year), int(auth.exp_month)) < (today.year, today.month)
 
 
@@ -166,7 +188,7 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Proce
             raise SandboxInputError(
                 "This is not a sandbox test card: use 4084084084084081, "
                 "4084080000000409, 4084080000005408, 4084080000000011, "
-                "4084080000000060 or 4000000000000002."
+                f"4084080000000060, {CARD_FAILS_TWICE} or 4000000000000002."
             )
         with transaction.atomic():
             row = SandboxTransaction.objects.select_for_update().get(
@@ -257,7 +279,13 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Proce
         _network_latency()
         auth = _AUTHORIZATION.first(authorization_code=authorization_code)
         return self._debit(
-            auth, email, amount, reference, currency, metadata, _charge_outcome(auth)
+            auth,
+            email,
+            amount,
+            reference,
+            currency,
+            metadata,
+            _charge_outcome(auth, reference),
         )
 
     def partial_debit(
@@ -265,11 +293,11 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Proce
     ):
         _network_latency()
         auth = _AUTHORIZATION.first(authorization_code=authorization_code)
-        available = _available(auth, amount)
+        available = _available(auth, amount, reference)
         if available and available >= at_least:
             outcome, taken = ("success", "", "Approved"), available
         else:
-            outcome, taken = _charge_outcome(auth), amount
+            outcome, taken = _charge_outcome(auth, reference), amount
             if outcome[0] == "success" or available:
                 # Some money, but less than `at_least`.
                 outcome = (

@@ -23,6 +23,10 @@ CARD_EXPIRES_THIS_MONTH = "4084080000000011"
 # it asks for (rounded down to the kobo), when that is at least its `at_least`.
 CARD_PARTIAL_FUNDS = "4084080000000060"
 PARTIAL_FUNDS_PERCENT = 60
+# Authorizes; the first two attempts of each installment fail
+# `insufficient_funds`, the third (and any later one) succeeds (DESIGN section
+# 15: the sandbox clock's walkthrough of retries).
+CARD_FAILS_TWICE = "4084080000000222"
 CARDS = {
     CARD_SUCCEEDS: SandboxAuthorization.Behaviour.SUCCEEDS,
     CARD_INSUFFICIENT_FUNDS: SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS,
@@ -30,6 +34,7 @@ CARDS = {
     CARD_REFUNDS_FAIL: SandboxAuthorization.Behaviour.REFUNDS_FAIL,
     CARD_EXPIRES_THIS_MONTH: SandboxAuthorization.Behaviour.SUCCEEDS,
     CARD_PARTIAL_FUNDS: SandboxAuthorization.Behaviour.PARTIAL_FUNDS,
+    CARD_FAILS_TWICE: SandboxAuthorization.Behaviour.FAILS_TWICE,
 }
 CORRECT_OTP = "123456"
 # Last digit of a bank account number -> the first step of its mandate flow.

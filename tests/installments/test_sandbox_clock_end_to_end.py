@@ -1,0 +1,193 @@
+"""End to end over HTTP (DESIGN section 15): a real web process (gunicorn) on
+the PostgreSQL test database and a real receiver on 127.0.0.1. Customers add a
+sandbox card through the card page and buy on 6 monthly installments; the
+merchant's API key drives each plan to its end with the sandbox clock.
+
+The receiver gets exactly the events `docs/sandbox.md` lists for each
+walkthrough, in that order, each signed: the sequences are read from the
+document's tables, so the document cannot drift from what the service does.
+The web process sends its webhooks one at a time (`WEBHOOK_DELIVERY_THREADS=1`)
+so they arrive in the order they happened."""
+
+import json
+import re
+from datetime import date, timedelta
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+
+from installments.notifications.models import Message
+from merchants import services as merchant_services
+from payments.gateway.declines import decline_of
+from payments.gateway.processors.sandbox.values import (
+    CARD_EXPIRES_THIS_MONTH,
+    CARD_FAILS_TWICE,
+)
+from webhooks.models import EVENT_TYPES
+
+from .. import servers
+from ..factories import PASSWORD
+from ..webhooks.conftest import make_subscriber
+from .conftest import check_ledger
+from .test_refunds_end_to_end import CALLBACK_URL, Api, signed
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "sandbox.md"
+WEB_ENV = {
+    "WEBHOOK_ALLOW_PRIVATE_NETWORKS": "true",
+    "WEBHOOK_ALLOW_HTTP": "true",
+    "WEBHOOK_DELIVERY_THREADS": "1",
+}
+
+
+def walkthrough(name: str) -> list[tuple[str, str | None]]:
+    """The (event type, reason) sequence the table after `<!-- walkthrough:
+    name -->` lists: each row's events, in order, `times` times over."""
+    text = DOC.read_text()
+    table = text[text.index(f"<!-- walkthrough: {name} -->") :].split("\n\n")[0]
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    assert rows, f"no table after the walkthrough marker {name!r}"
+    sequence: list[tuple[str, str | None]] = []
+    for row in rows:
+        events, times, _when = (cell.strip() for cell in row.strip("|").split("|"))
+        listed = []
+        for item in events.split(","):
+            names = re.findall(r"`([^`]+)`", item)
+            assert names and names[0] in EVENT_TYPES, (name, item)
+            listed.append((names[0], names[1] if len(names) > 1 else None))
+        sequence += listed * int(times)
+    return sequence
+
+
+def received(receiver, path: str) -> list:
+    return [item for item in list(receiver.received) if item.path == path]
+
+
+def as_sequence(items) -> list[tuple[str, str | None]]:
+    bodies = [json.loads(item.body) for item in items]
+    return [(b["eventType"], b["data"].get("reason")) for b in bodies]
+
+
+def customer_with(base: str, email: str, card_number: str) -> tuple[Api, str, str]:
+    """Registers over HTTP and adds `card_number` through the sandbox's card
+    page: (the customer's client, their id, the card's id)."""
+    registered = Api(base).post(
+        "/api/v1/auth/customer/register",
+        {
+            "email": email,
+            "password": PASSWORD,
+            "first_name": "Ada",
+            "last_name": "Obi",
+            "phone": "+2348012345678",
+        },
+        expect=201,
+    )["data"]
+    customer = Api(base, registered["access"])
+    customer_id = registered["customer_id"]
+    started = customer.post(
+        "/api/v1/payment-methods/initialize-card",
+        {"customer_id": customer_id, "callback_url": CALLBACK_URL},
+    )
+    form = requests.post(
+        f"{base}{urlsplit(started['authorization_url']).path}",
+        data={"card_number": card_number},
+        allow_redirects=False,
+        timeout=30,
+    )
+    assert form.status_code == 302, form.text
+    reference = parse_qs(urlsplit(form.headers["Location"]).query)["reference"][0]
+    card = customer.post(
+        "/api/v1/payment-methods/verify-card",
+        {"customer_id": customer_id, "reference": reference},
+    )["data"]["id"]
+    return customer, customer_id, card
+
+
+def bought(base: str, shop: Api, merchant, email: str, card_number: str) -> dict:
+    """A checkout of 250,000 kobo on 6 monthly installments paid with the card."""
+    customer, _, card = customer_with(base, email, card_number)
+    token = shop.post(
+        "/api/v1/checkout/sessions",
+        {
+            "merchant_id": merchant.public_id,
+            "amount": 250_000,
+            "currency": "NGN",
+            "title": "Samsung Galaxy A55",
+            "order_reference": f"ORD-{email.split('@')[0]}",
+            "customer_email": email,
+        },
+        expect=201,
+    )["data"]["session_token"]
+    return customer.post(
+        f"/api/v1/checkout/sessions/{token}/complete",
+        {"schedule_type": "monthly", "installment_count": 6, "payment_method_id": card},
+        expect=201,
+    )["data"]
+
+
+def advance(shop: Api, plan: dict, to: date) -> dict:
+    return shop.post(
+        f"/api/v1/sandbox/payment-plans/{plan['id']}/advance", {"to": to.isoformat()}
+    )
+
+
+def due(plan: dict, index: int) -> date:
+    return date.fromisoformat(plan["installments"][index]["due_date"])
+
+
+def api_key(merchant) -> str:
+    return merchant_services.api_key_rotate(merchant=merchant)[1]
+
+
+def test_the_documented_walkthroughs_reach_the_receiver_exactly_in_order_signed(
+    receiver,
+):
+    fails_twice = make_subscriber(f"{receiver.url}/fails-twice")
+    expired = make_subscriber(f"{receiver.url}/expired-card")
+    with servers.web_processes(1, extra_env=WEB_ENV) as [base]:
+        shop = Api(base, api_key(fails_twice))
+        plan = bought(base, shop, fails_twice, "ada@mail.example.com", CARD_FAILS_TWICE)
+        completed = advance(shop, plan, due(plan, -1) + timedelta(days=3))["data"]
+
+        other = Api(base, api_key(expired))
+        doomed = bought(
+            base, other, expired, "bola@mail.example.com", CARD_EXPIRES_THIS_MONTH
+        )
+        waiting = advance(other, doomed, due(doomed, 0))["data"]
+        defaulted = advance(other, doomed, due(doomed, -1) + timedelta(days=3))["data"]
+
+    assert completed["status"] == "completed"
+    assert [(i["status"], i["attempts"]) for i in completed["installments"]] == [
+        ("paid", 3)
+    ] * 6
+    first = received(receiver, "/hooks/fails-twice")
+    assert as_sequence(first) == walkthrough("fails-twice")
+
+    assert [i["status"] for i in waiting["installments"]] == ["action_required"] + [
+        "scheduled"
+    ] * 5
+    assert Message.objects.filter(
+        kind="action_required",
+        customer__email="bola@mail.example.com",
+        status="sent",
+    ).exists()
+    assert defaulted["status"] == "defaulted"
+    assert [i["status"] for i in defaulted["installments"]] == ["defaulted"] + [
+        "scheduled"
+    ] * 5
+    second = received(receiver, "/hooks/expired-card")
+    assert as_sequence(second) == walkthrough("expired-card")
+
+    for item in first + second:
+        assert signed(item)
+        body = json.loads(item.body)
+        if body["eventType"] == "payment.failed":
+            reason = body["data"]["reason"]
+            assert body["data"]["retryable"] is decline_of(reason).retryable
+    assert len({item.headers["x-service-event-id"] for item in first + second}) == (
+        len(first) + len(second)
+    )
+    assert "clean" in check_ledger()
