@@ -94,3 +94,9 @@ class NoPaymentMethod(DomainError):
         "You have no active payment method to pay with: add a card or a bank "
         "account first, or name one with payment_method_id."
     )
+
+
+class RescheduleNotAllowed(DomainError):
+    code = "reschedule_not_allowed"
+    http_status = 422
+    message = "This installment's due date cannot be moved to that date."

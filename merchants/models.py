@@ -15,6 +15,10 @@ API_KEY_PREFIX = "service_live_sk_"
 
 SCHEDULE_TYPES = ("monthly", "biweekly", "weekly")
 MAX_INSTALLMENTS = 12
+# The bounds of the rescheduling settings: a plan has at most 12 installments,
+# and a move of more than two months is a new plan, not a late salary.
+MAX_RESCHEDULES = 12
+MAX_RESCHEDULE_DAYS = 60
 RELEASE_RULE_PATTERN = re.compile(
     r"^(on_deposit|on_completion|after_installments:([1-9]|1[0-2]))$"
 )
@@ -75,6 +79,10 @@ class Merchant(PasswordCredentials, StateMachine):
     max_installments = models.PositiveSmallIntegerField(default=6)
     min_deposit_percent = models.PositiveSmallIntegerField(default=0)
     release_rule = models.CharField(max_length=32, default="on_deposit")
+    # Rescheduling (DESIGN section 15): how many due dates a customer may move
+    # per plan (0: none), and by how many days at most each time.
+    customer_reschedules_allowed = models.PositiveSmallIntegerField(default=1)
+    reschedule_max_days = models.PositiveSmallIntegerField(default=14)
 
     # Outbound webhooks (DESIGN section 10); the secret is encrypted at rest.
     webhook_url = models.URLField(max_length=500, blank=True)
@@ -104,6 +112,12 @@ class Merchant(PasswordCredentials, StateMachine):
             models.CheckConstraint(
                 condition=Q(min_deposit_percent__lte=100),
                 name="merchant_min_deposit_percent_max_100",
+            ),
+            models.CheckConstraint(
+                condition=Q(customer_reschedules_allowed__lte=MAX_RESCHEDULES)
+                & Q(reschedule_max_days__gte=1)
+                & Q(reschedule_max_days__lte=MAX_RESCHEDULE_DAYS),
+                name="merchant_reschedule_limits",
             ),
         ]
         ordering = ["-created_at"]

@@ -140,6 +140,8 @@ SETTINGS_FIELDS = (
     "max_installments",
     "min_deposit_percent",
     "release_rule",
+    "customer_reschedules_allowed",
+    "reschedule_max_days",
 )
 
 
