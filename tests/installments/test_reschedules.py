@@ -421,3 +421,55 @@ def test_a_plan_that_is_not_active_has_no_move(setup):
     message = refused(move(setup, nth(setup, 1), date(2026, 12, 3), merchant(setup)))
 
     assert "This plan is defaulted" in message
+
+
+def test_an_installment_waiting_for_a_method_is_not_tried_before_its_new_date(setup):
+    from payments.gateway.processors.sandbox.values import CARD_EXPIRES_THIS_MONTH
+
+    from ..payments.conftest import add_card as add_card_now
+    from ..payments.conftest import sign_in
+    from .test_collection_failures import only_card
+
+    only_card(setup, CARD_EXPIRES_THIS_MONTH)  # expires at the end of November
+    with on(FIRST, 12):
+        collect_due(on_date=FIRST)
+    assert nth(setup, 1).status == "action_required"
+    new = date(2026, 12, 9)
+
+    with on(FIRST, 15):
+        response = move(setup, nth(setup, 1), new, signed_in(setup))
+        assert response.status_code == 200, response.content
+    assert nth(setup, 1).next_attempt_at == lagos(new + timedelta(days=7), 10)
+
+    day_after = FIRST + timedelta(days=1)
+    with on(day_after, 12):
+        add_card_now(sign_in(setup.shopper.customer))
+        # A method came, but the customer moved the date: not before it.
+        assert collect_due(on_date=day_after).claimed == 0
+    with on(new, 1):
+        summary = collect_due(on_date=new)
+    assert summary.tally.paid == 1
+    assert nth(setup, 1).status == "paid"
+    check_ledger()
+
+
+def test_a_reminder_goes_out_again_for_the_new_date(setup):
+    from django.core import mail
+
+    from installments.notifications import services as notifications
+
+    with on(FIRST - timedelta(days=3)):
+        assert notifications.reminders_send().sent == 1
+    with on(FIRST - timedelta(days=2)):
+        response = move(setup, nth(setup, 1), date(2026, 12, 9), signed_in(setup))
+        assert response.status_code == 200
+    for day in (FIRST - timedelta(days=1), date(2026, 12, 5)):
+        with on(day):
+            assert notifications.reminders_send().sent == 0
+    with on(date(2026, 12, 6)):
+        assert notifications.reminders_send().sent == 1
+        assert notifications.reminders_send().sent == 0  # a rerun sends nothing
+
+    first, second = mail.outbox
+    assert "due on Wednesday 02 December 2026" in first.subject
+    assert "due on Wednesday 09 December 2026" in second.subject
