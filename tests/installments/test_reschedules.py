@@ -473,3 +473,37 @@ def test_a_reminder_goes_out_again_for_the_new_date(setup):
     first, second = mail.outbox
     assert "due on Wednesday 02 December 2026" in first.subject
     assert "due on Wednesday 09 December 2026" in second.subject
+
+
+def test_the_receiver_gets_the_move_signed_with_the_documented_payload(receiver):
+    import hashlib
+    import hmac
+    import json
+    import re
+    from pathlib import Path
+
+    from webhooks.delivery import deliver_due
+
+    from ..conftest import make_merchant_with_key
+    from ..webhooks.conftest import SECRET
+
+    with on(TODAY):
+        owner = make_merchant_with_key(webhook_url=receiver.url, webhook_secret=SECRET)
+        setup = make_active_plan(owner)
+        assert move(setup, nth(setup, 1), date(2026, 12, 9)).status_code == 200
+        deliver_due()
+
+    [received] = [
+        item
+        for item in receiver.received
+        if json.loads(item.body)["eventType"] == "payment_plan.rescheduled"
+    ]
+    expected = hmac.new(SECRET.encode(), received.body, hashlib.sha256).hexdigest()
+    assert hmac.compare_digest(received.headers["x-service-signature"], expected)
+    data = json.loads(received.body)["data"]
+    assert (data["previousDueDate"], data["dueDate"]) == ("2026-12-02", "2026-12-09")
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "webhooks.md").read_text()
+    [example] = re.findall(
+        r"### `payment_plan\.rescheduled`\n\n```json\n(.*?)\n```", doc, re.S
+    )
+    assert set(json.loads(example)) == set(data)

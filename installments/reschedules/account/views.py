@@ -10,7 +10,7 @@ from payments.customers.session import customer_login_required
 
 from ... import selectors
 from ...errors import PlanNotFound
-from ..pages import ReschedulePage
+from ..form_page import ReschedulePage
 from ..rules import CUSTOMER
 
 

@@ -5,7 +5,7 @@ merchant's plan is a 404."""
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
 from ...dashboard.views import plan_of, plan_url
-from ..pages import ReschedulePage
+from ..form_page import ReschedulePage
 from ..rules import MERCHANT
 
 

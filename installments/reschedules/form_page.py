@@ -1,12 +1,11 @@
-"""The page of a reschedule, shared by the customer's account and the merchant's
-dashboard: one form (which installment, what date) validated with the API's
-serializer and moved by the API's service; a refusal is shown on the page with
-the API's status and message, nothing changed."""
+"""The page of a reschedule (a `FormPage`), shared by the customer's account
+and the merchant's dashboard: one form (which installment, what date),
+validated with the API's serializer and moved by the API's service; a refusal
+is shown on the page with the API's status and message, nothing changed."""
 
 from abc import abstractmethod
 
 from django.contrib import messages
-from django.template.response import TemplateResponse
 
 from config.api.errors import DomainError
 from config.web.forms import FormPage
@@ -60,16 +59,12 @@ class ReschedulePage(FormPage):
         return see_other(self.plan_url())
 
     def render(self, request, form, status=200):
+        response = super().render(request, form, status=status)
         plan = plan_selectors.plans_with_installments().get(pk=self.plan.pk)
-        return TemplateResponse(
-            request,
-            self.template_name,
-            {
-                "plan": plan,
-                "form": form,
-                "movable": bool(form.fields["installment_id"].choices),
-                "reschedules_left": plan_selectors.customer_reschedules_left(plan),
-                "max_days": plan.merchant.reschedule_max_days,
-            },
-            status=status,
+        response.context_data.update(
+            plan=plan,
+            movable=bool(form.fields["installment_id"].choices),
+            reschedules_left=plan_selectors.customer_reschedules_left(plan),
+            max_days=plan.merchant.reschedule_max_days,
         )
+        return response
