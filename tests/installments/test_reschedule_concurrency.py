@@ -160,9 +160,9 @@ def test_an_engine_pass_during_a_move_skips_it_and_it_is_paid_on_its_new_date(
 
 
 def test_moves_racing_engine_passes_never_collect_twice_nor_lose_an_installment():
-    for _ in range(3):
+    for n in range(3):
         with on(TODAY):
-            setup = make_active_plan()
+            setup = make_active_plan(email=f"ada{n}@mail.example.com")
         first = installments_of(setup.plan)[0]
         sides = itertools.count()
         lock = threading.Lock()
