@@ -507,3 +507,24 @@ def test_the_receiver_gets_the_move_signed_with_the_documented_payload(receiver)
         r"### `payment_plan\.rescheduled`\n\n```json\n(.*?)\n```", doc, re.S
     )
     assert set(json.loads(example)) == set(data)
+
+
+def test_the_move_and_its_event_commit_together_or_not_at_all(setup, monkeypatch):
+    from installments.reschedules import services
+
+    def outbox_down(**kwargs):
+        raise RuntimeError("the outbox is down")
+
+    monkeypatch.setattr(services, "emit_events", outbox_down)
+    before = state(setup)
+
+    with pytest.raises(RuntimeError):
+        services.installment_reschedule(
+            plan=setup.plan,
+            installment_id=nth(setup, 1).public_id,
+            due_date=date(2026, 12, 9),
+            by="customer",
+        )
+
+    assert state(setup) == before
+    assert not Reschedule.objects.exists()
