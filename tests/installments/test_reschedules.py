@@ -528,3 +528,22 @@ def test_the_move_and_its_event_commit_together_or_not_at_all(setup, monkeypatch
 
     assert state(setup) == before
     assert not Reschedule.objects.exists()
+
+
+def test_the_docs_state_the_defaults_and_bounds_of_the_limits():
+    from pathlib import Path
+
+    from merchants.models import MAX_RESCHEDULE_DAYS, MAX_RESCHEDULES, Merchant
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    fields = {field.name: field for field in Merchant._meta.fields}
+    allowed = fields["customer_reschedules_allowed"].default
+    max_days = fields["reschedule_max_days"].default
+    auto_debit = " ".join((docs / "auto-debit.md").read_text().split())
+    assert f"default once per plan, and `reschedule_max_days`, default {max_days}" in (
+        auto_debit
+    )
+    assert allowed == 1
+    api = " ".join((docs / "api.md").read_text().split())
+    assert f"`customer_reschedules_allowed` (0-{MAX_RESCHEDULES}, default 1" in api
+    assert f"`reschedule_max_days` (1-{MAX_RESCHEDULE_DAYS}, default {max_days}" in api
