@@ -12,6 +12,7 @@ from .models import (
     InstallmentStatusChange,
     PaymentPlan,
     PaymentPlanStatusChange,
+    Reschedule,
 )
 
 # Registers the reminders' and receipts' admin, and the refunds'.
@@ -72,6 +73,12 @@ class PlanStatusChangeInline(ReadOnlyAdminMixin, admin.TabularInline):
     readonly_fields = fields
 
 
+class RescheduleInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = Reschedule
+    fields = ("installment", "from_date", "to_date", "by", "created_at")
+    readonly_fields = fields
+
+
 @admin.register(PaymentPlan)
 class PaymentPlanAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = (
@@ -99,6 +106,7 @@ class PaymentPlanAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         EarlyPaymentInline,
         refunds_admin.PlanRefundInline,
         PlanStatusChangeInline,
+        RescheduleInline,
     ]
 
 

@@ -13,7 +13,15 @@ from . import selectors
 from .collection.sandbox_clock import plan_advance
 from .collection.time_travel import plan_collect_next
 from .early.services import plan_pay_early
-from .serializers import AdvanceInput, PayEarlyInput, PlanListQuery, plan_output
+from .reschedules.rules import CUSTOMER, MERCHANT
+from .reschedules.services import installment_reschedule
+from .serializers import (
+    AdvanceInput,
+    PayEarlyInput,
+    PlanListQuery,
+    RescheduleInput,
+    plan_output,
+)
 
 
 class PlanDetailApi(APIView):
@@ -67,6 +75,30 @@ class PlanPayApi(APIView):
             payment_method_id=data.get("payment_method_id"),
         )
         return responses.ok(plan_output(paid))
+
+
+class InstallmentRescheduleApi(APIView):
+    """`POST /api/v1/payment-plans/<plan_id>/installments/<id>/reschedule`
+    `{due_date}`: with the plan's merchant's API key, the merchant's rules
+    (any unpaid installment); with its customer's JWT, the customer's limits
+    too. Answers the plan; anyone else's plan is a 404."""
+
+    permission_classes = [accepts("api_key", "customer_jwt")]
+
+    def post(self, request, plan_id, installment_id):
+        data = RescheduleInput.validated(request.data)
+        if credential_kind(request) == "api_key":
+            plan = selectors.plan_of_merchant(resolve_merchant(request), plan_id)
+            by = MERCHANT
+        else:
+            plan = selectors.plan_of_customer(request.user, plan_id)
+            by = CUSTOMER
+        installment_reschedule(
+            plan=plan, installment_id=installment_id, due_date=data["due_date"], by=by
+        )
+        return responses.ok(
+            plan_output(selectors.plans_with_installments().get(pk=plan.pk))
+        )
 
 
 class SandboxApi(APIView):

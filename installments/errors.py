@@ -103,3 +103,9 @@ class AdvanceDateOutOfRange(DomainError):
         "`to` must be a date from today (Lagos time) up to 60 days after the plan's "
         "last due date."
     )
+
+
+class RescheduleNotAllowed(DomainError):
+    code = "reschedule_not_allowed"
+    http_status = 422
+    message = "This installment's due date cannot be moved to that date."

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from .collection.claims import Claim
-    from .models import DepositAttempt, Installment, PaymentPlan, Refund
+    from .models import DepositAttempt, Installment, PaymentPlan, Refund, Reschedule
 
 Event = tuple[str, dict]
 
@@ -102,6 +102,25 @@ def plan_defaulted(
     """An installment failed its last retry; once per plan."""
     payload = plan_lifecycle_payload(plan, installments_paid=installments_paid)
     return ("payment_plan.defaulted", payload)
+
+
+def plan_rescheduled(reschedule: "Reschedule") -> Event:
+    """An installment's due date moved (by the customer or the merchant): the
+    plan's money as every plan lifecycle event carries it (unchanged: a move
+    never changes an amount), and which installment moved from what date to
+    what date."""
+    installment = reschedule.installment
+    return (
+        "payment_plan.rescheduled",
+        {
+            **plan_lifecycle_payload(reschedule.plan),
+            "installmentId": installment.public_id,
+            "sequence": installment.sequence,
+            "previousDueDate": reschedule.from_date.isoformat(),
+            "dueDate": reschedule.to_date.isoformat(),
+            "rescheduledBy": reschedule.by,
+        },
+    )
 
 
 def _installment_paid(data: dict) -> list[Event]:

@@ -265,6 +265,9 @@ class Installment(StateMachine):
     cancelled_at = models.DateTimeField(null=True, blank=True)
     # When it last began waiting for the customer to add a method.
     action_required_at = models.DateTimeField(null=True, blank=True)
+    # How many times its due date was moved (reschedules/): a reminder is sent
+    # once per due date it had (notifications/selectors.py).
+    reschedule_count = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["plan_id", "sequence"]
@@ -382,6 +385,7 @@ from .refunds.models import (  # noqa: E402
     RefundPart,
     RefundReduction,
 )
+from .reschedules.models import Reschedule  # noqa: E402
 
 __all__ = [
     "DepositAttempt",
@@ -396,4 +400,5 @@ __all__ = [
     "RefundIdempotencyRecord",
     "RefundPart",
     "RefundReduction",
+    "Reschedule",
 ]

@@ -26,11 +26,11 @@ from config.api.schema import (
 )
 
 from . import api
-from .models import Installment, PaymentPlan, Refund, RefundPart
+from .models import Installment, PaymentPlan, Refund, RefundPart, Reschedule
 from .refunds import api as refunds_api
 from .refunds.serializers import PlanCancelInput, RefundCreateInput
 from .rules import LAST_WORKING_DAY, PREFERRED_DAYS, SCHEDULE_TYPES
-from .serializers import AdvanceInput, PayEarlyInput
+from .serializers import AdvanceInput, PayEarlyInput, RescheduleInput
 
 REFUND_PART = component(
     "RefundPart",
@@ -124,6 +124,22 @@ INSTALLMENT = component(
         }
     ),
 )
+RESCHEDULE = component(
+    "Reschedule",
+    obj(
+        {
+            "installment_id": string("`inst_...`"),
+            "sequence": {"type": "integer", "minimum": 1},
+            "previous_due_date": DATE,
+            "due_date": {**DATE, "description": "The date it was moved to."},
+            "rescheduled_by": string(
+                "Who moved it: the plan's `customer` or its `merchant`.",
+                enum=list(Reschedule.By.values),
+            ),
+            "created_at": TIMESTAMP,
+        }
+    ),
+)
 PAYMENT_PLAN = component(
     "PaymentPlan",
     obj(
@@ -170,6 +186,19 @@ PAYMENT_PLAN = component(
                 "type": "array",
                 "items": REFUND,
                 "description": "Newest first.",
+            },
+            "reschedules": {
+                "type": "array",
+                "items": RESCHEDULE,
+                "description": "The schedule's history: every due date moved, "
+                "oldest first.",
+            },
+            "customer_reschedules_left": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "How many more due dates the customer may move "
+                "(the merchant's `customer_reschedules_allowed` less the "
+                "customer's moves; the merchant's own moves do not count).",
             },
             "created_at": TIMESTAMP,
         }
@@ -389,3 +418,37 @@ extend_schema_view(
         responses={200: ok_envelope(PAYMENT_PLAN), **errors(402, 409, 422)},
     )
 )(api.PlanPayApi)
+
+describe_fields(
+    RescheduleInput,
+    due_date={
+        "description": "The installment's new due date (Lagos, YYYY-MM-DD): a "
+        "working day after today and after its current date, before the next "
+        "installment's date, within a year.",
+    },
+)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="payment_plan_installment_reschedule",
+        summary="Move an unpaid installment's due date later",
+        description="With the plan's customer's JWT: one unpaid installment, not "
+        "the last, at most `reschedule_max_days` days later and "
+        "`customer_reschedules_allowed` times per plan (the merchant's "
+        "settings). With the API key of the plan's merchant: any unpaid "
+        "installment, any number of times, any number of days. For everyone the "
+        "new date is a working day after today and after the current date, "
+        "before the next installment's date (the later installments keep "
+        "theirs). Anything else is a 422 `reschedule_not_allowed` whose message "
+        "says why (a weekend or holiday names the next working day); an "
+        "installment being collected right now is a 409 `payment_in_progress`. "
+        "Amounts never change. Answers the plan; sends "
+        "`payment_plan.rescheduled`.",
+        parameters=[
+            PLAN_ID,
+            path_id("installment_id", "inst", "The installment's identifier"),
+        ],
+        request=RescheduleInput,
+        responses={200: ok_envelope(PAYMENT_PLAN), **errors(409, 422)},
+    )
+)(api.InstallmentRescheduleApi)

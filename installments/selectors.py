@@ -5,18 +5,24 @@ from django.db.models import Case, F, Prefetch, Q, QuerySet, Sum, When
 from config.api.ids import row_by_public_id
 
 from .errors import PlanNotFound
-from .models import Installment, PaymentPlan, Refund, RefundPart
+from .models import Installment, PaymentPlan, Refund, RefundPart, Reschedule
 
 
 def plans_with_installments() -> QuerySet[PaymentPlan]:
-    """Plans with what their representation shows: installments in order, and
-    refunds newest first with their parts."""
+    """Plans with what their representation shows: installments in order,
+    refunds newest first with their parts, and schedule changes oldest first."""
     return PaymentPlan.objects.select_related("merchant", "customer").prefetch_related(
         Prefetch("installments", queryset=Installment.objects.order_by("sequence")),
         Prefetch(
             "refunds",
             queryset=Refund.objects.order_by("-created_at", "-id").prefetch_related(
                 Prefetch("parts", queryset=RefundPart.objects.order_by("number"))
+            ),
+        ),
+        Prefetch(
+            "reschedules",
+            queryset=Reschedule.objects.select_related("installment").order_by(
+                "created_at", "id"
             ),
         ),
     )
@@ -117,3 +123,10 @@ def next_due_installment(plan: PaymentPlan) -> Installment | None:
         ),
         None,
     )
+
+
+def customer_reschedules_left(plan: PaymentPlan) -> int:
+    """How many more due dates the plan's customer may move (its merchant's
+    allowance less the customer's moves so far; the merchant's do not count)."""
+    used = sum(1 for row in plan.reschedules.all() if row.by == Reschedule.By.CUSTOMER)
+    return max(0, plan.merchant.customer_reschedules_allowed - used)

@@ -11,6 +11,12 @@ from . import selectors
 from .refunds.serializers import refund_output
 
 
+class RescheduleInput(StrictSerializer):
+    """`{due_date}`: the installment's new due date (Lagos, YYYY-MM-DD)."""
+
+    due_date = serializers.DateField(input_formats=["%Y-%m-%d"])
+
+
 class PlanListQuery(serializers.Serializer):
     """Query parameters (`limit`/`offset` are the paginator's)."""
 
@@ -55,6 +61,17 @@ def installment_output(installment) -> dict:
     }
 
 
+def reschedule_output(reschedule) -> dict:
+    return {
+        "installment_id": reschedule.installment.public_id,
+        "sequence": reschedule.installment.sequence,
+        "previous_due_date": iso_date(reschedule.from_date),
+        "due_date": iso_date(reschedule.to_date),
+        "rescheduled_by": reschedule.by,
+        "created_at": iso_utc(reschedule.created_at),
+    }
+
+
 def plan_output(plan) -> dict:
     """DESIGN section 11's plan representation (snake_case)."""
     return {
@@ -76,5 +93,7 @@ def plan_output(plan) -> dict:
             installment_output(installment) for installment in plan.installments.all()
         ],
         "refunds": [refund_output(refund) for refund in plan.refunds.all()],
+        "reschedules": [reschedule_output(row) for row in plan.reschedules.all()],
+        "customer_reschedules_left": selectors.customer_reschedules_left(plan),
         "created_at": iso_utc(plan.created_at),
     }

@@ -22,6 +22,11 @@ urlpatterns = [
         "payment-plans/<str:plan_id>/pay", api.PlanPayApi.as_view(), "payment-plan-pay"
     ),
     *api_path(
+        "payment-plans/<str:plan_id>/installments/<str:installment_id>/reschedule",
+        api.InstallmentRescheduleApi.as_view(),
+        "payment-plan-installment-reschedule",
+    ),
+    *api_path(
         "sandbox/payment-plans/<str:plan_id>/collect-next",
         api.SandboxCollectNextApi.as_view(),
         "sandbox-plan-collect-next",

@@ -15,6 +15,10 @@ API_KEY_PREFIX = "service_live_sk_"
 
 SCHEDULE_TYPES = ("monthly", "biweekly", "weekly")
 MAX_INSTALLMENTS = 12
+# The bounds of the rescheduling settings: a plan has at most 12 installments,
+# and a move of more than two months is a new plan, not a late salary.
+MAX_RESCHEDULES = 12
+MAX_RESCHEDULE_DAYS = 60
 RELEASE_RULE_PATTERN = re.compile(
     r"^(on_deposit|on_completion|after_installments:([1-9]|1[0-2]))$"
 )
@@ -80,6 +84,10 @@ class Merchant(PasswordCredentials, StateMachine):
     partial_collection_min_percent = models.PositiveSmallIntegerField(
         null=True, blank=True
     )
+    # Rescheduling (DESIGN section 15): how many due dates a customer may move
+    # per plan (0: none), and by how many days at most each time.
+    customer_reschedules_allowed = models.PositiveSmallIntegerField(default=1)
+    reschedule_max_days = models.PositiveSmallIntegerField(default=14)
 
     # Outbound webhooks (DESIGN section 10); the secret is encrypted at rest.
     webhook_url = models.URLField(max_length=500, blank=True)
@@ -114,6 +122,12 @@ class Merchant(PasswordCredentials, StateMachine):
                 condition=Q(partial_collection_min_percent__isnull=True)
                 | Q(partial_collection_min_percent__range=(1, 99)),
                 name="merchant_partial_collection_percent_1_99",
+            ),
+            models.CheckConstraint(
+                condition=Q(customer_reschedules_allowed__lte=MAX_RESCHEDULES)
+                & Q(reschedule_max_days__gte=1)
+                & Q(reschedule_max_days__lte=MAX_RESCHEDULE_DAYS),
+                name="merchant_reschedule_limits",
             ),
         ]
         ordering = ["-created_at"]

@@ -71,6 +71,14 @@ describe_fields(
         "address; empty removes it."
     ),
     release_rule={"enum": RELEASE_RULES},
+    customer_reschedules_allowed={
+        "description": "How many due dates a customer may move per plan, 0 to "
+        "12 (0: customers cannot reschedule; you always can). Default 1.",
+    },
+    reschedule_max_days={
+        "description": "How many days later, at most, a customer may move a due "
+        "date, 1 to 60. Default 14.",
+    },
 )
 
 MERCHANT = component(
@@ -134,6 +142,16 @@ MERCHANT_SETTINGS = component(
                 "description": "Partial collection at the last retry (see "
                 "/docs/auto-debit/): the least share of what is owed, in percent, "
                 "that a partial debit may take; null when off (the default).",
+            },
+            "customer_reschedules_allowed": {
+                "type": "integer",
+                "description": "How many due dates a customer may move per plan "
+                "(0: customers cannot reschedule). You may always reschedule.",
+            },
+            "reschedule_max_days": {
+                "type": "integer",
+                "description": "How many days later, at most, a customer may move "
+                "a due date.",
             },
         }
     ),

@@ -11,7 +11,13 @@ from config.api.serializers import (
 )
 from config.destinations import UrlNotAllowed, check_url, refusal_message
 
-from .models import MAX_INSTALLMENTS, RELEASE_RULE_PATTERN, SCHEDULE_TYPES
+from .models import (
+    MAX_INSTALLMENTS,
+    MAX_RESCHEDULE_DAYS,
+    MAX_RESCHEDULES,
+    RELEASE_RULE_PATTERN,
+    SCHEDULE_TYPES,
+)
 
 
 class RegisterInput(StrictSerializer):
@@ -75,6 +81,12 @@ class SettingsInput(StrictSerializer):
     partial_collection_min_percent = StrictIntegerField(
         min_value=1, max_value=99, required=False, allow_null=True
     )
+    customer_reschedules_allowed = StrictIntegerField(
+        min_value=0, max_value=MAX_RESCHEDULES, required=False
+    )
+    reschedule_max_days = StrictIntegerField(
+        min_value=1, max_value=MAX_RESCHEDULE_DAYS, required=False
+    )
 
     def validate_webhook_url(self, value):
         """Saving refuses what sending would (the test endpoint's rule); an empty
@@ -114,4 +126,6 @@ def settings_output(merchant) -> dict:
         "min_deposit_percent": merchant.min_deposit_percent,
         "release_rule": merchant.release_rule,
         "partial_collection_min_percent": merchant.partial_collection_min_percent,
+        "customer_reschedules_allowed": merchant.customer_reschedules_allowed,
+        "reschedule_max_days": merchant.reschedule_max_days,
     }

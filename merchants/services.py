@@ -141,6 +141,8 @@ SETTINGS_FIELDS = (
     "min_deposit_percent",
     "release_rule",
     "partial_collection_min_percent",
+    "customer_reschedules_allowed",
+    "reschedule_max_days",
 )
 
 

@@ -33,6 +33,7 @@ EVENT_TYPES = (
     "payment_plan.cancelled",
     "payment_plan.completed",
     "payment_plan.defaulted",
+    "payment_plan.rescheduled",
 )
 TEST_EVENT_TYPE = "webhook.test"
 

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from ..early.account import views as early_views
+from ..reschedules.account import views as reschedule_views
 from . import views
 
 app_name = "account"
@@ -15,6 +16,11 @@ urlpatterns = [
     path("profile/", views.ProfileView.as_view(), name="profile"),
     path("plans/<str:plan_id>/", views.plan_detail, name="plan"),
     path("plans/<str:plan_id>/pay/", early_views.plan_pay, name="plan-pay"),
+    path(
+        "plans/<str:plan_id>/reschedule/",
+        reschedule_views.PlanRescheduleView.as_view(),
+        name="plan-reschedule",
+    ),
     path("methods/card/", views.card_start, name="card-start"),
     path("methods/card/return/", views.card_return, name="card-return"),
     path("methods/bank/", views.BankStartView.as_view(), name="bank-start"),

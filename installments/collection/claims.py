@@ -20,6 +20,7 @@ from datetime import date, datetime, timedelta
 from django.db import transaction
 from django.db.models import CharField, Exists, F, OuterRef, Q, QuerySet, Value
 from django.db.models.functions import Cast, Concat
+from django.utils import timezone
 
 from payments.methods.selectors import payment_methods_added_after
 
@@ -186,13 +187,16 @@ def waiting(cutoff: datetime, *, plan_pk: int | None = None) -> QuerySet[Install
     tried now: their customer added an active method since they began waiting
     (`status_changed_at`), or their wait ended by `cutoff`. Read through the
     partial index `installment_waiting`: only the waiting rows, never the
-    scheduled ones."""
+    scheduled ones. One rescheduled to a later date waits for that date."""
     new_method = payment_methods_added_after(
         customer=OuterRef("plan__customer_id"), after=OuterRef("status_changed_at")
     )
+    # A waiting installment moved to a later date (reschedules/) is not tried
+    # before that date, method or not; any other one is overdue already.
     return _of_plan(
         Installment.objects.filter(
-            Q(next_attempt_at__lte=cutoff) | Exists(new_method),
+            Q(next_attempt_at__lte=cutoff)
+            | (Exists(new_method) & Q(due_date__lte=timezone.localdate(cutoff))),
             status=Status.ACTION_REQUIRED,
             plan__status=PaymentPlan.Status.ACTIVE,
         ),

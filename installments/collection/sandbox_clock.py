@@ -97,8 +97,9 @@ def _validate(plan: PaymentPlan, to: date, today: date) -> None:
 
 def _next_day(plan_pk: int, *, after: date | None, today: date) -> date | None:
     """The first day after `after` (from today) on which something can happen
-    to the plan: a reminder, or an installment's next attempt. None when
-    nothing is left (the plan is no longer active)."""
+    to the plan: a reminder, an installment's next attempt, or the due date
+    of one waiting for a payment method (charged from then on once one is
+    added). None when nothing is left (the plan is no longer active)."""
     if not PaymentPlan.objects.filter(
         pk=plan_pk, status=PaymentPlan.Status.ACTIVE
     ).exists():
@@ -114,6 +115,10 @@ def _next_day(plan_pk: int, *, after: date | None, today: date) -> date | None:
             days.add(timezone.localdate(next_attempt_at))
         if status == Status.SCHEDULED:
             days.add(due_date - timedelta(days=settings.REMINDER_DAYS_BEFORE))
+        if status == Status.ACTION_REQUIRED:
+            # A method added during the wait is charged from the due date on
+            # (a rescheduled one: its new date), never before it.
+            days.add(due_date)
     later = [day for day in days if day > after]
     return min(later, default=None)
 

@@ -44,8 +44,9 @@ def plans_search(
 
 def plan_history(plan: PaymentPlan) -> dict:
     """What the plan page shows besides the plan: its installments (each with
-    `reduced_by`, what refunds took off it), deposit attempts, and the status
-    changes of the plan and of each installment, oldest first."""
+    `reduced_by`, what refunds took off it), deposit attempts, the status
+    changes of each installment, and the plan's history (its status changes
+    and reschedules), oldest first."""
     installments = list(
         plan.installments.prefetch_related(
             Prefetch("status_changes", to_attr="history")
@@ -59,8 +60,21 @@ def plan_history(plan: PaymentPlan) -> dict:
         "deposit_attempts": list(
             DepositAttempt.objects.filter(plan=plan).order_by("number")
         ),
-        "status_changes": list(plan.status_changes.order_by("changed_at", "id")),
+        "history": plan_history_entries(plan),
     }
+
+
+def plan_history_entries(plan: PaymentPlan) -> list[dict]:
+    """The plan's status changes and schedule changes (reschedules), oldest
+    first: `{at, change}` or `{at, reschedule}`."""
+    entries = [
+        {"at": change.changed_at, "change": change}
+        for change in plan.status_changes.order_by("changed_at", "id")
+    ] + [
+        {"at": reschedule.created_at, "reschedule": reschedule}
+        for reschedule in plan.reschedules.select_related("installment")
+    ]
+    return sorted(entries, key=lambda entry: entry["at"])
 
 
 # --- refunds (DESIGN section 14) ----------------------------------------------

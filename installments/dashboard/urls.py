@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from ..reschedules.dashboard import views as reschedule_views
 from . import views
 
 app_name = "installments_dashboard"
@@ -18,5 +19,10 @@ urlpatterns = [
         "plans/<str:plan_id>/cancel/",
         views.PlanCancelView.as_view(),
         name="plan-cancel",
+    ),
+    path(
+        "plans/<str:plan_id>/reschedule/",
+        reschedule_views.PlanRescheduleView.as_view(),
+        name="plan-reschedule",
     ),
 ]

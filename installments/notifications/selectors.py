@@ -4,7 +4,7 @@ from `after` (the caller pages through with the last id it saw)."""
 import re
 from datetime import date, datetime
 
-from django.db.models import CharField, Exists, OuterRef, Q, Value
+from django.db.models import Case, CharField, Exists, F, OuterRef, Q, Value, When
 from django.db.models.functions import Cast, Concat
 
 from payments.ledger.models import LedgerTransaction
@@ -33,11 +33,33 @@ def _unsent(kind: str, subject: str, sms_phone: str) -> Q:
     )
 
 
+def reminder_subject(installment) -> str:
+    """A reminder's subject: the installment's id, then `<id>_r<n>` once its
+    due date was moved n times, so each date it is due on gets its reminder."""
+    count = installment.reschedule_count
+    return installment.public_id + (f"_r{count}" if count else "")
+
+
+def _reminder_subject():
+    """`reminder_subject()` of each row, as SQL."""
+    return Case(
+        When(reschedule_count=0, then=F("public_id")),
+        default=Concat(
+            "public_id",
+            Value("_r"),
+            Cast("reschedule_count", output_field=CharField()),
+            output_field=CharField(),
+        ),
+        output_field=CharField(),
+    )
+
+
 def installments_to_remind(
     due_date: date, *, after: int, limit: int, plan_pk: int | None = None
 ) -> list:
     """Scheduled installments of active plans (of one plan: `plan_pk`, the
-    sandbox clock) due on `due_date`, with their plan, customer and merchant."""
+    sandbox clock) due on `due_date` whose reminder for that date is not
+    recorded, with their plan, customer and merchant."""
     rows = Installment.objects.filter(
         due_date=due_date,
         status=Installment.Status.SCHEDULED,
@@ -47,8 +69,11 @@ def installments_to_remind(
     if plan_pk is not None:
         rows = rows.filter(plan_id=plan_pk)
     return list(
-        rows.filter(
-            _unsent(Message.Kind.REMINDER, "public_id", "plan__customer__sms_phone")
+        rows.annotate(reminder_subject=_reminder_subject())
+        .filter(
+            _unsent(
+                Message.Kind.REMINDER, "reminder_subject", "plan__customer__sms_phone"
+            )
         )
         .select_related("plan__customer", "plan__merchant")
         .order_by("id")[:limit]

@@ -16,6 +16,7 @@ from payments.gateway.declines import decline_of
 
 from ..emails import naira
 from .models import Message
+from .selectors import reminder_subject
 
 Kind = Message.Kind
 Channel = Message.Channel
@@ -84,7 +85,7 @@ def reminder(installment, *, method_label: str | None) -> list[Outgoing]:
         sms_charge = f"is due on {_short(due)}; add a payment method"
     return _both(
         kind=Kind.REMINDER,
-        subject=installment.public_id,
+        subject=reminder_subject(installment),
         customer=customer,
         title=f"{amount} for order {plan.order_reference} is due on {_long(due)}",
         email=(

@@ -269,3 +269,29 @@ class PlanSettingsForm(forms.Form):
             },
         )
         return cleaned
+
+
+class RescheduleSettingsForm(forms.Form):
+    """What customers may do with their due dates (DESIGN section 15); the
+    merchant may always move any unpaid installment."""
+
+    customer_reschedules_allowed = forms.IntegerField(
+        label="Due dates a customer may move per plan",
+        help_text="0 to 12; 0 stops customers from rescheduling.",
+    )
+    reschedule_max_days = forms.IntegerField(
+        label="Days later, at most",
+        help_text="1 to 60: how far a customer may move one due date.",
+    )
+
+    @classmethod
+    def initial_for(cls, merchant) -> dict:
+        return {name: getattr(merchant, name) for name in cls.base_fields}
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors:
+            self.changes = validate_with_serializer(
+                self, SettingsInput, {name: cleaned[name] for name in self.fields}
+            )
+        return cleaned

@@ -40,6 +40,7 @@ from .forms import (
     PasswordChangeForm,
     PasswordResetRequestForm,
     PlanSettingsForm,
+    RescheduleSettingsForm,
     SetPasswordForm,
     SignInForm,
     SignUpForm,
@@ -211,6 +212,7 @@ def masked_secret(secret: str) -> str:
 ACTION_WEBHOOK_URL = "webhook_url"
 ACTION_WEBHOOK_SECRET = "webhook_secret"
 ACTION_PLAN = "plan"
+ACTION_RESCHEDULES = "reschedules"
 
 
 class SettingsView(MerchantLoginRequiredMixin, View):
@@ -245,20 +247,29 @@ class SettingsView(MerchantLoginRequiredMixin, View):
                     messages.success(request, "Plan configuration saved.")
                     return see_other(_url("settings"))
             return self._render(request, plan_form=form, status=400)
+        if action == ACTION_RESCHEDULES:
+            form = RescheduleSettingsForm(request.POST)
+            if not form.is_valid():
+                return self._render(request, reschedule_form=form, status=400)
+            services.merchant_update_settings(merchant=merchant, **form.changes)
+            messages.success(request, "Rescheduling limits saved.")
+            return see_other(_url("settings"))
         return HttpResponseBadRequest("Unknown settings action.")
 
-    def _render(
-        self, request, *, webhook_form=None, plan_form=None, new_secret=None, status=200
-    ):
+    def _render(self, request, *, new_secret=None, status=200, **bound):
         merchant = request.merchant
         return TemplateResponse(
             request,
             self.template_name,
             {
-                "webhook_form": webhook_form
+                "webhook_form": bound.get("webhook_form")
                 or WebhookUrlForm(initial={"webhook_url": merchant.webhook_url}),
-                "plan_form": plan_form
+                "plan_form": bound.get("plan_form")
                 or PlanSettingsForm(initial=PlanSettingsForm.initial_for(merchant)),
+                "reschedule_form": bound.get("reschedule_form")
+                or RescheduleSettingsForm(
+                    initial=RescheduleSettingsForm.initial_for(merchant)
+                ),
                 "masked_secret": masked_secret(merchant.webhook_secret),
                 "new_secret": new_secret,
             },

@@ -25,6 +25,7 @@ from checkout.models import PaymentLink
 from config.api.auth import ROLE_CUSTOMER, ROLE_MERCHANT
 from config.api.ids import random_token
 from installments.models import PaymentPlan
+from installments.rules import working_day_on_or_after
 from merchants import services as merchant_services
 from merchants.models import Merchant
 from payments.models import Customer, PaymentMethod
@@ -97,6 +98,21 @@ class World:
         installments = self.plan.installments.order_by("sequence")
         unpaid = installments.filter(status__in=("scheduled", "failed")).first()
         return (unpaid or installments.first()).public_id
+
+    def reschedulable_date(self) -> str:
+        """The first working day after the due date of `unpaid_installment_id`."""
+        installment = self.plan.installments.get(public_id=self.unpaid_installment_id())
+        return working_day_on_or_after(
+            installment.due_date + timedelta(days=1)
+        ).isoformat()
+
+    def fresh_reschedule(self) -> tuple[str, str, str]:
+        """(plan id, its first installment's id, a date it may move to) of a new
+        plan of `me`: a move the customer's allowance of one still takes."""
+        plan = active_plan(self.me.merchant, self.card)
+        first = plan.installments.order_by("sequence").first()
+        day = working_day_on_or_after(first.due_date + timedelta(days=1))
+        return plan.public_id, first.public_id, day.isoformat()
 
 
 def make_party(**merchant_fields) -> Party:

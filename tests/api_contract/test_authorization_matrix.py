@@ -168,6 +168,15 @@ ROUTES: dict[str, Route] = {
         params=lambda w: {"plan_id": w.plan.public_id},
         body=lambda w: {"installment_id": w.unpaid_installment_id()},
     ),
+    # Rescheduling: the plan's merchant or its customer; names `me`'s installment.
+    "/api/v1/payment-plans/{plan_id}/installments/{installment_id}/reschedule": Route(
+        ("api_key", "customer_jwt"),
+        params=lambda w: {
+            "plan_id": w.plan.public_id,
+            "installment_id": w.unpaid_installment_id(),
+        },
+        body=lambda w: {"due_date": w.reschedulable_date()},
+    ),
     "/api/v1/sandbox/payment-plans/{plan_id}/collect-next": Route(
         ("api_key",), params=lambda w: {"plan_id": w.plan.public_id}
     ),

@@ -651,3 +651,33 @@ def test_the_sandbox_clock(check, world, db):
         with_key.post(url, {"to": "2999-01-01"}, "json"), "post", template, 422
     )
     assert too_far["error"]["code"] == "advance_date_out_of_range"
+
+
+def test_rescheduling_by_the_customer_and_the_merchant(check, world, db):
+    template = (
+        "/api/v1/payment-plans/{plan_id}/installments/{installment_id}/reschedule"
+    )
+    plan_id, installment_id, due_date = world.fresh_reschedule()
+    url = f"/api/v1/payment-plans/{plan_id}/installments/{installment_id}/reschedule"
+    shopper = client(world.me.customer_jwt)
+    moved = check(
+        shopper.post(url, {"due_date": due_date}, "json"), "post", template, 200
+    )
+    assert moved["data"]["reschedules"][0]["due_date"] == due_date
+    assert moved["data"]["customer_reschedules_left"] == 0
+    refused = check(
+        shopper.post(url, {"due_date": due_date}, "json"), "post", template, 422
+    )
+    assert refused["error"]["code"] == "reschedule_not_allowed"
+    with_key = client(world.me.api_key)
+    later = moved["data"]["installments"][1]["due_date"]
+    by_merchant = check(
+        with_key.post(url, {"due_date": later}, "json"), "post", template, 422
+    )
+    assert "next installment" in by_merchant["error"]["message"]
+    collected = client(world.me.api_key).post(
+        f"/api/v1/sandbox/payment-plans/{plan_id}/collect-next"
+    )
+    assert collected.status_code == 200
+    paid = check(with_key.post(url, {"due_date": later}, "json"), "post", template, 422)
+    assert "is paid" in paid["error"]["message"]

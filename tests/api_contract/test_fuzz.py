@@ -158,6 +158,8 @@ def _put_real_ids(case, world) -> None:
             before = world.event.created_at - timedelta(seconds=1)
             case.query["created_after"] = iso_utc(before)
     body = case.body
+    if case.operation.path.endswith("/reschedule"):
+        _put_real_reschedule(case, world)
     if not isinstance(body, dict):
         return
     for name in ("merchant_id", "customer_id", "payment_method_id", "installment_id"):
@@ -183,6 +185,17 @@ def _put_real_ids(case, world) -> None:
     for name, (kind, value) in acceptable.items():
         if isinstance(body.get(name), kind) and not isinstance(body[name], bool):
             body[name] = value
+
+
+def _put_real_reschedule(case, world) -> None:
+    """A reschedule names an installment of a new plan and a date it may move
+    to: one the customer's allowance (one move per plan) still takes, whichever
+    credential the case carries."""
+    plan_id, installment_id, due_date = world.fresh_reschedule()
+    case.path_parameters["plan_id"] = plan_id
+    case.path_parameters["installment_id"] = installment_id
+    if isinstance(case.body, dict) and isinstance(case.body.get("due_date"), str):
+        case.body["due_date"] = due_date
 
 
 def _put_deep_inbound_body(case, world) -> None:

@@ -258,6 +258,9 @@ def test_plan_and_wallet_are_documented_as_the_design_names_them(schema):
         "preferred_day",
         "installments",
         "refunds",
+        # DESIGN section 15, rescheduling: the schedule's history.
+        "reschedules",
+        "customer_reschedules_left",
         "created_at",
     ]
     assert components["Installment"]["required"] == [

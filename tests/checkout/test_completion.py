@@ -65,6 +65,9 @@ def test_completion_charges_the_deposit_and_answers_201_with_the_plan(
         "preferred_day": None,
         "installments": None,
         "refunds": [],
+        # DESIGN section 15, rescheduling: none yet, the merchant's one left.
+        "reschedules": [],
+        "customer_reschedules_left": 1,
         "created_at": None,
     }
     assert [item["amount"] for item in plan["installments"]] == [58_334, 58_333, 58_333]

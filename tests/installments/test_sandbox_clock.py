@@ -242,8 +242,12 @@ def test_a_card_added_during_the_wait_is_charged_at_the_next_advance():
         ("scheduled", 0),
         ("scheduled", 0),
     ]
-    assert [d["date"] for d in response.json()["advance"]["days"]] == [
-        TODAY.isoformat()
+    # Today finds it not yet due (a method added during a wait is charged from
+    # the due date on); the due date's day charges it.
+    days = response.json()["advance"]["days"]
+    assert [(d["date"], d["paid"]) for d in days] == [
+        (TODAY.isoformat(), 0),
+        (first.due_date.isoformat(), 1),
     ]
     assert "clean" in check_ledger()
 

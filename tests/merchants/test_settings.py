@@ -31,7 +31,41 @@ def test_defaults_are_the_designed_plan_configuration(api, merchant_active):
         "min_deposit_percent": 0,
         "release_rule": "on_deposit",
         "partial_collection_min_percent": None,
+        "customer_reschedules_allowed": 1,
+        "reschedule_max_days": 14,
     }
+
+
+def test_the_rescheduling_limits_are_settings_within_their_bounds(api, merchant_active):
+    jwt = bearer(merchant_jwt(merchant_active))
+    response = api.patch(
+        url(merchant_active),
+        {"customer_reschedules_allowed": 0, "reschedule_max_days": 30},
+        format="json",
+        **jwt,
+    )
+
+    assert response.status_code == 200, response.content
+    data = response.json()["data"]
+    assert (data["customer_reschedules_allowed"], data["reschedule_max_days"]) == (
+        0,
+        30,
+    )
+    for body in (
+        {"customer_reschedules_allowed": -1},
+        {"customer_reschedules_allowed": 13},
+        {"reschedule_max_days": 0},
+        {"reschedule_max_days": 61},
+        {"reschedule_max_days": "7"},
+    ):
+        refused = api.patch(url(merchant_active), body, format="json", **jwt)
+        assert refused.status_code == 400, body
+        assert set(refused.json()["errors"]) == set(body)
+    merchant = Merchant.objects.get(pk=merchant_active.pk)
+    assert (merchant.customer_reschedules_allowed, merchant.reschedule_max_days) == (
+        0,
+        30,
+    )
 
 
 def test_patch_changes_only_what_is_sent_and_never_echoes_the_secret(
