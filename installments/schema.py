@@ -11,6 +11,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from config.api.idempotency import UUID_V4_PATTERN
 from config.api.request_fields import describe_body, describe_fields, text_pattern
 from config.api.schema import (
+    CSV_FORMAT,
     DATE,
     KOBO,
     PAGINATION,
@@ -23,6 +24,7 @@ from config.api.schema import (
     ok_envelope,
     path_id,
     string,
+    with_csv,
 )
 
 from . import api
@@ -174,7 +176,8 @@ extend_schema_view(
         operation_id="payment_plans_list",
         summary="List your payment plans, newest first",
         description="Optionally only the plans of one `order_reference`: reconcile "
-        "an order whose webhook you missed.",
+        "an order whose webhook you missed. `?format=csv` (or `Accept: text/csv`) "
+        "answers every plan as CSV ([CSV exports](/docs/api/#csv-exports)).",
         parameters=[
             OpenApiParameter(
                 "order_reference",
@@ -187,10 +190,67 @@ extend_schema_view(
                 description="Only the plans of this order reference.",
             ),
             *PAGINATION,
+            CSV_FORMAT,
         ],
-        responses={200: list_envelope(PAYMENT_PLAN)},
+        responses=with_csv(
+            list_envelope(PAYMENT_PLAN),
+            "`id, created_at, order_reference, customer_id, status, currency, "
+            "total_amount, deposit_amount, amount_paid, amount_remaining, "
+            "amount_refunded, schedule_type, installment_count, next_due_date`.",
+        ),
     )
 )(api.PlanListApi)
+
+DUE_INSTALLMENT = component(
+    "DueInstallment",
+    {
+        "allOf": [
+            INSTALLMENT,
+            obj(
+                {
+                    "payment_plan_id": string("`plan_...`"),
+                    "order_reference": string(),
+                    "customer_id": string("`cus_...`"),
+                    "currency": string(example="NGN"),
+                    "last_failure_reason": string(
+                        "Why the last attempt failed (empty when none did)."
+                    ),
+                    "processor_reference": string(
+                        "The processor reference of the charge that paid it."
+                    ),
+                }
+            ),
+        ]
+    },
+)
+extend_schema_view(
+    get=extend_schema(
+        operation_id="installments_list",
+        summary="List your installments due in a date range",
+        description="By due date (Lagos calendar days, both ends included), with "
+        "their plan and order. `?format=csv` (or `Accept: text/csv`) answers every "
+        "one as CSV ([CSV exports](/docs/api/#csv-exports)).",
+        parameters=[
+            OpenApiParameter(
+                "due_from", DATE, description="Due on or after this date."
+            ),
+            OpenApiParameter("due_to", DATE, description="Due on or before this date."),
+            OpenApiParameter(
+                "status",
+                string(enum=list(Installment.Status.values)),
+                description="Only installments in this status.",
+            ),
+            *PAGINATION,
+            CSV_FORMAT,
+        ],
+        responses=with_csv(
+            list_envelope(DUE_INSTALLMENT),
+            "`id, payment_plan_id, order_reference, customer_id, sequence, "
+            "due_date, status, currency, amount, original_amount, attempts, "
+            "last_failure_reason, paid_at, processor_reference`.",
+        ),
+    )
+)(api.InstallmentListApi)
 
 extend_schema_view(
     get=extend_schema(

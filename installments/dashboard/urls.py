@@ -2,12 +2,16 @@
 
 from django.urls import path
 
-from . import views
+from . import exports, views
 
 app_name = "installments_dashboard"
 
 urlpatterns = [
     path("plans/", views.PlanListView.as_view(), name="plans"),
+    path("plans.csv", exports.PlansCsv.as_view(), name="plans-csv"),
+    path(
+        "installments.csv", exports.InstallmentsCsv.as_view(), name="installments-csv"
+    ),
     path("plans/<str:plan_id>/", views.PlanDetailView.as_view(), name="plan"),
     path(
         "plans/<str:plan_id>/refund/",

@@ -33,7 +33,13 @@ from ..errors import PlanBusy, PlanNotCancellable, PlanNotFound, RefundExceedsRe
 from ..models import PaymentPlan
 from ..refunds.services import refund_create
 from . import selectors as dashboard_selectors
-from .forms import PlanCancelForm, PlanSearchForm, RefundConfirmForm, RefundForm
+from .forms import (
+    InstallmentRangeForm,
+    PlanCancelForm,
+    PlanSearchForm,
+    RefundConfirmForm,
+    RefundForm,
+)
 
 PLANS_PAGE_SIZE = 20
 REFUNDS_PAGE_SIZE = 10
@@ -75,23 +81,30 @@ def _with_amounts(plan):
 
 class PlanListView(MerchantLoginRequiredMixin, View):
     def get(self, request):
-        form = PlanSearchForm(request.GET)
-        form.is_valid()
-        filters = form.filters()
-        plans = dashboard_selectors.plans_search(request.merchant, **filters)
-        page = page_of(request, plans, PLANS_PAGE_SIZE)
-        for plan in page.object_list:
-            _with_amounts(plan)
-        return TemplateResponse(
-            request,
-            "installments/dashboard/plans.html",
-            {
-                "form": form,
-                "page": page,
-                "pager_query": query_without(request),
-                "filtered": any(filters.values()),
-            },
-        )
+        return plans_page(request, InstallmentRangeForm())
+
+
+def plans_page(request, range_form: InstallmentRangeForm, status: int = 200):
+    """The plan list with its filters, and the form of the installments' download."""
+    form = PlanSearchForm(request.GET)
+    form.is_valid()
+    filters = form.filters()
+    plans = dashboard_selectors.plans_search(request.merchant, **filters)
+    page = page_of(request, plans, PLANS_PAGE_SIZE)
+    for plan in page.object_list:
+        _with_amounts(plan)
+    return TemplateResponse(
+        request,
+        "installments/dashboard/plans.html",
+        {
+            "form": form,
+            "range_form": range_form,
+            "page": page,
+            "pager_query": query_without(request),
+            "filtered": any(filters.values()),
+        },
+        status=status,
+    )
 
 
 class PlanDetailView(MerchantLoginRequiredMixin, View):

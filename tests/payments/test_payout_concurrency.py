@@ -24,7 +24,7 @@ def widened_race(monkeypatch):
     it too. Without the merchant's row lock both would read the same balance and
     both pay it; with it the second cannot read before the first commits."""
     arrived = threading.Event()
-    real = selectors.wallet_available_balance
+    real = payouts.payout_selectors.wallet_lines_unpaid
 
     def reading(merchant):
         balance = real(merchant)
@@ -35,7 +35,7 @@ def widened_race(monkeypatch):
         second.wait(1)
         return balance
 
-    monkeypatch.setattr(payouts.selectors, "wallet_available_balance", reading)
+    monkeypatch.setattr(payouts.payout_selectors, "wallet_lines_unpaid", reading)
 
 
 @postgres_only
