@@ -227,7 +227,8 @@ extend_schema_view(
     get=extend_schema(
         operation_id="installments_list",
         summary="List your installments due in a date range",
-        description="By due date (Lagos calendar days, both ends included), with "
+        description="By due date (Lagos calendar days, both ends included; a range "
+        "that ends before it starts matches nothing), with "
         "their plan and order. `?format=csv` (or `Accept: text/csv`) answers every "
         "one as CSV ([CSV exports](/docs/api/#csv-exports)).",
         parameters=[

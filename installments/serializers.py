@@ -19,19 +19,12 @@ class PlanListQuery(serializers.Serializer):
 
 
 class InstallmentListQuery(serializers.Serializer):
-    """`?due_from=&due_to=` (dates, both included) and `?status=`."""
+    """`?due_from=&due_to=` (dates, both included; a range that ends before it
+    starts matches nothing) and `?status=`."""
 
     due_from = serializers.DateField(required=False, input_formats=["iso-8601"])
     due_to = serializers.DateField(required=False, input_formats=["iso-8601"])
     status = serializers.ChoiceField(choices=Installment.Status.choices, required=False)
-
-    def validate(self, data):
-        due_from, due_to = data.get("due_from"), data.get("due_to")
-        if due_from and due_to and due_from > due_to:
-            raise serializers.ValidationError(
-                {"due_to": ["due_to must not be before due_from."]}
-            )
-        return data
 
 
 class PayEarlyInput(StrictSerializer):

@@ -7,12 +7,14 @@ refusal (401, 403, 404, a bad filter) stays the JSON envelope; only the view's
 success answer is the CSV stream (`CsvNegotiation`, set by `CsvListApi`).
 """
 
+from rest_framework.exceptions import ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
 CSV_MEDIA_TYPE = "text/csv"
 FORMAT_PARAM = "format"
+FORMATS = ("json", "csv")
 
 
 def wants_csv(request) -> bool:
@@ -31,9 +33,13 @@ def wants_csv(request) -> bool:
 
 
 class CsvNegotiation(DefaultContentNegotiation):
-    """A CSV request negotiates the JSON renderer: errors keep their envelope."""
+    """A CSV request negotiates the JSON renderer: errors keep their envelope.
+    A `?format=` that is neither is a 400 (DRF would answer 404)."""
 
     def select_renderer(self, request, renderers, format_suffix=None):
+        fmt = request.query_params.get(FORMAT_PARAM)
+        if fmt is not None and fmt not in FORMATS:
+            raise ValidationError({FORMAT_PARAM: ["format must be json or csv."]})
         if wants_csv(request):
             return JSONRenderer(), JSONRenderer.media_type
         return super().select_renderer(request, renderers, format_suffix)
