@@ -80,8 +80,9 @@ WALLET = component(
             "currency": string(example="NGN"),
             "available_balance": {
                 **KOBO,
-                "minimum": 0,
-                "description": "Owed now; paid in the next payout.",
+                "description": "Owed now; paid in the next payout. Below zero "
+                "when refunds took back money already paid out: collections "
+                "cover it before any payout.",
             },
             "pending_payout": {
                 **KOBO,
