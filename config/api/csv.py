@@ -12,6 +12,8 @@ from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
+from .pagination import page_bounds
+
 CSV_MEDIA_TYPE = "text/csv"
 FORMAT_PARAM = "format"
 FORMATS = ("json", "csv")
@@ -41,6 +43,9 @@ class CsvNegotiation(DefaultContentNegotiation):
         if fmt is not None and fmt not in FORMATS:
             raise ValidationError({FORMAT_PARAM: ["format must be json or csv."]})
         if wants_csv(request):
+            # Ignored by a CSV answer (every row), but checked all the same:
+            # what the JSON answer refuses, the CSV one does not accept.
+            page_bounds(request)
             return JSONRenderer(), JSONRenderer.media_type
         return super().select_renderer(request, renderers, format_suffix)
 

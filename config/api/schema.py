@@ -216,8 +216,8 @@ CSV_FORMAT = OpenApiParameter(
     "format",
     {"type": "string", "enum": ["json", "csv"]},
     description="`csv`: every row the filters match as a CSV file (not one page; "
-    "`limit` and `offset` are ignored), the same as `Accept: text/csv`. See "
-    "[CSV exports](/docs/api/#csv-exports).",
+    "`limit` and `offset` are checked, then ignored), the same as `Accept: "
+    "text/csv`. See [CSV exports](/docs/api/#csv-exports).",
 )
 
 

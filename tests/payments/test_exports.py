@@ -237,3 +237,12 @@ def test_a_format_that_is_neither_json_nor_csv_is_a_400(api, shop):
     assert "format must be json or csv." in response.content.decode()
     assert as_json.status_code == 200
     assert as_json.json()["total"] == 4
+
+
+def test_a_csv_request_with_a_malformed_page_is_a_400_like_json(api, shop):
+    path = f"/api/v1/merchant/{shop.merchant.public_id}/wallet?format=csv"
+
+    response = api.get(f"{path}&limit=500", **bearer(shop.api_key))
+
+    assert response.status_code == 400
+    assert "limit must be between 1 and 100." in response.content.decode()
