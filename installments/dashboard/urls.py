@@ -2,16 +2,14 @@
 
 from django.urls import path
 
-from . import exports, views
+from . import views
 
 app_name = "installments_dashboard"
 
 urlpatterns = [
     path("plans/", views.PlanListView.as_view(), name="plans"),
-    path("plans.csv", exports.PlansCsv.as_view(), name="plans-csv"),
-    path(
-        "installments.csv", exports.InstallmentsCsv.as_view(), name="installments-csv"
-    ),
+    path("plans.csv", views.PlansCsv.as_view(), name="plans-csv"),
+    path("installments.csv", views.InstallmentsCsv.as_view(), name="installments-csv"),
     path("plans/<str:plan_id>/", views.PlanDetailView.as_view(), name="plan"),
     path(
         "plans/<str:plan_id>/refund/",

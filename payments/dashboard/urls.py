@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import exports, views
+from . import views
 
 app_name = "payments_dashboard"
 
@@ -16,14 +16,14 @@ urlpatterns = [
     # CSV downloads of the wallet page's lists.
     path(
         "wallet/transactions.csv",
-        exports.WalletTransactionsCsv.as_view(),
+        views.WalletTransactionsCsv.as_view(),
         name="transactions-csv",
     ),
-    path("wallet/refunds.csv", exports.RefundsCsv.as_view(), name="refunds-csv"),
-    path("wallet/payouts.csv", exports.PayoutsCsv.as_view(), name="payouts-csv"),
+    path("wallet/refunds.csv", views.RefundsCsv.as_view(), name="refunds-csv"),
+    path("wallet/payouts.csv", views.PayoutsCsv.as_view(), name="payouts-csv"),
     path(
         "wallet/payouts/<str:payout_id>/settlement.csv",
-        exports.PayoutSettlementCsv.as_view(),
+        views.PayoutSettlementCsv.as_view(),
         name="settlement-csv",
     ),
 ]
