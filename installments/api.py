@@ -5,18 +5,22 @@ from django.http import Http404
 from rest_framework.views import APIView
 
 from config.api import responses
+from config.api.csv import CsvListApi, wants_csv
 from config.api.pagination import paginated
 from config.api.permissions import accepts, credential_kind
+from config.exports import csv_response
 from merchants.authentication import resolve_merchant
 
-from . import selectors
+from . import exports, selectors
 from .collection.sandbox_clock import plan_advance
 from .collection.time_travel import plan_collect_next
 from .early.services import plan_pay_early
+from .exports import installment_row, plan_row
 from .reschedules.rules import CUSTOMER, MERCHANT
 from .reschedules.services import installment_reschedule
 from .serializers import (
     AdvanceInput,
+    InstallmentListQuery,
     PayEarlyInput,
     PlanListQuery,
     RescheduleInput,
@@ -39,9 +43,9 @@ class PlanDetailApi(APIView):
         return responses.ok(plan_output(plan))
 
 
-class PlanListApi(APIView):
+class PlanListApi(CsvListApi):
     """`GET /api/v1/payment-plans?order_reference=...`: the merchant's plans,
-    newest first, paginated with `total`."""
+    newest first, paginated with `total`; `?format=csv` streams them all."""
 
     permission_classes = [accepts("api_key")]
 
@@ -49,13 +53,37 @@ class PlanListApi(APIView):
         merchant = resolve_merchant(request)
         query = PlanListQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
-        return paginated(
-            request,
-            selectors.plans_of_merchant(
-                merchant, order_reference=query.validated_data.get("order_reference")
-            ),
-            plan_output,
+        plans = selectors.plans_of_merchant(
+            merchant, order_reference=query.validated_data.get("order_reference")
         )
+        if wants_csv(request):
+            return csv_response(
+                exports.PLANS, plans, merchant_id=merchant.public_id, output=plan_row
+            )
+        return paginated(request, plans, plan_output)
+
+
+class InstallmentListApi(CsvListApi):
+    """`GET /api/v1/installments?due_from=&due_to=&status=`: the merchant's
+    installments due in a range, by due date, paginated with `total`;
+    `?format=csv` streams them all."""
+
+    permission_classes = [accepts("api_key")]
+
+    def get(self, request):
+        merchant = resolve_merchant(request)
+        # A plain dict: given a QueryDict, DRF reads `?status=` (empty) as absent.
+        query = InstallmentListQuery(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        rows = selectors.installments_due(merchant, **query.validated_data)
+        if wants_csv(request):
+            return csv_response(
+                exports.INSTALLMENTS,
+                rows,
+                merchant_id=merchant.public_id,
+                output=installment_row,
+            )
+        return paginated(request, rows, installment_row)
 
 
 class PlanPayApi(APIView):

@@ -92,8 +92,9 @@ def _register_handlers() -> None:
     )
     from payments.ledger.hooks import register_ledger_check
     from payments.methods.hooks import register_revocation_handler
+    from payments.payouts.orders import register_order_lookup
 
-    from . import confirmations, ledger_checks, metrics, scores
+    from . import confirmations, ledger_checks, metrics, orders, scores
     from .refunds import ledger_checks as refund_checks
     from .refunds import settlement
 
@@ -117,3 +118,4 @@ def _register_handlers() -> None:
         name="each successful payoff paid the installments it covers",
     )
     register_metrics_source("installments", metrics.metric_families)
+    register_order_lookup(orders.orders_of_resources)

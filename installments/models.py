@@ -150,23 +150,6 @@ class PaymentPlan(StateMachine):
         )
 
 
-class PaymentPlanStatusChange(models.Model):
-    """Append-only history of a plan's statuses."""
-
-    plan = models.ForeignKey(
-        PaymentPlan, on_delete=models.CASCADE, related_name="status_changes"
-    )
-    from_status = models.CharField(max_length=16)
-    to_status = models.CharField(max_length=16)
-    changed_at = models.DateTimeField()
-
-    class Meta:
-        ordering = ["changed_at", "id"]
-
-    def __str__(self):
-        return f"{self.from_status} -> {self.to_status} at {self.changed_at}"
-
-
 def start_of_day(day) -> datetime:
     """Midnight of a Lagos calendar date, as an aware datetime."""
     return timezone.make_aware(datetime.combine(day, time.min))
@@ -340,45 +323,9 @@ class Installment(StateMachine):
         )
 
 
-class InstallmentStatusChange(models.Model):
-    """Append-only history of an installment's statuses and attempts."""
-
-    installment = models.ForeignKey(
-        Installment, on_delete=models.CASCADE, related_name="status_changes"
-    )
-    from_status = models.CharField(max_length=16)
-    to_status = models.CharField(max_length=16)
-    attempt = models.PositiveSmallIntegerField(default=0)
-    # Why an attempt failed (`payment.failed` reason), on moves to `failed`.
-    reason = models.CharField(max_length=32, blank=True)
-    # The early payment that made this move (its claim, its success, or putting
-    # the installment back after its decline, which is no failed attempt).
-    early_payment = models.ForeignKey(
-        EarlyPayment,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-    )
-    changed_at = models.DateTimeField()
-
-    class Meta:
-        ordering = ["changed_at", "id"]
-        indexes = [
-            # The score counts failed attempts of the last 180 days.
-            models.Index(
-                fields=["installment", "changed_at"],
-                name="installment_failures",
-                condition=Q(to_status="failed"),
-            )
-        ]
-
-    def __str__(self):
-        return f"{self.from_status} -> {self.to_status} at {self.changed_at}"
-
-
 # Defined in their subpackages; imported here, where Django looks for models.
 from .deposits.models import DepositAttempt  # noqa: E402
+from .history import InstallmentStatusChange, PaymentPlanStatusChange  # noqa: E402
 from .refunds.models import (  # noqa: E402
     Refund,
     RefundIdempotencyRecord,

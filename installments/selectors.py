@@ -130,3 +130,20 @@ def customer_reschedules_left(plan: PaymentPlan) -> int:
     allowance less the customer's moves so far; the merchant's do not count)."""
     used = sum(1 for row in plan.reschedules.all() if row.by == Reschedule.By.CUSTOMER)
     return max(0, plan.merchant.customer_reschedules_allowed - used)
+
+
+def installments_due(
+    merchant, *, due_from=None, due_to=None, status: str = ""
+) -> QuerySet[Installment]:
+    """The merchant's installments due between two dates (both included, either
+    open), by due date, with their plan and customer."""
+    rows = Installment.objects.filter(plan__merchant=merchant).select_related(
+        "plan__customer"
+    )
+    if due_from is not None:
+        rows = rows.filter(due_date__gte=due_from)
+    if due_to is not None:
+        rows = rows.filter(due_date__lte=due_to)
+    if status:
+        rows = rows.filter(status=status)
+    return rows.order_by("due_date", "plan_id", "sequence")

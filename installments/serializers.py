@@ -8,6 +8,7 @@ from config.api.serializers import (
 )
 
 from . import selectors
+from .models import Installment
 from .refunds.serializers import refund_output
 
 
@@ -21,6 +22,15 @@ class PlanListQuery(serializers.Serializer):
     """Query parameters (`limit`/`offset` are the paginator's)."""
 
     order_reference = serializers.CharField(max_length=100, required=False)
+
+
+class InstallmentListQuery(serializers.Serializer):
+    """`?due_from=&due_to=` (dates, both included; a range that ends before it
+    starts matches nothing) and `?status=`."""
+
+    due_from = serializers.DateField(required=False, input_formats=["iso-8601"])
+    due_to = serializers.DateField(required=False, input_formats=["iso-8601"])
+    status = serializers.ChoiceField(choices=Installment.Status.choices, required=False)
 
 
 class PayEarlyInput(StrictSerializer):

@@ -5,6 +5,7 @@ from .refunds import api as refunds_api
 
 urlpatterns = [
     *api_path("payment-plans", api.PlanListApi.as_view(), "payment-plan-list"),
+    *api_path("installments", api.InstallmentListApi.as_view(), "installment-list"),
     *api_path(
         "payment-plans/<str:plan_id>", api.PlanDetailApi.as_view(), "payment-plan"
     ),

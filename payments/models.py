@@ -16,7 +16,7 @@ from .gateway.models import (
 )
 from .ledger.models import LedgerLine, LedgerTransaction
 from .methods.models import BankMandate, CardSetup, PaymentMethod
-from .payouts.models import Payout, PayoutRecipient
+from .payouts.models import Payout, PayoutItem, PayoutRecipient
 
 __all__ = [
     "BankMandate",
@@ -27,6 +27,7 @@ __all__ = [
     "LedgerTransaction",
     "PaymentMethod",
     "Payout",
+    "PayoutItem",
     "PayoutRecipient",
     "ProcessorCharge",
     "ProcessorEvent",

@@ -73,6 +73,16 @@ urlpatterns = [
         "merchant-wallet",
     ),
     *api_path(
+        "merchant/<str:merchant_id>/payouts",
+        payouts.PayoutListApi.as_view(),
+        "merchant-payouts",
+    ),
+    *api_path(
+        "merchant/<str:merchant_id>/payouts/<str:payout_id>/settlement",
+        payouts.PayoutSettlementApi.as_view(),
+        "merchant-payout-settlement",
+    ),
+    *api_path(
         "merchant/<str:merchant_id>/payout-account",
         payouts.PayoutAccountApi.as_view(),
         "merchant-payout-account",

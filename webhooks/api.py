@@ -5,12 +5,15 @@ from rest_framework import serializers
 from rest_framework.views import APIView
 
 from config.api import responses
+from config.api.csv import CsvListApi, wants_csv
 from config.api.errors import NotFound
 from config.api.pagination import paginated
 from config.api.permissions import accepts
+from config.exports import csv_response
 from merchants.authentication import resolve_merchant
 
 from . import selectors, services
+from .exports import DELIVERIES, delivery_row
 from .serializers import (
     EventListQuery,
     WebhookTestInput,
@@ -64,9 +67,11 @@ class FailedAttemptsApi(APIView):
         return paginated(request, attempts, failed_attempt_output)
 
 
-class EventListApi(APIView):
+class EventListApi(CsvListApi):
     """`GET /api/v1/events?type=&created_after=`: the merchant's events of the
-    last 30 days, newest first, each the envelope its webhook carried."""
+    last 30 days, newest first, each the envelope its webhook carried;
+    `?format=csv` streams them all, each with its delivery (the dashboard's
+    delivery log)."""
 
     permission_classes = [accepts("api_key")]
 
@@ -80,6 +85,13 @@ class EventListApi(APIView):
             event_type=query.validated_data.get("type"),
             created_after=query.validated_data.get("created_after"),
         )
+        if wants_csv(request):
+            return csv_response(
+                DELIVERIES,
+                selectors.with_latest_attempt(events),
+                merchant_id=merchant.public_id,
+                output=delivery_row,
+            )
         return paginated(request, events, event_output)
 
 

@@ -10,6 +10,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 
 from config.api.request_fields import describe_fields, webhook_url
 from config.api.schema import (
+    CSV_FORMAT,
     PAGINATION,
     TIMESTAMP,
     TRUE,
@@ -20,6 +21,7 @@ from config.api.schema import (
     ok_envelope,
     path_id,
     string,
+    with_csv,
 )
 
 from . import api
@@ -160,7 +162,9 @@ extend_schema_view(
         summary="List your events of the last 30 days, newest first",
         description="Each item is the envelope the event's webhook carried, "
         "whether or not it was delivered. Events older than 30 days are not "
-        "listed.",
+        "listed. `?format=csv` (or `Accept: text/csv`) answers every event as CSV, "
+        "each with its delivery, as the dashboard's delivery log shows it "
+        "([CSV exports](/docs/api/#csv-exports)).",
         parameters=[
             OpenApiParameter(
                 "type",
@@ -174,8 +178,15 @@ extend_schema_view(
                 f"with its offset, for example `{CREATED_AFTER_EXAMPLE}`.",
             ),
             *PAGINATION,
+            CSV_FORMAT,
         ],
-        responses={200: list_envelope(EVENT_ENVELOPE)},
+        responses=with_csv(
+            list_envelope(EVENT_ENVELOPE),
+            "`event_id, created_at, event_type, resource_type, resource_id, "
+            "order_reference, delivery_status, attempts, last_trigger, "
+            "last_status_code, last_error, last_attempted_at, next_attempt_at, "
+            "delivered_at`.",
+        ),
     )
 )(api.EventListApi)
 

@@ -1,6 +1,6 @@
 from datetime import UTC, datetime, timedelta
 
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from config.api.ids import looks_like_public_id, row_by_public_id
@@ -69,3 +69,17 @@ def failed_attempts(
             Q(event__public_id=event_id) | Q(test_event_id=event_id)
         )
     return attempts.select_related("event").order_by("-attempted_at", "-id")
+
+
+def with_latest_attempt(events: QuerySet[Event]) -> QuerySet[Event]:
+    """Events with their delivery and the outcome of their latest attempt
+    (`last_status_code`, `last_error`, `last_attempted_at`, `last_trigger`)."""
+    latest = DeliveryAttempt.objects.filter(event=OuterRef("pk")).order_by(
+        "-attempted_at", "-id"
+    )
+    return events.select_related("delivery").annotate(
+        last_status_code=Subquery(latest.values("status_code")[:1]),
+        last_error=Subquery(latest.values("error")[:1]),
+        last_attempted_at=Subquery(latest.values("attempted_at")[:1]),
+        last_trigger=Subquery(latest.values("trigger")[:1]),
+    )

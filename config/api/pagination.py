@@ -38,10 +38,16 @@ def _int_param(request, name: str, default: int, low: int, high: int | None) -> 
     return value
 
 
-def paginate(request, queryset) -> Page:
-    """Slice a queryset (or list) by the request's limit/offset."""
+def page_bounds(request) -> tuple[int, int]:
+    """The request's `limit` and `offset`, checked (a 400 names a bad one)."""
     limit = _int_param(request, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
     offset = _int_param(request, "offset", 0, 0, None)
+    return limit, offset
+
+
+def paginate(request, queryset) -> Page:
+    """Slice a queryset (or list) by the request's limit/offset."""
+    limit, offset = page_bounds(request)
     total = len(queryset) if isinstance(queryset, list) else queryset.count()
     if offset >= total:
         # Past the end; also keeps an enormous offset out of SQL, where it would

@@ -50,6 +50,11 @@ TAGS = [
         "[payment plans](/docs/payment-plans/), [auto-debit](/docs/auto-debit/).",
     },
     {
+        "name": "installments",
+        "description": "Your installments due in a date range, across plans, as "
+        "JSON or CSV. Guide: [CSV exports](/docs/api/#csv-exports).",
+    },
+    {
         "name": "payment-methods",
         "description": "A customer's cards and bank mandates, with the customer's "
         "JWT. Guide: [payment methods](/docs/payment-methods/).",

@@ -212,6 +212,28 @@ PAGINATION = [
 ]
 
 
+CSV_FORMAT = OpenApiParameter(
+    "format",
+    {"type": "string", "enum": ["json", "csv"]},
+    description="`csv`: every row the filters match as a CSV file (not one page; "
+    "`limit` and `offset` are checked, then ignored), the same as `Accept: "
+    "text/csv`. See [CSV exports](/docs/api/#csv-exports).",
+)
+
+
+def with_csv(json_schema: dict, columns: str) -> dict:
+    """`responses` of a list that also answers CSV: the JSON envelope, or the
+    CSV file whose `columns` are described in one sentence."""
+    return {
+        (200, "application/json"): json_schema,
+        (200, "text/csv"): {
+            "type": "string",
+            "description": f"CSV with a header line: {columns} Money columns are "
+            "kobo, each followed by `<name>_naira`; timestamps UTC ISO 8601.",
+        },
+    }
+
+
 def path_id(name: str, prefix: str, description: str) -> OpenApiParameter:
     """A public id in the path (`mer_...`, `pm_...`): its shape is documented."""
     return OpenApiParameter(

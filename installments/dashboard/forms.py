@@ -35,6 +35,27 @@ class PlanSearchForm(FilterForm):
     )
 
 
+class InstallmentRangeForm(forms.Form):
+    """The installments to download: those due from one date to another (both
+    included, either may be left empty)."""
+
+    due_from = forms.DateField(
+        label="Due from",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    due_to = forms.DateField(
+        label="to", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def clean(self):
+        data = super().clean()
+        due_from, due_to = data.get("due_from"), data.get("due_to")
+        if due_from and due_to and due_from > due_to:
+            self.add_error("due_to", "The end date must not be before the start date.")
+        return data
+
+
 class RefundForm(forms.Form):
     """A refund as the merchant types it: the amount in naira (with kobo), and
     the reason. Checked with the API's `RefundCreateInput`, so the page and

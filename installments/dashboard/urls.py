@@ -9,6 +9,8 @@ app_name = "installments_dashboard"
 
 urlpatterns = [
     path("plans/", views.PlanListView.as_view(), name="plans"),
+    path("plans.csv", views.PlansCsv.as_view(), name="plans-csv"),
+    path("installments.csv", views.InstallmentsCsv.as_view(), name="installments-csv"),
     path("plans/<str:plan_id>/", views.PlanDetailView.as_view(), name="plan"),
     path(
         "plans/<str:plan_id>/refund/",

@@ -19,11 +19,12 @@ from django.urls import reverse
 from django.views import View
 
 from config.api.formats import format_kobo
+from config.exports import csv_response
 from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
-from .. import selectors
+from .. import exports, selectors
 from ..cancellation import (
     CANCELLABLE_PLAN_STATUSES,
     OPEN_INSTALLMENT_STATUSES,
@@ -33,7 +34,13 @@ from ..errors import PlanBusy, PlanNotCancellable, PlanNotFound, RefundExceedsRe
 from ..models import PaymentPlan
 from ..refunds.services import refund_create
 from . import selectors as dashboard_selectors
-from .forms import PlanCancelForm, PlanSearchForm, RefundConfirmForm, RefundForm
+from .forms import (
+    InstallmentRangeForm,
+    PlanCancelForm,
+    PlanSearchForm,
+    RefundConfirmForm,
+    RefundForm,
+)
 
 PLANS_PAGE_SIZE = 20
 REFUNDS_PAGE_SIZE = 10
@@ -75,23 +82,30 @@ def _with_amounts(plan):
 
 class PlanListView(MerchantLoginRequiredMixin, View):
     def get(self, request):
-        form = PlanSearchForm(request.GET)
-        form.is_valid()
-        filters = form.filters()
-        plans = dashboard_selectors.plans_search(request.merchant, **filters)
-        page = page_of(request, plans, PLANS_PAGE_SIZE)
-        for plan in page.object_list:
-            _with_amounts(plan)
-        return TemplateResponse(
-            request,
-            "installments/dashboard/plans.html",
-            {
-                "form": form,
-                "page": page,
-                "pager_query": query_without(request),
-                "filtered": any(filters.values()),
-            },
-        )
+        return plans_page(request, InstallmentRangeForm())
+
+
+def plans_page(request, range_form: InstallmentRangeForm, status: int = 200):
+    """The plan list with its filters, and the form of the installments' download."""
+    form = PlanSearchForm(request.GET)
+    form.is_valid()
+    filters = form.filters()
+    plans = dashboard_selectors.plans_search(request.merchant, **filters)
+    page = page_of(request, plans, PLANS_PAGE_SIZE)
+    for plan in page.object_list:
+        _with_amounts(plan)
+    return TemplateResponse(
+        request,
+        "installments/dashboard/plans.html",
+        {
+            "form": form,
+            "range_form": range_form,
+            "page": page,
+            "pager_query": query_without(request),
+            "filtered": any(filters.values()),
+        },
+        status=status,
+    )
 
 
 class PlanDetailView(MerchantLoginRequiredMixin, View):
@@ -262,4 +276,41 @@ class PlanCancelView(MerchantLoginRequiredMixin, View):
                 "refusal": refusal,
             },
             status=status,
+        )
+
+
+# CSV downloads of the plan page's lists (DESIGN section 16): the plans with
+# the page's filters, the installments due in a range; streamed
+# (config.exports) and scoped to the signed-in merchant.
+
+
+class PlansCsv(MerchantLoginRequiredMixin, View):
+    def get(self, request):
+        form = PlanSearchForm(request.GET)
+        form.is_valid()
+        return csv_response(
+            exports.PLANS,
+            dashboard_selectors.plans_search(request.merchant, **form.filters()),
+            merchant_id=request.merchant.public_id,
+            output=exports.plan_row,
+        )
+
+
+class InstallmentsCsv(MerchantLoginRequiredMixin, View):
+    """A range that is not one (a date that is no date, an end before the
+    start) is shown on the plans page, next to its field (400)."""
+
+    def get(self, request):
+        form = InstallmentRangeForm(request.GET)
+        if not form.is_valid():
+            return plans_page(request, form, status=400)
+        return csv_response(
+            exports.INSTALLMENTS,
+            selectors.installments_due(
+                request.merchant,
+                due_from=form.cleaned_data["due_from"],
+                due_to=form.cleaned_data["due_to"],
+            ),
+            merchant_id=request.merchant.public_id,
+            output=exports.installment_row,
         )

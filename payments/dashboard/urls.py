@@ -13,4 +13,17 @@ urlpatterns = [
         views.PayoutAccountView.as_view(),
         name="payout-account",
     ),
+    # CSV downloads of the wallet page's lists.
+    path(
+        "wallet/transactions.csv",
+        views.WalletTransactionsCsv.as_view(),
+        name="transactions-csv",
+    ),
+    path("wallet/refunds.csv", views.RefundsCsv.as_view(), name="refunds-csv"),
+    path("wallet/payouts.csv", views.PayoutsCsv.as_view(), name="payouts-csv"),
+    path(
+        "wallet/payouts/<str:payout_id>/settlement.csv",
+        views.PayoutSettlementCsv.as_view(),
+        name="settlement-csv",
+    ),
 ]

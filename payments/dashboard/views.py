@@ -8,11 +8,13 @@ the signed-in merchant.
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views import View
 
 from config.api.errors import DomainError
+from config.exports import csv_response
 from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
@@ -20,10 +22,13 @@ from merchants.dashboard.auth import MerchantLoginRequiredMixin
 from ..gateway import selectors as gateway_selectors
 from ..gateway.errors import AccountNotResolved
 from ..ledger import selectors as ledger_selectors
+from ..ledger.exports import REFUNDS, WALLET_TRANSACTIONS
 from ..ledger.models import LedgerTransaction
 from ..ledger.serializers import wallet_transaction_output
 from ..payouts import selectors as payout_selectors
 from ..payouts import services as payout_services
+from ..payouts.exports import PAYOUTS, SETTLEMENT
+from ..payouts.serializers import payout_output, settlement_line_output
 from . import selectors
 from .chart import collections_chart
 from .forms import PayoutAccountForm
@@ -179,3 +184,55 @@ class PayoutAccountView(MerchantLoginRequiredMixin, View):
             form.add_error(None, error.message)
             return False
         return True
+
+
+# CSV downloads of the wallet page's lists (DESIGN section 16): streamed
+# (config.exports) and scoped to the signed-in merchant; another merchant's
+# payout id is a 404.
+
+
+class WalletTransactionsCsv(MerchantLoginRequiredMixin, View):
+    def get(self, request):
+        merchant = request.merchant
+        return csv_response(
+            WALLET_TRANSACTIONS,
+            ledger_selectors.wallet_transactions(merchant),
+            merchant_id=merchant.public_id,
+            output=wallet_transaction_output,
+        )
+
+
+class RefundsCsv(MerchantLoginRequiredMixin, View):
+    def get(self, request):
+        merchant = request.merchant
+        return csv_response(
+            REFUNDS,
+            selectors.refund_movements(merchant),
+            merchant_id=merchant.public_id,
+        )
+
+
+class PayoutsCsv(MerchantLoginRequiredMixin, View):
+    def get(self, request):
+        merchant = request.merchant
+        return csv_response(
+            PAYOUTS,
+            payout_selectors.payouts_of(merchant),
+            merchant_id=merchant.public_id,
+            output=payout_output,
+        )
+
+
+class PayoutSettlementCsv(MerchantLoginRequiredMixin, View):
+    def get(self, request, payout_id):
+        merchant = request.merchant
+        payout = payout_selectors.payout_of(merchant, payout_id)
+        if payout is None:
+            raise Http404("No payout of yours has this id.")
+        return csv_response(
+            SETTLEMENT,
+            payout_selectors.settlement_report(payout),
+            merchant_id=merchant.public_id,
+            output=settlement_line_output,
+            name=f"settlement_{payout.public_id}",
+        )

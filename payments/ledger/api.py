@@ -1,24 +1,33 @@
 """HTTP in/out for the merchant's wallet (endpoint 9)."""
 
-from rest_framework.views import APIView
-
 from config.api import responses
+from config.api.csv import CsvListApi, wants_csv
 from config.api.pagination import paginate
 from config.api.permissions import accepts
+from config.exports import csv_response
 from merchants.authentication import resolve_merchant
 
 from . import selectors
-from .serializers import wallet_output
+from .exports import WALLET_TRANSACTIONS
+from .serializers import wallet_output, wallet_transaction_output
 
 
-class WalletApi(APIView):
+class WalletApi(CsvListApi):
     """9. `GET /merchant/{merchant_id}/wallet`: balances from the ledger and the
-    wallet's transactions, newest first, paginated (`total` counts them all)."""
+    wallet's transactions, newest first, paginated (`total` counts them all);
+    `?format=csv` streams every transaction."""
 
     permission_classes = [accepts("api_key", "merchant_jwt")]
 
     def get(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
+        if wants_csv(request):
+            return csv_response(
+                WALLET_TRANSACTIONS,
+                selectors.wallet_transactions(merchant),
+                merchant_id=merchant.public_id,
+                output=wallet_transaction_output,
+            )
         page = paginate(request, selectors.wallet_transactions(merchant))
         balances = selectors.wallet_balances(merchant)
         return responses.ok(

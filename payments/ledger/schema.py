@@ -4,6 +4,7 @@ payments/schema.py."""
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from config.api.schema import (
+    CSV_FORMAT,
     KOBO,
     PAGINATION,
     TIMESTAMP,
@@ -12,6 +13,7 @@ from config.api.schema import (
     ok_envelope,
     path_id,
     string,
+    with_csv,
 )
 
 from . import api
@@ -78,8 +80,9 @@ WALLET = component(
             "currency": string(example="NGN"),
             "available_balance": {
                 **KOBO,
-                "minimum": 0,
-                "description": "Owed now; paid in the next payout.",
+                "description": "Owed now; paid in the next payout. Below zero "
+                "when refunds took back money already paid out: collections "
+                "cover it before any payout.",
             },
             "pending_payout": {
                 **KOBO,
@@ -104,17 +107,22 @@ extend_schema_view(
         operation_id="merchant_wallet",
         summary="Your wallet: balances and transactions",
         description="Balances are derived from the ledger at the moment of asking; "
-        "`total` counts the wallet's transactions (paged with `limit`/`offset`).",
-        parameters=[MERCHANT_ID, *PAGINATION],
-        responses={
-            200: ok_envelope(
+        "`total` counts the wallet's transactions (paged with `limit`/`offset`). "
+        "`?format=csv` (or `Accept: text/csv`) answers every transaction as CSV "
+        "([CSV exports](/docs/api/#csv-exports)).",
+        parameters=[MERCHANT_ID, *PAGINATION, CSV_FORMAT],
+        responses=with_csv(
+            ok_envelope(
                 WALLET,
                 total={
                     "type": "integer",
                     "minimum": 0,
                     "description": "The wallet's transactions in all pages.",
                 },
-            )
-        },
+            ),
+            "`id, created_at, type, description, amount, fee, net, reference, "
+            "resource_type, resource_id` (every transaction, as `transactions` "
+            "shows them).",
+        ),
     )
 )(api.WalletApi)

@@ -1,13 +1,24 @@
-"""HTTP in/out for the merchant's payout account."""
+"""HTTP in/out for the merchant's payout account, payouts and their
+settlement reports."""
 
 from rest_framework.views import APIView
 
 from config.api import responses
+from config.api.csv import CsvListApi, wants_csv
+from config.api.errors import NotFound
+from config.api.ids import row_by_public_id
+from config.api.pagination import paginate, paginated
 from config.api.permissions import accepts
+from config.exports import csv_response
 from merchants.authentication import resolve_merchant
 
-from . import services
-from .serializers import PayoutAccountInput, payout_account_output
+from . import exports, selectors, services
+from .serializers import (
+    PayoutAccountInput,
+    payout_account_output,
+    payout_output,
+    settlement_line_output,
+)
 
 
 class PayoutAccountApi(APIView):
@@ -22,3 +33,53 @@ class PayoutAccountApi(APIView):
         values = PayoutAccountInput.validated(request.data)
         merchant = services.payout_account_set(merchant=merchant, **values)
         return responses.ok(payout_account_output(merchant))
+
+
+class PayoutListApi(CsvListApi):
+    """`GET /merchant/{merchant_id}/payouts`: the merchant's payouts, newest
+    first, paginated; `?format=csv` (or `Accept: text/csv`) streams them all."""
+
+    permission_classes = [accepts("api_key", "merchant_jwt")]
+
+    def get(self, request, merchant_id):
+        merchant = resolve_merchant(request, merchant_id)
+        payouts = selectors.payouts_of(merchant)
+        if wants_csv(request):
+            return csv_response(
+                exports.PAYOUTS,
+                payouts,
+                merchant_id=merchant.public_id,
+                output=payout_output,
+            )
+        return paginated(request, payouts, payout_output)
+
+
+class PayoutSettlementApi(CsvListApi):
+    """`GET /merchant/{merchant_id}/payouts/{payout_id}/settlement`: every wallet
+    line the payout paid out, with its order; the lines' `net` add up to the
+    payout's amount. Paginated; `?format=csv` streams them all."""
+
+    permission_classes = [accepts("api_key", "merchant_jwt")]
+
+    def get(self, request, merchant_id, payout_id):
+        merchant = resolve_merchant(request, merchant_id)
+        payout = row_by_public_id(selectors.payouts_of(merchant), payout_id, "po")
+        if payout is None:
+            raise NotFound("No payout of yours has this id.")
+        if wants_csv(request):
+            return csv_response(
+                exports.SETTLEMENT,
+                selectors.settlement_report(payout),
+                merchant_id=merchant.public_id,
+                output=settlement_line_output,
+                name=f"settlement_{payout.public_id}",
+            )
+        page = paginate(request, selectors.settlement_items(payout))
+        lines = selectors.settlement_lines(payout, page.items)
+        return responses.ok(
+            {
+                **payout_output(payout),
+                "lines": [settlement_line_output(line) for line in lines],
+            },
+            total=page.total,
+        )

@@ -16,7 +16,8 @@ from ..ledger.models import (
     LedgerTransaction,
 )
 from ..ledger.selectors import account_balance
-from .models import Payout
+from .models import Payout, PayoutItem
+from .selectors import PAYOUT_KINDS, covered_by_live_payout
 
 _WALLET_KINDS = (
     Kind.COLLECTION,
@@ -139,7 +140,41 @@ def payouts_match() -> Iterator[str]:
         yield (f"payouts_in_transit holds {in_transit}, the open payouts {open_total}")
 
 
+def payouts_match_their_lines() -> Iterator[str]:
+    """Each payout's amount is what the wallet lines it paid out add up to (its
+    settlement report), and each wallet's available balance is what its lines
+    no live payout paid out add up to (what the next payout pays)."""
+    covered = _totals(PayoutItem.objects.all(), "payout_id", "line__amount")
+    for pk, public_id, amount in (
+        Payout.objects.order_by("id")
+        .values_list("pk", "public_id", "amount")
+        .iterator(chunk_size=CHUNK)
+    ):
+        if -(covered.get(pk) or 0) != amount:
+            yield (
+                f"payout {public_id} is for {amount}, the lines it paid out add "
+                f"up to {-(covered.get(pk) or 0)}"
+            )
+    wallet_lines = LedgerLine.objects.filter(account__startswith=WALLET_PREFIX)
+    balances = _totals(wallet_lines, "account")
+    unpaid = _totals(
+        wallet_lines.exclude(transaction__kind__in=PAYOUT_KINDS).filter(
+            ~covered_by_live_payout()
+        ),
+        "account",
+    )
+    for account in sorted(set(balances) | set(unpaid)):
+        if balances.get(account, 0) != unpaid.get(account, 0):
+            yield (
+                f"{account} holds {-balances.get(account, 0)}, its lines not paid "
+                f"out add up to {-unpaid.get(account, 0)}"
+            )
+
+
 CHECKS = (
     NamedLedgerCheck("wallets match their transactions", wallets_match),
     NamedLedgerCheck("payouts match their postings", payouts_match),
+    NamedLedgerCheck(
+        "payouts match the lines they paid out", payouts_match_their_lines
+    ),
 )

@@ -11,7 +11,7 @@ import secrets
 from django.db import models
 from django.db.models import Q
 
-from config.models import StateMachine, amount_positive
+from config.models import AppendOnly, StateMachine, amount_positive
 
 PAYOUT_ID_PREFIX = "po"
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -123,3 +123,28 @@ class Payout(StateMachine):
     @property
     def account_last4(self) -> str:
         return self.account_number[-4:]
+
+
+class PayoutItem(AppendOnly):
+    """A wallet line a payout paid out: the payout's settlement report.
+
+    Written with the payout, from the one read that decided its amount (the
+    wallet's lines no live payout covers), so the report is exactly what was
+    paid even when collections commit while the payout is made. A payout that
+    fails or is reversed gives its lines back: the next payout covers them
+    again (its items name them too)."""
+
+    payout = models.ForeignKey(Payout, on_delete=models.PROTECT, related_name="items")
+    line = models.ForeignKey(
+        "payments.LedgerLine", on_delete=models.PROTECT, related_name="payout_items"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["payout", "line"], name="payout_item_one_per_line"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.payout_id} <- line {self.line_id}"

@@ -5,6 +5,7 @@ credentials each security scheme of the OpenAPI schema stands for.
 with an API key and a merchant JWT, a customer with a customer JWT and two saved
 payment methods, an event to replay, a payment link, an active payment plan (its
 deposit paid, so the wallet has a collection; its installments can be paid early),
+a payout of that deposit (its settlement report has a line),
 an open checkout session, a processor event nested thousands of levels deep (for
 the signed inbound endpoints), and a second merchant and customer with their own
 credentials (the "other party" of the matrix).
@@ -28,7 +29,8 @@ from installments.models import PaymentPlan
 from installments.rules import working_day_on_or_after
 from merchants import services as merchant_services
 from merchants.models import Merchant
-from payments.models import Customer, PaymentMethod
+from payments.models import Customer, PaymentMethod, Payout
+from payments.payouts.services.payouts import payout_create
 from webhooks import services as webhook_services
 from webhooks.models import Event
 
@@ -85,6 +87,7 @@ class World:
     other_event: Event
     link: PaymentLink
     plan: PaymentPlan
+    payout: Payout
     deep_inbound_body: bytes = field(default_factory=deeply_nested_event)
     # Operations (labels) that were already sent `deep_inbound_body`.
     deep_inbound_sent: set[str] = field(default_factory=set)
@@ -152,6 +155,24 @@ def active_plan(merchant, card: PaymentMethod) -> PaymentPlan:
     )
 
 
+def paid_out(merchant) -> Payout:
+    """A payout of what the merchant's wallet holds (the plan's deposit), so its
+    settlement report has a line."""
+    merchant.payout_bank_code = "058"
+    merchant.payout_account_number = "0123456780"
+    merchant.payout_account_name = "CONTRACT SHOP"
+    merchant.save(
+        update_fields=[
+            "payout_bank_code",
+            "payout_account_number",
+            "payout_account_name",
+        ]
+    )
+    payout = payout_create(merchant=merchant)
+    assert payout is not None, "the world's wallet is below the minimum payout"
+    return payout
+
+
 @pytest.fixture
 def offline_webhooks(settings, monkeypatch):
     """Outbound webhooks connect to a closed local port whatever their URL says."""
@@ -186,6 +207,7 @@ def world(db, settings, offline_webhooks) -> World:
     )
     plan = active_plan(me.merchant, card)
     return World(
+        payout=paid_out(me.merchant),
         me=me,
         other=other,
         card=card,

@@ -92,6 +92,13 @@ ROUTES: dict[str, Route] = {
     "/api/v1/merchant/{merchant_id}/wallet": Route(
         ("api_key", "merchant_jwt"), params=mine
     ),
+    "/api/v1/merchant/{merchant_id}/payouts": Route(
+        ("api_key", "merchant_jwt"), params=mine
+    ),
+    "/api/v1/merchant/{merchant_id}/payouts/{payout_id}/settlement": Route(
+        ("api_key", "merchant_jwt"),
+        params=lambda w: {**mine(w), "payout_id": w.payout.public_id},
+    ),
     "/api/v1/merchant/{merchant_id}/payout-account": Route(
         ("merchant_jwt",),
         params=mine,
@@ -149,6 +156,7 @@ ROUTES: dict[str, Route] = {
     ),
     # Payment plans.
     "/api/v1/payment-plans": Route(("api_key",), owned=False),
+    "/api/v1/installments": Route(("api_key",), owned=False),
     "/api/v1/payment-plans/{plan_id}": Route(
         ("api_key", "customer_jwt"), params=lambda w: {"plan_id": w.plan.public_id}
     ),

@@ -454,6 +454,15 @@ def test_checkout_completion_plans_and_payment_links(check, world, db):
         200,
     )
     assert [item["id"] for item in listed["data"]] == [plan["id"]]
+    due = check(
+        with_key.get(
+            f"/api/v1/installments?due_from={plan['installments'][0]['due_date']}"
+        ),
+        "get",
+        "/api/v1/installments",
+        200,
+    )
+    assert plan["installments"][0]["id"] in {item["id"] for item in due["data"]}
 
     link = check(
         with_key.post(
@@ -540,9 +549,34 @@ def test_wallet_payout_account_and_processor_events(check, world, db):
             "/api/v1/merchant/{merchant_id}/wallet",
             200,
         )
-        # The world's plan paid its deposit: one collection, less the fee.
-        assert wallet["total"] == 1
-        assert wallet["data"]["transactions"][0]["type"] == "collection"
+        # The world's plan paid its deposit (one collection, less the fee), and
+        # a payout took it.
+        assert wallet["total"] == 2
+        assert [t["type"] for t in wallet["data"]["transactions"]] == [
+            "payout",
+            "collection",
+        ]
+        payouts = check(
+            client(token).get(f"/api/v1/merchant/{mid}/payouts"),
+            "get",
+            "/api/v1/merchant/{merchant_id}/payouts",
+            200,
+        )
+        assert [p["id"] for p in payouts["data"]] == [world.payout.public_id]
+        report = check(
+            client(token).get(
+                f"/api/v1/merchant/{mid}/payouts/{world.payout.public_id}/settlement"
+            ),
+            "get",
+            "/api/v1/merchant/{merchant_id}/payouts/{payout_id}/settlement",
+            200,
+        )
+        assert report["data"]["lines"][0]["order_reference"] == (
+            world.plan.order_reference
+        )
+        assert sum(line["net"] for line in report["data"]["lines"]) == (
+            world.payout.amount
+        )
     check(
         client(me.merchant_jwt).put(
             f"/api/v1/merchant/{mid}/payout-account",

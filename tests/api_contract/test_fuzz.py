@@ -141,6 +141,7 @@ def _put_real_ids(case, world) -> None:
         "event_id": lambda: world.event.public_id,
         "link_id": lambda: world.link.public_id,
         "plan_id": lambda: world.plan.public_id,
+        "payout_id": lambda: world.payout.public_id,
         "installment_id": world.unpaid_installment_id,
         "token": world.open_session,
         "order_reference": lambda: world.plan.order_reference,

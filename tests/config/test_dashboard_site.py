@@ -25,6 +25,14 @@ PAGES = [
     "/dashboard/plans/plan_x/",
     "/dashboard/wallet/",
     "/dashboard/wallet/payout-account/",
+    # The CSV downloads (DESIGN section 16).
+    "/dashboard/plans.csv",
+    "/dashboard/installments.csv",
+    "/dashboard/wallet/transactions.csv",
+    "/dashboard/wallet/refunds.csv",
+    "/dashboard/wallet/payouts.csv",
+    "/dashboard/wallet/payouts/po_x/settlement.csv",
+    "/dashboard/webhooks/deliveries.csv",
 ]
 
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from payments.ledger.hooks import register_ledger_check, unregister_ledger_check
 from payments.ledger.models import PLATFORM_FEES, PROCESSOR_CLEARING, wallet_account
-from payments.models import LedgerLine, LedgerTransaction, Payout
+from payments.models import LedgerLine, LedgerTransaction, Payout, PayoutItem
 
 from .conftest import add_card, credit_wallet
 
@@ -60,7 +60,25 @@ def books(payee, alice, committed):
 
 
 def test_clean_books_pass_with_exit_status_zero(books):
-    assert check_ledger() == "check_ledger: clean (7 checks).\n"
+    assert check_ledger() == "check_ledger: clean (8 checks).\n"
+
+
+def test_a_payout_whose_lines_do_not_add_up_to_it_fails_the_check(books):
+    payout = Payout.objects.get()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {PayoutItem._meta.db_table} WHERE payout_id = %s",  # noqa: S608
+            [payout.pk],
+        )
+
+    output, _ = failing_check_ledger()
+
+    assert (
+        f"payout {payout.public_id} is for {payout.amount}, the lines it paid out "
+        "add up to 0"
+    ) in output
+    wallet = wallet_account(books.public_id)
+    assert f"{wallet} holds 39000, its lines not paid out add up to " in output
 
 
 def test_an_empty_ledger_is_clean(db):
@@ -144,7 +162,7 @@ def test_checks_registered_by_other_apps_run_too(books):
         "BREACH [paid_installments_have_one_collection] installment inst_x is paid "
         "but has 0 collections"
     ) in output
-    assert "clean (7 checks)" in check_ledger()
+    assert "clean (8 checks)" in check_ledger()
 
 
 def test_a_terminal_shows_a_progress_line(books):
@@ -152,9 +170,9 @@ def test_a_terminal_shows_a_progress_line(books):
     check_ledger(stdout=screen)
 
     shown = screen.getvalue()
-    assert "\r  0% 0/7 every transaction balances" in shown
-    assert "\r100% 7/7 done" in shown
-    assert shown.endswith("check_ledger: clean (7 checks).\n")
+    assert "\r  0% 0/8 every transaction balances" in shown
+    assert "\r100% 8/8 done" in shown
+    assert shown.endswith("check_ledger: clean (8 checks).\n")
 
 
 def test_a_pipe_gets_no_progress_line(books):

@@ -6,10 +6,17 @@ from unittest.mock import patch
 
 import pytest
 from django.core.management import call_command
+from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from payments.ledger import selectors
-from payments.models import InboundRequest, Payout, ProcessorEvent, SandboxTransfer
+from payments.models import (
+    InboundRequest,
+    LedgerLine,
+    Payout,
+    ProcessorEvent,
+    SandboxTransfer,
+)
 from payments.payouts.services import payouts
 from webhooks.models import Event
 
@@ -24,7 +31,7 @@ def widened_race(monkeypatch):
     it too. Without the merchant's row lock both would read the same balance and
     both pay it; with it the second cannot read before the first commits."""
     arrived = threading.Event()
-    real = selectors.wallet_available_balance
+    real = payouts.payout_selectors.wallet_lines_unpaid
 
     def reading(merchant):
         balance = real(merchant)
@@ -35,7 +42,7 @@ def widened_race(monkeypatch):
         second.wait(1)
         return balance
 
-    monkeypatch.setattr(payouts.selectors, "wallet_available_balance", reading)
+    monkeypatch.setattr(payouts.payout_selectors, "wallet_lines_unpaid", reading)
 
 
 @postgres_only
@@ -96,6 +103,62 @@ def test_the_same_transfer_event_arriving_four_times_at_once_settles_once():
     assert sorted(InboundRequest.objects.values_list("outcome", flat=True)) == [
         "duplicate"
     ] * 3 + ["handled"]
+    out = StringIO()
+    call_command("check_ledger", stdout=out)
+    assert "clean" in out.getvalue()
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_collection_committing_while_a_payout_is_made_waits_for_the_next_one():
+    """A collection's line is written (its id taken) before the payout reads the
+    wallet and committed after: the payout neither pays it nor lists it, though
+    its id is below the payout's own (a "last line id" mark would claim it);
+    the next payout pays and lists it, and each report adds up to its payout."""
+    merchant = make_merchant_with_key().merchant
+    set_payout_account(merchant)
+    credit_wallet(merchant, 200_000, reference="inst_early_a1")  # net 195,000
+    posted, payout_made = threading.Event(), threading.Event()
+
+    def collect_across_the_payout():
+        try:
+            with transaction.atomic():
+                credit_wallet(merchant, 50_000, reference="inst_late_a1")
+                posted.set()
+                payout_made.wait(10)
+        finally:
+            connection.close()
+
+    collector = threading.Thread(target=collect_across_the_payout)
+    collector.start()
+    assert posted.wait(10)
+    first = payouts.payout_create(merchant=merchant)
+    payout_made.set()
+    collector.join(10)
+
+    late = LedgerLine.objects.get(
+        transaction__reference="inst_late", account__startswith="merchant_wallet:"
+    )
+    own = LedgerLine.objects.get(
+        transaction__reference=first.public_id,
+        transaction__kind="payout",
+        account__startswith="merchant_wallet:",
+    )
+    assert late.pk < own.pk
+    assert first.amount == 195_000
+    first_lines = {item.line_id for item in first.items.all()}
+    assert len(first_lines) == 1
+    assert late.pk not in first_lines
+    assert selectors.wallet_available_balance(merchant) == 48_750
+
+    credit_wallet(merchant, 60_000, reference="inst_next_a1")  # net 58,500
+    second = payouts.payout_create(merchant=merchant)
+
+    assert second.amount == 48_750 + 58_500
+    assert late.pk in {item.line_id for item in second.items.all()}
+    for payout in (first, second):
+        lines = LedgerLine.objects.filter(payout_items__payout=payout)
+        assert -sum(line.amount for line in lines) == payout.amount
     out = StringIO()
     call_command("check_ledger", stdout=out)
     assert "clean" in out.getvalue()

@@ -1,12 +1,13 @@
 """Reads of the dashboard's delivery log (DESIGN §12). Every query is scoped to
 one merchant, so another merchant's id reads as unknown (a 404 to the page)."""
 
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import QuerySet
 
 from config.api.ids import row_by_public_id
 from merchants.models import Merchant
 
 from ..models import DeliveryAttempt, Event
+from ..selectors import with_latest_attempt
 
 
 def event_log(
@@ -16,19 +17,8 @@ def event_log(
     of their latest attempt (`last_status_code`, `last_error`, `last_attempted_at`,
     `last_trigger`).
     """
-    latest = DeliveryAttempt.objects.filter(event=OuterRef("pk")).order_by(
-        "-attempted_at", "-id"
-    )
-    events = (
-        Event.objects.filter(merchant=merchant)
-        .select_related("delivery")
-        .annotate(
-            last_status_code=Subquery(latest.values("status_code")[:1]),
-            last_error=Subquery(latest.values("error")[:1]),
-            last_attempted_at=Subquery(latest.values("attempted_at")[:1]),
-            last_trigger=Subquery(latest.values("trigger")[:1]),
-        )
-        .order_by("-created_at", "-id")
+    events = with_latest_attempt(Event.objects.filter(merchant=merchant)).order_by(
+        "-created_at", "-id"
     )
     if event_type:
         events = events.filter(event_type=event_type)

@@ -8,6 +8,7 @@ app_name = "webhooks_dashboard"
 
 urlpatterns = [
     path("webhooks/", views.DeliveryLogView.as_view(), name="log"),
+    path("webhooks/deliveries.csv", views.DeliveryLogCsv.as_view(), name="log-csv"),
     path(
         "webhooks/events/<str:event_id>/",
         views.EventDetailView.as_view(),

@@ -13,12 +13,14 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views import View
 
+from config.exports import csv_response
 from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin, safe_next_url
 
 from .. import services
 from ..errors import WebhookUrlNotAllowed
+from ..exports import DELIVERIES, delivery_row
 from ..transport import Outcome
 from . import selectors as dashboard_selectors
 from .forms import DeliveryLogFilterForm
@@ -157,3 +159,17 @@ class EventReplayView(MerchantLoginRequiredMixin, View):
             messages.error(request, text)
         next_url = safe_next_url(request, request.POST.get("next"))
         return see_other(next_url or _url("event", event_id=event.public_id))
+
+
+class DeliveryLogCsv(MerchantLoginRequiredMixin, View):
+    """The delivery log as CSV (DESIGN section 16), with the page's filters."""
+
+    def get(self, request):
+        form = DeliveryLogFilterForm(request.GET)
+        form.is_valid()
+        return csv_response(
+            DELIVERIES,
+            dashboard_selectors.event_log(merchant=request.merchant, **form.filters()),
+            merchant_id=request.merchant.public_id,
+            output=delivery_row,
+        )

@@ -33,13 +33,13 @@ from ...gateway.processors import (
     get_processor,
     processor_for,
 )
-from ...ledger import selectors
 from ...ledger.services import (
     payout_post,
     payout_returned_post,
     payout_settled_post,
 )
-from ..models import Payout, PayoutRecipient
+from .. import selectors as payout_selectors
+from ..models import Payout, PayoutItem, PayoutRecipient
 
 logger = logging.getLogger("payments.payouts")
 
@@ -74,7 +74,11 @@ def payout_create(*, merchant: Merchant) -> Payout | None:
         if not merchant.is_active or not has_payout_account(merchant):
             return None
         # Read after the lock: a concurrent run's payout is committed and seen.
-        available = selectors.wallet_available_balance(merchant)
+        # The amount is what the lines read add up to, in one statement: a
+        # collection committing meanwhile is in neither, and left for the next
+        # payout, so the settlement report is exactly what was paid.
+        lines = payout_selectors.wallet_lines_unpaid(merchant)
+        available = -sum(amount for _, amount in lines)
         if available < MINIMUM_PAYOUT:
             return None
         payout = Payout.objects.create(
@@ -84,6 +88,10 @@ def payout_create(*, merchant: Merchant) -> Payout | None:
             account_number=merchant.payout_account_number,
             account_name=merchant.payout_account_name,
             processor=get_processor().name,
+        )
+        PayoutItem.objects.bulk_create(
+            (PayoutItem(payout=payout, line_id=pk) for pk, _ in lines),
+            batch_size=2000,
         )
         payout_post(payout=payout)
     return payout

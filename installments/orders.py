@@ -1,0 +1,36 @@
+"""The order behind a wallet movement, for payout settlement reports
+(registered with `payments.payouts.orders` in installments/apps.py)."""
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from payments.payouts.orders import OrderOf
+
+from .models import Installment, PaymentPlan, Refund
+
+
+def orders_of_resources(
+    resources: Iterable[tuple[str, str]],
+) -> dict[tuple[str, str], OrderOf]:
+    """One query per kind of resource: an installment's plan and order, a
+    deposit's (`payment_plan`) order, a refund's plan and order."""
+    ids = defaultdict(set)
+    for resource_type, resource_id in resources:
+        ids[resource_type].add(resource_id)
+    found = {}
+    if ids["installment"]:
+        for inst, plan, order in Installment.objects.filter(
+            public_id__in=ids["installment"]
+        ).values_list("public_id", "plan__public_id", "plan__order_reference"):
+            found["installment", inst] = OrderOf(order, plan, inst)
+    if ids["payment_plan"]:
+        for plan, order in PaymentPlan.objects.filter(
+            public_id__in=ids["payment_plan"]
+        ).values_list("public_id", "order_reference"):
+            found["payment_plan", plan] = OrderOf(order, plan)
+    if ids["refund"]:
+        for refund, plan, order in Refund.objects.filter(
+            public_id__in=ids["refund"]
+        ).values_list("public_id", "plan__public_id", "plan__order_reference"):
+            found["refund", refund] = OrderOf(order, plan)
+    return found
