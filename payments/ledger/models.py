@@ -98,7 +98,7 @@ class LedgerLine(AppendOnly):
     transaction = models.ForeignKey(
         LedgerTransaction, on_delete=models.PROTECT, related_name="lines"
     )
-    account = models.CharField(max_length=80, db_index=True)
+    account = models.CharField(max_length=80)
     amount = models.BigIntegerField()  # debit > 0, credit < 0
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -108,6 +108,38 @@ class LedgerLine(AppendOnly):
                 condition=~models.Q(amount=0), name="ledger_line_not_zero"
             )
         ]
+        # An account's lines in the order they were posted: the lines since a
+        # checkpoint (balances.py) and the wallet's pages are ranges of it.
+        indexes = [
+            models.Index(fields=["account", "id"], name="ledger_line_account_id")
+        ]
 
     def __str__(self):
         return f"{self.account} {self.amount:+d}"
+
+
+class LedgerBalance(models.Model):
+    """A kept balance (payments/ledger/balances.py, docs/wallet.md): the sum and
+    the number of the lines of one account, of one merchant's transactions
+    (`merchant_pk`, 0 for none) of one kind, through line `through_line_id`. Written
+    only by the recurring checkpoint; a balance is this plus the lines since.
+    `check_ledger` proves each equals its lines."""
+
+    account = models.CharField(max_length=80)
+    merchant_pk = models.BigIntegerField()
+    kind = models.CharField(max_length=32)
+    balance = models.BigIntegerField()  # debit-positive, like the lines
+    line_count = models.BigIntegerField()
+    through_line_id = models.BigIntegerField(db_index=True)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["account", "merchant_pk", "kind"],
+                name="one_ledger_balance_per_key",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.account} #{self.merchant_pk} {self.kind} {self.balance:+d}"
