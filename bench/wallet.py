@@ -56,7 +56,7 @@ def full_sum():
 
 m = Merchant.objects.get(public_id=MERCHANT)
 print(json.dumps({"read": timed(lambda: wallet_available_balance(m), 2000),
-                  "full_sum": timed(full_sum, 20)}))
+                  "full_sum": timed(full_sum, 5)}))
 """
 
 
