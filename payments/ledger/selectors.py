@@ -105,10 +105,13 @@ class WalletTransactions:
     def __getitem__(self, index):
         if not isinstance(index, slice):
             return self[index : index + 1][0]
+        # Ordered as the index is (account first, one value here): PostgreSQL
+        # can only walk (account, id) for it, never the primary key down
+        # through other accounts' newer lines.
         lines = (
             LedgerLine.objects.filter(account=self.account)
             .select_related("transaction")
-            .order_by("-id")[index]
+            .order_by("-account", "-id")[index]
         )
         found = []
         for line in lines:
