@@ -10,6 +10,7 @@ are append-only: a correction is a new transaction.
 """
 
 from django.db import models
+from django.db.models import F
 
 from config.api.ids import new_public_id
 from config.models import AppendOnly, amount_positive
@@ -108,10 +109,12 @@ class LedgerLine(AppendOnly):
                 condition=~models.Q(amount=0), name="ledger_line_not_zero"
             )
         ]
-        # An account's lines in the order they were posted: the lines since a
-        # checkpoint (balances.py) and the wallet's pages are ranges of it.
+        # An account's lines newest (last posted) first: the wallet's pages
+        # are ranges of it. On `-id`, not `id`, so that the primary key cannot
+        # give the same order: PostgreSQL would otherwise walk it down through
+        # every newer line of other accounts to find an idle merchant's page.
         indexes = [
-            models.Index(fields=["account", "id"], name="ledger_line_account_id")
+            models.Index(F("account"), F("id") * -1, name="ledger_line_account_newest")
         ]
 
     def __str__(self):

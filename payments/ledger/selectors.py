@@ -6,6 +6,8 @@ Every balance is a kept balance plus the lines since the last checkpoint
 
 from dataclasses import dataclass
 
+from django.db.models import F
+
 from .balances import Scope, balances_by_account, totals
 from .models import (
     PAYOUTS_IN_TRANSIT,
@@ -83,7 +85,7 @@ def wallet_balances(merchant) -> WalletBalances:
 class WalletTransactions:
     """The ledger transactions that change the merchant's available balance,
     newest (last posted) first, each with `wallet_change` (its effect on it): a
-    range of the wallet's lines on their (account, id) index. `count()` is the
+    range of the wallet's lines on their (account, -id) index. `count()` is the
     kept line count plus the lines since (no count of the whole history), so
     the API's `paginate` and the dashboard's pager take it as they take a
     queryset."""
@@ -105,13 +107,13 @@ class WalletTransactions:
     def __getitem__(self, index):
         if not isinstance(index, slice):
             return self[index : index + 1][0]
-        # Ordered as the index is (account first, one value here): PostgreSQL
-        # can only walk (account, id) for it, never the primary key down
-        # through other accounts' newer lines.
+        # Ordered by the index's expression (models.py): only that index gives
+        # this order, never the primary key.
         lines = (
             LedgerLine.objects.filter(account=self.account)
+            .annotate(newest=F("id") * -1)
             .select_related("transaction")
-            .order_by("-account", "-id")[index]
+            .order_by("newest")[index]
         )
         found = []
         for line in lines:
