@@ -1,11 +1,11 @@
 """Kept balances: what an account holds, at a cost that does not grow with its
-history (docs/wallet.md, "Balances"; docs/decisions.md, issue 19).
+history (docs/wallet.md, "Kept balances"; docs/decisions.md, issue 19).
 
 A recurring checkpoint (`balances_checkpoint`, the `payments-ledger-checkpoint`
 schedule) adds the lines posted since the last one into `LedgerBalance`, one row
 per (account, merchant of the transaction, kind), set-based. A balance is then
-its rows plus the lines since the newest checkpoint: an index range on
-(account, id), a few minutes of postings at most. Postings never touch these
+its rows plus the lines since the newest checkpoint: a range of the lines'
+primary key, a few minutes of postings at most. Postings never touch these
 rows, so the engine's batches write exactly what they wrote before.
 
 Line ids come from a sequence, and ids are handed out before their transaction
