@@ -4,7 +4,7 @@ Every balance is a kept balance plus the lines since the last checkpoint
 (balances.py), so a read costs the same whatever the account's history.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import F
 
@@ -54,7 +54,9 @@ class WalletBalances:
     available_balance: int  # owed to the merchant now
     pending_payout: int  # in payouts that are on their way to the bank
     total_paid_out: int  # paid to the bank, less anything reversed after
-    transactions: int = 0  # wallet transactions in all (one wallet line each)
+    # Wallet transactions in all (one wallet line each), read in the same
+    # statement for the list's `total`; not one of the balances compared.
+    transactions: int = field(default=0, compare=False)
 
 
 def wallet_balances(merchant) -> WalletBalances:
