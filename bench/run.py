@@ -3,7 +3,11 @@
 Runs against the machine's PostgreSQL on a fresh database, prints a table and writes
 bench/results.json and bench/RESULTS.md. Nothing here is a pass/fail test.
 
-    python -m bench.run [--quick]
+    python -m bench.run [--quick] [--only api,webhooks,engine,wallet]
+
+A run of some of the sections (`--only wallet`, as `make bench BENCH_ARGS="--only
+wallet"`) replaces those sections' figures and keeps the others of the run
+before, and says so in RESULTS.md.
 """
 
 import argparse
@@ -18,8 +22,17 @@ from datetime import UTC, datetime
 from .api import api_section
 from .common import BENCH, GUNICORN_THREADS, GUNICORN_WORKERS, fresh_database, psql
 from .engine import engine_section
+from .wallet import wallet_figures, wallet_section
 from .webhooks import webhooks_section
 
+SECTIONS = ("api", "webhooks", "engine", "wallet")
+# The figures' names of each section (memory.* follow the api and webhooks runs).
+_PREFIXES = {
+    "api": ("api.", "memory.web_worker"),
+    "webhooks": ("webhooks.", "memory.qcluster"),
+    "engine": ("engine.",),
+    "wallet": ("wallet.",),
+}
 # (figure, key in the run, unit) of each API figure measured beside the baseline.
 _API_FIGURES = (
     ("rps", "rps", "requests/s"),
@@ -60,6 +73,7 @@ def figures(raw: dict) -> dict:
         )
     out.update(engine_figures(raw))
     out.update(webhook_figures(raw))
+    out.update(wallet_figures(raw))
     return out
 
 
@@ -157,6 +171,31 @@ def table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def _merged(results: dict, ran: list[str], header: list[str]):
+    """This run's figures in place of the same sections' in the last results,
+    the others kept; the header of the run they came from kept, with a line
+    saying which sections this run measured again."""
+    path, report = BENCH / "results.json", BENCH / "RESULTS.md"
+    before = json.loads(path.read_text()) if path.exists() else {}
+    prefixes = tuple(p for name in ran for p in _PREFIXES[name])
+    kept = {k: v for k, v in before.items() if not k.startswith(prefixes)}
+    old_header = []
+    if report.exists():
+        for line in report.read_text().splitlines():
+            if line.startswith("| figure"):
+                break
+            if line.startswith("- "):
+                old_header.append(line)
+    rerun = (
+        f"- {', '.join(ran)} measured again on "
+        + header[0].removeprefix("- date: ")
+        + " ("
+        + "; ".join(line.removeprefix("- ") for line in header[1:])
+        + "); the other figures are from the run above"
+    )
+    return {**kept, **results}, [*(old_header or header[:1]), rerun]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a ~2-minute run")
@@ -167,7 +206,9 @@ def main() -> None:
         help="due installments for the engine (full run; --quick uses 5,000)",
     )
     parser.add_argument(
-        "--only", default="api,engine,webhooks", help="sections to run (comma list)"
+        "--only",
+        default=",".join(SECTIONS),
+        help="sections to run (comma list)",
     )
     args = parser.parse_args()
     if not shutil.which("wrk"):
@@ -208,26 +249,36 @@ def main() -> None:
         if "engine" in args.only:
             psql("CHECKPOINT")
             raw.update(engine_section(env, **scale))
+        if "wallet" in args.only:
+            psql("CHECKPOINT")
+            raw.update(wallet_section(env, seconds))
     if "api.note" in raw:
         notes.append(raw["api.note"])
     results = figures(raw)
     elapsed = round(time.monotonic() - started)
+    ran = [name for name in SECTIONS if name in args.only]
+    bench_args = " ".join(sys.argv[1:])
+    command = f"make bench BENCH_ARGS='{bench_args}'" if bench_args else "make bench"
+    header = [
+        f"- date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
+        f"- machine: {platform.node()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, {platform.platform()}",
+        f"- command: `{command}` ({elapsed} s)",
+        f"- web: gunicorn, {GUNICORN_WORKERS} workers x {GUNICORN_THREADS} threads "
+        "(gthread); load: wrk -t2 -c16, "
+        f"{seconds} s after a {min(3, seconds)} s warm-up",
+        f"- engine: {scale['installments']} installments, {scale['merchants']} "
+        f"merchants, {scale['customers']} customers; webhooks: {events} events",
+        f"- load average at the end: {os.getloadavg()}",
+    ]
+    if len(ran) < len(SECTIONS):
+        results, header = _merged(results, ran, header)
     (BENCH / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     report = "\n".join(
         [
             "# Benchmark results",
             "",
-            f"- date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
-            f"- machine: {platform.node()}, {os.cpu_count()} cores, "
-            f"Python {platform.python_version()}, {platform.platform()}",
-            f"- command: `make bench{' BENCH_ARGS=--quick' if args.quick else ''}` "
-            f"({elapsed} s)",
-            f"- web: gunicorn, {GUNICORN_WORKERS} workers x {GUNICORN_THREADS} threads "
-            "(gthread); load: wrk -t2 -c16, "
-            f"{seconds} s after a {min(3, seconds)} s warm-up",
-            f"- engine: {scale['installments']} installments, {scale['merchants']} "
-            f"merchants, {scale['customers']} customers; webhooks: {events} events",
-            f"- load average at the end: {os.getloadavg()}",
+            *header,
             "",
             table(results),
             "",

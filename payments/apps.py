@@ -55,6 +55,16 @@ def _declare_schedules() -> None:
             schedule_type=Schedule.DAILY,
         )
     )
+    # Kept balances (payments/ledger/balances.py): a balance read adds the
+    # lines since the last run, so this bounds what any read adds up.
+    declare(
+        ScheduleSpec(
+            name="payments-ledger-checkpoint",
+            func="payments.ledger.tasks.checkpoint_balances",
+            schedule_type=Schedule.MINUTES,
+            minutes=5,
+        )
+    )
     declare(
         ScheduleSpec(
             name="payments-run-payouts",

@@ -14,7 +14,7 @@ from .gateway.models import (
     SandboxTransaction,
     SandboxTransfer,
 )
-from .ledger.models import LedgerLine, LedgerTransaction
+from .ledger.models import LedgerBalance, LedgerLine, LedgerTransaction
 from .methods.models import BankMandate, CardSetup, PaymentMethod
 from .payouts.models import Payout, PayoutItem, PayoutRecipient
 
@@ -23,6 +23,7 @@ __all__ = [
     "CardSetup",
     "Customer",
     "InboundRequest",
+    "LedgerBalance",
     "LedgerLine",
     "LedgerTransaction",
     "PaymentMethod",

@@ -7,7 +7,8 @@ from django.db.models import Count, QuerySet, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from ..ledger.models import REFUNDS_IN_TRANSIT, LedgerLine, LedgerTransaction
+from ..ledger import selectors as ledger_selectors
+from ..ledger.models import REFUNDS_IN_TRANSIT, LedgerTransaction
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,6 @@ def refund_movements(merchant) -> QuerySet[LedgerTransaction]:
 
 
 def refunds_in_transit(merchant) -> int:
-    """The merchant's refunds asked of the processor and not yet settled."""
-    total = LedgerLine.objects.filter(
-        account=REFUNDS_IN_TRANSIT, transaction__merchant=merchant
-    ).aggregate(total=Sum("amount"))["total"]
-    return -(total or 0)
+    """The merchant's refunds asked of the processor and not yet settled (its
+    share of `refunds_in_transit`, a kept balance)."""
+    return ledger_selectors.merchant_in_transit(merchant, REFUNDS_IN_TRANSIT)

@@ -67,9 +67,10 @@ def _bank_name(code: str) -> str:
 class WalletView(MerchantLoginRequiredMixin, View):
     def get(self, request):
         merchant = request.merchant
+        balances = ledger_selectors.wallet_balances(merchant)
         transactions = page_of(
             request,
-            ledger_selectors.wallet_transactions(merchant),
+            ledger_selectors.wallet_transactions(merchant, count=balances.transactions),
             TRANSACTIONS_PAGE_SIZE,
         )
         payouts = page_of(
@@ -87,7 +88,6 @@ class WalletView(MerchantLoginRequiredMixin, View):
         for txn in (*transactions.object_list, *refunds.object_list):
             txn.label = KIND_LABELS.get(txn.kind, txn.get_kind_display())
             txn.fee_share = abs(txn.fee)
-        balances = ledger_selectors.wallet_balances(merchant)
         return TemplateResponse(
             request,
             "payments/dashboard/wallet.html",

@@ -4,7 +4,7 @@ from django.contrib import admin
 
 from config.admin import ReadOnlyModelAdmin
 
-from .models import LedgerLine, LedgerTransaction
+from .models import LedgerBalance, LedgerLine, LedgerTransaction
 
 
 class LedgerLineInline(admin.TabularInline):
@@ -36,3 +36,21 @@ class LedgerTransactionAdmin(ReadOnlyModelAdmin):
     search_fields = ("public_id", "reference", "merchant__public_id")
     list_select_related = ("merchant",)
     inlines = [LedgerLineInline]
+
+
+@admin.register(LedgerBalance)
+class LedgerBalanceAdmin(ReadOnlyModelAdmin):
+    """The kept balances the checkpoint writes (balances.py): read-only, and
+    `check_ledger` proves each against its lines."""
+
+    list_display = (
+        "account",
+        "merchant_pk",
+        "kind",
+        "balance",
+        "line_count",
+        "through_line_id",
+        "updated_at",
+    )
+    list_filter = ("kind",)
+    search_fields = ("account",)

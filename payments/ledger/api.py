@@ -14,7 +14,8 @@ from .serializers import wallet_output, wallet_transaction_output
 
 class WalletApi(CsvListApi):
     """9. `GET /merchant/{merchant_id}/wallet`: balances from the ledger and the
-    wallet's transactions, newest first, paginated (`total` counts them all);
+    wallet's transactions, newest first, paginated on the wallet lines' index
+    (`total` counts them all, from the kept count: docs/wallet.md);
     `?format=csv` streams every transaction."""
 
     permission_classes = [accepts("api_key", "merchant_jwt")]
@@ -28,8 +29,11 @@ class WalletApi(CsvListApi):
                 merchant_id=merchant.public_id,
                 output=wallet_transaction_output,
             )
-        page = paginate(request, selectors.wallet_transactions(merchant))
         balances = selectors.wallet_balances(merchant)
+        page = paginate(
+            request,
+            selectors.wallet_transactions(merchant, count=balances.transactions),
+        )
         return responses.ok(
             wallet_output(
                 merchant=merchant, balances=balances, transactions=page.items

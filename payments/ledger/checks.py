@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from django.db.models import Count, F, Q, Sum, Value
 from django.db.models.functions import Concat
 
+from .balances import kept_differences
 from .fees import platform_fee
 from .hooks import NamedLedgerCheck
 from .models import (
@@ -267,6 +268,26 @@ def refunds_match_collections() -> Iterator[str]:
         yield f"refunds_in_transit holds {held}, the open refunds {open_total}"
 
 
+def kept_balances_match() -> Iterator[str]:
+    """Every kept balance (balances.py) holds exactly the sum and the number of
+    its lines through the newest checkpoint, and no lines through it are left
+    out of one; a difference names the account."""
+    for (
+        account,
+        merchant_pk,
+        kind,
+        kept,
+        kept_n,
+        summed,
+        summed_n,
+    ) in kept_differences():
+        whose = f"merchant #{merchant_pk}'s " if merchant_pk else ""
+        yield (
+            f"kept balance of {account} ({whose}{kind} lines) is {kept} over "
+            f"{kept_n} line(s), but its lines sum to {summed} over {summed_n}"
+        )
+
+
 BUILT_IN = (
     NamedLedgerCheck("every transaction balances", transactions_balance),
     NamedLedgerCheck("lines post to known accounts", accounts_known),
@@ -275,4 +296,5 @@ BUILT_IN = (
         "refunds match their collections and keep the fee rule",
         refunds_match_collections,
     ),
+    NamedLedgerCheck("kept balances equal their lines", kept_balances_match),
 )

@@ -10,6 +10,7 @@ are append-only: a correction is a new transaction.
 """
 
 from django.db import models
+from django.db.models import F
 
 from config.api.ids import new_public_id
 from config.models import AppendOnly, amount_positive
@@ -98,7 +99,7 @@ class LedgerLine(AppendOnly):
     transaction = models.ForeignKey(
         LedgerTransaction, on_delete=models.PROTECT, related_name="lines"
     )
-    account = models.CharField(max_length=80, db_index=True)
+    account = models.CharField(max_length=80)
     amount = models.BigIntegerField()  # debit > 0, credit < 0
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -108,6 +109,40 @@ class LedgerLine(AppendOnly):
                 condition=~models.Q(amount=0), name="ledger_line_not_zero"
             )
         ]
+        # An account's lines newest (last posted) first: the wallet's pages
+        # are ranges of it. On `-id`, not `id`, so that the primary key cannot
+        # give the same order: PostgreSQL would otherwise walk it down through
+        # every newer line of other accounts to find an idle merchant's page.
+        indexes = [
+            models.Index(F("account"), F("id") * -1, name="ledger_line_account_newest")
+        ]
 
     def __str__(self):
         return f"{self.account} {self.amount:+d}"
+
+
+class LedgerBalance(models.Model):
+    """A kept balance (payments/ledger/balances.py, docs/wallet.md): the sum and
+    the number of the lines of one account, of one merchant's transactions
+    (`merchant_pk`, 0 for none) of one kind, through line `through_line_id`. Written
+    only by the recurring checkpoint; a balance is this plus the lines since.
+    `check_ledger` proves each equals its lines."""
+
+    account = models.CharField(max_length=80)
+    merchant_pk = models.BigIntegerField()
+    kind = models.CharField(max_length=32)
+    balance = models.BigIntegerField()  # debit-positive, like the lines
+    line_count = models.BigIntegerField()
+    through_line_id = models.BigIntegerField(db_index=True)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["account", "merchant_pk", "kind"],
+                name="one_ledger_balance_per_key",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.account} #{self.merchant_pk} {self.kind} {self.balance:+d}"

@@ -107,7 +107,9 @@ extend_schema_view(
         operation_id="merchant_wallet",
         summary="Your wallet: balances and transactions",
         description="Balances are derived from the ledger at the moment of asking; "
-        "`total` counts the wallet's transactions (paged with `limit`/`offset`). "
+        "`total` counts the wallet's transactions (paged with `limit`/`offset`, "
+        "newest recorded first). Both cost the same however long the history; a "
+        "page far from the newest (a large `offset`) takes longer than the first. "
         "`?format=csv` (or `Accept: text/csv`) answers every transaction as CSV "
         "([CSV exports](/docs/api/#csv-exports)).",
         parameters=[MERCHANT_ID, *PAGINATION, CSV_FORMAT],

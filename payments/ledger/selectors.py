@@ -1,31 +1,50 @@
-"""Reads of the ledger: account balances and a merchant's wallet."""
+"""Reads of the ledger: account balances and a merchant's wallet.
 
-from dataclasses import dataclass
+Every balance is a kept balance plus the lines since the last checkpoint
+(balances.py), so a read costs the same whatever the account's history.
+"""
 
-from django.db.models import Q, QuerySet, Sum
+from dataclasses import dataclass, field
 
+from django.db.models import F
+
+from .balances import Scope, balances_by_account, totals
 from .models import (
     PAYOUTS_IN_TRANSIT,
-    PROCESSOR_CLEARING,
+    REFUNDS_IN_TRANSIT,
+    WALLET_PREFIX,
     LedgerLine,
     LedgerTransaction,
     wallet_account,
 )
 
+Kind = LedgerTransaction.Kind
+
 
 def account_balance(account: str) -> int:
     """Debit-positive sum of an account's lines (credit balances come out negative)."""
-    return (
-        LedgerLine.objects.filter(account=account).aggregate(total=Sum("amount"))[
-            "total"
-        ]
-        or 0
-    )
+    return sum(total.amount for total in totals([Scope(account)]).values())
 
 
 def wallet_available_balance(merchant) -> int:
     """What the service owes the merchant now: the wallet's credit balance."""
     return -account_balance(wallet_account(merchant.public_id))
+
+
+def wallets_available() -> dict[str, int]:
+    """{merchant public id: available balance} of every wallet with lines."""
+    return {
+        account[len(WALLET_PREFIX) :]: -balance
+        for account, balance in balances_by_account(WALLET_PREFIX).items()
+    }
+
+
+def merchant_in_transit(merchant, account: str = REFUNDS_IN_TRANSIT) -> int:
+    """The merchant's share of a shared in-transit account (its own
+    transactions' lines), as a positive amount."""
+    return -sum(
+        total.amount for total in totals([Scope(account, merchant.pk)]).values()
+    )
 
 
 @dataclass(frozen=True)
@@ -35,50 +54,87 @@ class WalletBalances:
     available_balance: int  # owed to the merchant now
     pending_payout: int  # in payouts that are on their way to the bank
     total_paid_out: int  # paid to the bank, less anything reversed after
-
-
-_PAYOUT_OUTCOMES = (
-    LedgerTransaction.Kind.PAYOUT_SETTLED,
-    LedgerTransaction.Kind.PAYOUT_RETURNED,
-)
+    # Wallet transactions in all (one wallet line each), read in the same
+    # statement for the list's `total`; not one of the balances compared.
+    transactions: int = field(default=0, compare=False)
 
 
 def wallet_balances(merchant) -> WalletBalances:
-    """One aggregate over the merchant's ledger lines. `payouts_in_transit` and
-    `processor_clearing` are shared accounts: the merchant's share is the lines
-    of the merchant's own transactions."""
-    totals = LedgerLine.objects.filter(
-        Q(account=wallet_account(merchant.public_id))
-        | Q(transaction__merchant=merchant)
-    ).aggregate(
-        wallet=Sum("amount", filter=Q(account=wallet_account(merchant.public_id))),
-        in_transit=Sum(
-            "amount",
-            filter=Q(account=PAYOUTS_IN_TRANSIT, transaction__merchant=merchant),
-        ),
-        paid_out=Sum(
-            "amount",
-            filter=Q(
-                account=PROCESSOR_CLEARING,
-                transaction__merchant=merchant,
-                transaction__kind__in=_PAYOUT_OUTCOMES,
-            ),
-        ),
-    )
-    return WalletBalances(
-        available_balance=-(totals["wallet"] or 0),
-        pending_payout=-(totals["in_transit"] or 0),
-        total_paid_out=-(totals["paid_out"] or 0),
-    )
+    """One read of the wallet's kept balance by kind and the merchant's share
+    of `payouts_in_transit`. What was paid out follows from them: every payout
+    left the wallet (`payout` lines), the ones that failed or were reversed came
+    back (`payout_returned`), and the rest is either still in transit or paid."""
+    wallet = wallet_account(merchant.public_id)
+    found = totals([Scope(wallet), Scope(PAYOUTS_IN_TRANSIT, merchant.pk)])
 
-
-def wallet_transactions(merchant) -> QuerySet[LedgerTransaction]:
-    """The ledger transactions that change the merchant's available balance,
-    newest first, each annotated with `wallet_change` (its effect on it)."""
-    return (
-        LedgerTransaction.objects.filter(
-            lines__account=wallet_account(merchant.public_id)
+    def of(account, *kinds):
+        return sum(
+            total.amount
+            for (name, kind), total in found.items()
+            if name == account and (not kinds or kind in kinds)
         )
-        .annotate(wallet_change=-Sum("lines__amount"))
-        .order_by("-created_at", "-id")
+
+    pending = -of(PAYOUTS_IN_TRANSIT)
+    left = of(wallet, Kind.PAYOUT) + of(wallet, Kind.PAYOUT_RETURNED)
+    return WalletBalances(
+        available_balance=-of(wallet),
+        pending_payout=pending,
+        total_paid_out=left - pending,
+        transactions=sum(t.lines for (name, _), t in found.items() if name == wallet),
     )
+
+
+class WalletTransactions:
+    """The ledger transactions that change the merchant's available balance,
+    newest (last posted) first, each with `wallet_change` (its effect on it): a
+    range of the wallet's lines on their (account, -id) index. `count()` is the
+    kept line count plus the lines since (no count of the whole history), so
+    the API's `paginate` and the dashboard's pager take it as they take a
+    queryset."""
+
+    def __init__(self, merchant, count: int | None = None):
+        self.merchant = merchant
+        self.account = wallet_account(merchant.public_id)
+        self._count = count
+
+    def count(self) -> int:
+        if self._count is None:
+            found = totals([Scope(self.account)])
+            self._count = sum(total.lines for total in found.values())
+        return self._count
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def _lines(self):
+        # Ordered by the index's expression (models.py): only that index gives
+        # this order, never the primary key.
+        return (
+            LedgerLine.objects.filter(account=self.account)
+            .annotate(newest=F("id") * -1)
+            .select_related("transaction")
+            .order_by("newest")
+        )
+
+    @staticmethod
+    def _transaction(line):
+        txn = line.transaction
+        txn.wallet_change = -line.amount
+        return txn
+
+    def __iter__(self):
+        """Every transaction, streamed in chunks (a CSV export): constant
+        memory whatever the history."""
+        for line in self._lines().iterator(chunk_size=2000):
+            yield self._transaction(line)
+
+    def __getitem__(self, index):
+        if not isinstance(index, slice):
+            return self[index : index + 1][0]
+        return [self._transaction(line) for line in self._lines()[index]]
+
+
+def wallet_transactions(merchant, count: int | None = None) -> WalletTransactions:
+    """The wallet's transactions; `count` when the caller read it already (the
+    `transactions` of `wallet_balances`)."""
+    return WalletTransactions(merchant, count)

@@ -45,7 +45,11 @@ def ledger_post(
     """Write one balanced transaction. Refuses unbalanced or empty postings.
     A movement of a merchant's wallet names the processor reference that moved
     the money and the resource it belongs to (what the wallet shows)."""
-    lines = [(account, value) for account, value in lines if value != 0]
+    # One line per account (the wallet counts a transaction by its line).
+    merged: dict[str, int] = {}
+    for account, value in lines:
+        merged[account] = merged.get(account, 0) + value
+    lines = [(account, value) for account, value in merged.items() if value != 0]
     if not lines or sum(value for _, value in lines) != 0:
         raise ValueError(f"ledger postings must balance: {lines}")
     with transaction.atomic(savepoint=False):

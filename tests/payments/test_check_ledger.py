@@ -60,7 +60,7 @@ def books(payee, alice, committed):
 
 
 def test_clean_books_pass_with_exit_status_zero(books):
-    assert check_ledger() == "check_ledger: clean (8 checks).\n"
+    assert check_ledger() == "check_ledger: clean (9 checks).\n"
 
 
 def test_a_payout_whose_lines_do_not_add_up_to_it_fails_the_check(books):
@@ -162,7 +162,7 @@ def test_checks_registered_by_other_apps_run_too(books):
         "BREACH [paid_installments_have_one_collection] installment inst_x is paid "
         "but has 0 collections"
     ) in output
-    assert "clean (8 checks)" in check_ledger()
+    assert "clean (9 checks)" in check_ledger()
 
 
 def test_a_terminal_shows_a_progress_line(books):
@@ -170,9 +170,9 @@ def test_a_terminal_shows_a_progress_line(books):
     check_ledger(stdout=screen)
 
     shown = screen.getvalue()
-    assert "\r  0% 0/8 every transaction balances" in shown
-    assert "\r100% 8/8 done" in shown
-    assert shown.endswith("check_ledger: clean (8 checks).\n")
+    assert "\r  0% 0/9 every transaction balances" in shown
+    assert "\r100% 9/9 done" in shown
+    assert shown.endswith("check_ledger: clean (9 checks).\n")
 
 
 def test_a_pipe_gets_no_progress_line(books):

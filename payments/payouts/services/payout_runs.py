@@ -4,12 +4,12 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from django.db.models import Q, Sum
+from django.db.models import Q
 from django.utils import timezone
 
 from merchants.models import Merchant
 
-from ...ledger.models import WALLET_PREFIX, LedgerLine
+from ...ledger.selectors import wallets_available
 from ..models import Payout
 from .payouts import (
     MINIMUM_PAYOUT,
@@ -31,14 +31,11 @@ class PayoutRun:
 
 def merchants_due_payout(merchant_ids: list[str] | None = None) -> list[Merchant]:
     """Active merchants with a payout account whose wallet holds the minimum."""
-    balances = (
-        LedgerLine.objects.filter(account__startswith=WALLET_PREFIX)
-        .values("account")
-        .annotate(total=Sum("amount"))
-        .filter(total__lte=-MINIMUM_PAYOUT)
-        .values_list("account", flat=True)
-    )
-    public_ids = [account[len(WALLET_PREFIX) :] for account in balances]
+    public_ids = [
+        public_id
+        for public_id, available in wallets_available().items()
+        if available >= MINIMUM_PAYOUT
+    ]
     if merchant_ids is not None:
         public_ids = [mid for mid in public_ids if mid in set(merchant_ids)]
     return list(
