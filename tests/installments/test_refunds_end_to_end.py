@@ -59,13 +59,15 @@ class Api:
         return response.json()
 
 
-def customer_with_card(base: str) -> tuple[Api, str, str]:
-    """Registers over HTTP and adds a card through the sandbox's card page:
-    (the customer's client, their id, the card's id)."""
+def customer_with_card(
+    base: str, email: str = "ada@mail.example.com", card_number: str = CARD_SUCCEEDS
+) -> tuple[Api, str, str]:
+    """Registers over HTTP and adds `card_number` through the sandbox's card
+    page: (the customer's client, their id, the card's id)."""
     registered = Api(base).post(
         "/api/v1/auth/customer/register",
         {
-            "email": "ada@mail.example.com",
+            "email": email,
             "password": PASSWORD,
             "first_name": "Ada",
             "last_name": "Obi",
@@ -81,7 +83,7 @@ def customer_with_card(base: str) -> tuple[Api, str, str]:
     )
     form = requests.post(
         f"{base}{urlsplit(started['authorization_url']).path}",
-        data={"card_number": CARD_SUCCEEDS},
+        data={"card_number": card_number},
         allow_redirects=False,
         timeout=30,
     )

@@ -13,10 +13,8 @@ import json
 import re
 from datetime import date, timedelta
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
-import requests
 
 from installments.notifications.models import Message
 from merchants import services as merchant_services
@@ -28,10 +26,9 @@ from payments.gateway.processors.sandbox.values import (
 from webhooks.models import EVENT_TYPES
 
 from .. import servers
-from ..factories import PASSWORD
 from ..webhooks.conftest import make_subscriber
 from .conftest import check_ledger
-from .test_refunds_end_to_end import CALLBACK_URL, Api, signed
+from .test_refunds_end_to_end import Api, customer_with_card, signed
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -71,44 +68,9 @@ def as_sequence(items) -> list[tuple[str, str | None]]:
     return [(b["eventType"], b["data"].get("reason")) for b in bodies]
 
 
-def customer_with(base: str, email: str, card_number: str) -> tuple[Api, str, str]:
-    """Registers over HTTP and adds `card_number` through the sandbox's card
-    page: (the customer's client, their id, the card's id)."""
-    registered = Api(base).post(
-        "/api/v1/auth/customer/register",
-        {
-            "email": email,
-            "password": PASSWORD,
-            "first_name": "Ada",
-            "last_name": "Obi",
-            "phone": "+2348012345678",
-        },
-        expect=201,
-    )["data"]
-    customer = Api(base, registered["access"])
-    customer_id = registered["customer_id"]
-    started = customer.post(
-        "/api/v1/payment-methods/initialize-card",
-        {"customer_id": customer_id, "callback_url": CALLBACK_URL},
-    )
-    form = requests.post(
-        f"{base}{urlsplit(started['authorization_url']).path}",
-        data={"card_number": card_number},
-        allow_redirects=False,
-        timeout=30,
-    )
-    assert form.status_code == 302, form.text
-    reference = parse_qs(urlsplit(form.headers["Location"]).query)["reference"][0]
-    card = customer.post(
-        "/api/v1/payment-methods/verify-card",
-        {"customer_id": customer_id, "reference": reference},
-    )["data"]["id"]
-    return customer, customer_id, card
-
-
 def bought(base: str, shop: Api, merchant, email: str, card_number: str) -> dict:
     """A checkout of 250,000 kobo on 6 monthly installments paid with the card."""
-    customer, _, card = customer_with(base, email, card_number)
+    customer, _, card = customer_with_card(base, email, card_number)
     token = shop.post(
         "/api/v1/checkout/sessions",
         {
