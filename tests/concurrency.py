@@ -23,3 +23,21 @@ def run_concurrently(func, count: int) -> list:
     with ThreadPoolExecutor(max_workers=count) as pool:
         futures = [pool.submit(worker) for _ in range(count)]
         return [future.result() for future in futures]
+
+
+def in_thread(func) -> tuple[threading.Thread, list]:
+    """Start `func()` in a real thread with its own DB connection: (the thread,
+    a list that receives its result or exception once it ends)."""
+    out: list = []
+
+    def run():
+        try:
+            out.append(func())
+        except Exception as error:  # noqa: BLE001 - the test inspects it
+            out.append(error)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, out

@@ -8,7 +8,6 @@ import threading
 
 import pytest
 from django.conf import settings
-from django.db import connection
 
 from installments.collection import charging, collect_due
 from installments.early import services
@@ -16,7 +15,7 @@ from installments.early.models import EarlyPayment, EarlyPaymentItem
 from installments.models import Installment
 from payments.models import SandboxTransaction
 
-from ..concurrency import run_concurrently
+from ..concurrency import in_thread, run_concurrently
 from ..conftest import make_merchant_with_key
 from .conftest import check_ledger, installments_of, make_active_plan
 
@@ -54,22 +53,6 @@ def charges_covering(installment: Installment) -> list[str]:
         reference__in=payoffs, status="success"
     ).values_list("reference", flat=True)
     return sorted([*own, *paid_payoffs])
-
-
-def in_thread(func) -> tuple[threading.Thread, list]:
-    out: list = []
-
-    def run():
-        try:
-            out.append(func())
-        except Exception as error:  # noqa: BLE001 - the test inspects it
-            out.append(error)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread, out
 
 
 def test_a_customer_paying_while_the_engine_charges_gets_409_and_no_charge(

@@ -8,7 +8,6 @@ from datetime import date
 
 import pytest
 from django.conf import settings
-from django.db import connection
 
 from installments.collection import charging, collect_due
 from installments.errors import PaymentInProgress, RescheduleNotAllowed
@@ -18,7 +17,7 @@ from installments.reschedules.rules import CUSTOMER, MERCHANT
 from payments.models import SandboxTransaction
 from webhooks.models import Event
 
-from ..concurrency import run_concurrently
+from ..concurrency import in_thread, run_concurrently
 from .conftest import check_ledger, installments_of, make_active_plan
 from .test_reschedules import FIRST, TODAY, on
 
@@ -54,22 +53,6 @@ def reschedule(setup, installment, due_date, by=CUSTOMER):
         due_date=due_date,
         by=by,
     )
-
-
-def in_thread(func) -> tuple[threading.Thread, list]:
-    out: list = []
-
-    def run():
-        try:
-            out.append(func())
-        except Exception as error:  # noqa: BLE001 - the test inspects it
-            out.append(error)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread, out
 
 
 def test_simultaneous_customer_moves_with_an_allowance_of_one_let_exactly_one_through():
