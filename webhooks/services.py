@@ -108,7 +108,9 @@ def emit_for_merchants(
         return []
     with transaction.atomic(savepoint=False):
         bulk_insert(rows)
-        bulk_insert([Delivery(event=event, next_attempt_at=now) for event in rows])
+        bulk_insert(
+            [Delivery(event_id=event.pk, next_attempt_at=now) for event in rows]
+        )
     _enqueue_pass_on_commit()
     return rows
 

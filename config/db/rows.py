@@ -12,6 +12,7 @@ once per charge or per request.
 """
 
 from contextlib import nullcontext
+from datetime import datetime
 from functools import cache
 
 from django.db import connection, models, transaction
@@ -119,11 +120,8 @@ def inserted_fields(model) -> list:
 def insert_values(instance, skip: str = "") -> list:
     """The parameters Django's own insert of `instance` would send (`pre_save`
     runs, so `auto_now_add` and defaults are filled in on the instance)."""
-    return [
-        field.get_db_prep_save(field.pre_save(instance, True), connection)
-        for field in inserted_fields(type(instance))
-        if field.column != skip
-    ]
+    fields = [f for f in inserted_fields(type(instance)) if f.column != skip]
+    return _copy_row(instance, fields, _kinds(fields))
 
 
 def typed_select(model, instead: dict[str, str]) -> tuple[str, str]:
@@ -190,17 +188,46 @@ _PLAIN_FIELDS = {
     models.OneToOneField,
 }
 _PLAIN_VALUES = (int, str, bool, type(None))
+_OTHER, _PLAIN, _DATETIME = 0, 1, 2
 
 
-def _copy_row(instance, fields: list, plain: list[bool]) -> list:
+def _kinds(fields: list) -> list[int]:
+    """How `_copy_row` prepares each field's value. A `DateTimeField` (exactly)
+    holding an aware datetime or None goes to PostgreSQL as it is: Django's
+    preparation checks it is aware and hands it back (the backend's
+    `adapt_datetimefield_value` is the identity there), 4 us a value that were
+    5% of the engine's CPU. Other backends convert it, so they take Django's
+    path."""
+    datetimes = connection.vendor == "postgresql"
+    return [
+        _PLAIN
+        if type(f) in _PLAIN_FIELDS
+        else _DATETIME
+        if datetimes and type(f) is models.DateTimeField
+        else _OTHER
+        for f in fields
+    ]
+
+
+def _copy_row(instance, fields: list, kinds: list[int]) -> list:
     row = []
-    for field, simple in zip(fields, plain, strict=True):
-        if simple:
+    for field, kind in zip(fields, kinds, strict=True):
+        if kind == _PLAIN:
             value = getattr(instance, field.attname)
             if type(value) in _PLAIN_VALUES:
                 row.append(value)
                 continue
-        row.append(field.get_db_prep_save(field.pre_save(instance, True), connection))
+            value = field.pre_save(instance, True)
+        else:
+            # `pre_save` fills in auto_now(_add) as Django's insert does.
+            value = field.pre_save(instance, True)
+            if kind == _DATETIME and (
+                value is None
+                or (type(value) is datetime and value.utcoffset() is not None)
+            ):
+                row.append(value)
+                continue
+        row.append(field.get_db_prep_save(value, connection))
     return row
 
 
@@ -229,8 +256,8 @@ def bulk_insert(instances: list) -> None:
             )
             for instance, (pk,) in zip(missing, cursor.fetchall(), strict=True):
                 instance.pk = pk
-        plain = [type(f) in _PLAIN_FIELDS for f in fields]
-        rows = [_copy_row(instance, fields, plain) for instance in instances]
+        kinds = _kinds(fields)
+        rows = [_copy_row(instance, fields, kinds) for instance in instances]
         columns = ", ".join(quote(f.column) for f in fields)
         copy_sql = f"COPY {quote(meta.db_table)} ({columns}) FROM STDIN"
         with connection.wrap_database_errors, cursor.cursor.copy(copy_sql) as copy:

@@ -132,7 +132,7 @@ def collections_post(collections: Sequence[Collection]) -> list[LedgerTransactio
         bulk_insert(transactions)
         bulk_insert(
             [
-                LedgerLine(transaction=txn, account=account, amount=value)
+                LedgerLine(transaction_id=txn.pk, account=account, amount=value)
                 for txn, account, value in lines
             ]
         )

@@ -1,6 +1,7 @@
 """config/db/rows.py: the hot-path look-ups and inserts give what the ORM gives."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import IntegrityError, connection, transaction
@@ -150,3 +151,35 @@ def test_bulk_insert_prepares_fields_that_are_not_plain_values():
         assert "whsec_0" not in cursor.fetchone()[0]
     stored = Merchant.objects.get(pk=built[1].pk)
     assert (stored.webhook_secret, stored.allowed_schedule_types) == ("whsec_1", [1])
+
+
+def test_bulk_insert_writes_datetimes_as_the_orm_does():
+    """An aware datetime is stored as the same instant whatever its zone, None
+    as NULL, `auto_now_add` is filled in on the instance, and a naive datetime
+    still takes Django's path: warned, and read in the default zone (Lagos)."""
+    merchant = MerchantFactory()
+    events = make_events(merchant, 3)
+    bulk_insert(events)
+    lagos, utc_plus_5 = ZoneInfo("Africa/Lagos"), ZoneInfo("Asia/Karachi")
+    at = datetime(2026, 11, 2, 10, 0, tzinfo=lagos)
+    deliveries = [
+        Delivery(event=events[0], next_attempt_at=at),
+        Delivery(event=events[1], next_attempt_at=at.astimezone(utc_plus_5)),
+        Delivery(event=events[2], next_attempt_at=datetime(2026, 11, 2, 10, 0)),
+    ]
+
+    with pytest.warns(RuntimeWarning, match="naive datetime"):
+        bulk_insert(deliveries)
+
+    stored = Delivery.objects.filter(event__in=events).order_by("event_id")
+    assert [d.next_attempt_at for d in stored] == [at, at, at]
+    assert [d.delivered_at for d in stored] == [None, None, None]
+    keys = [
+        ApiKey(merchant=owner, key_hash=f"{n}" * 64, display_prefix="sk_live")
+        for n, owner in enumerate([merchant, MerchantFactory()])
+    ]
+    before = timezone.now()
+    bulk_insert(keys)
+    for key in keys:
+        assert before <= key.created_at <= timezone.now()
+        assert ApiKey.objects.get(pk=key.pk).created_at == key.created_at
