@@ -2,13 +2,19 @@
 
     python -m bench.profile api [PATH]     # default /api/v1/checkout/sessions
     python -m bench.profile engine [N]     # default 10,000 due installments
+    python -m bench.profile instructions   # the engine's instructions per installment
 
 `api` serves the product (or, for /baseline/sessions, the baseline app) with the
 bench's gunicorn, loads it with wrk and meanwhile samples every worker with
 py-spy; it also prints the CPU time per request of gunicorn and of PostgreSQL.
 `engine` runs `collect_installments` on a fresh seed under py-spy. Both sample
 only the thread holding the GIL (`--gil`), so the shares are of Python CPU time,
-inclusive (a function and everything it calls). Not part of `make bench`.
+inclusive (a function and everything it calls). `instructions` counts the
+instructions `collect_due` executes per collected installment under valgrind's
+callgrind (the difference between a 500- and a 1,500-installment pass, so
+start-up cancels out): unlike seconds, the count is the same from run to run
+(within 0.5% here) whatever else the machine runs, which makes two commits
+comparable on a shared machine. Not part of `make bench`.
 """
 
 import collections
@@ -22,7 +28,7 @@ import time
 from pathlib import Path
 
 from . import api
-from .common import PY, ROOT, fresh_database, gunicorn, psql
+from .common import PY, ROOT, fresh_database, gunicorn, log, psql
 from .engine import _copy, _drop, _paid, _vars, seed_engine
 
 SPY = str(Path(PY).with_name("py-spy"))
@@ -139,9 +145,45 @@ def profile_engine(count: int) -> None:
             _drop(seed)
 
 
+_COLLECT = (
+    "import django; django.setup()\n"
+    "from installments.collection import collect_due\n"
+    "print(collect_due().line())\n"
+)
+
+
+def engine_instructions(sizes: tuple[int, int] = (500, 1_500)) -> float:
+    """Instructions of the collecting process per installment collected (every
+    one paid on the sandbox's good card), by callgrind."""
+    counts = {}
+    with fresh_database() as env:
+        for size in sizes:
+            seed = f"{env.db}_i{size}"
+            psql(f"CREATE DATABASE {seed} TEMPLATE {env.db}")
+            try:
+                seed_engine(env, seed, size, 100, size // 5)
+                run = subprocess.run(
+                    ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+                    + [PY, "-c", _COLLECT],
+                    cwd=ROOT,
+                    env=_vars(env, seed),
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                counts[size] = int(re.search(r"Collected : (\d+)", run.stderr)[1])
+                log(f"{size}: {counts[size]:,} instructions; {run.stdout.strip()}")
+            finally:
+                _drop(seed)
+    small, large = sizes
+    return (counts[large] - counts[small]) / (large - small)
+
+
 def main() -> None:
     what = sys.argv[1] if len(sys.argv) > 1 else "api"
-    if what == "engine":
+    if what == "instructions":
+        print(f"{engine_instructions():,.0f} instructions per installment")
+    elif what == "engine":
         profile_engine(int(sys.argv[2]) if len(sys.argv) > 2 else 10_000)
     else:
         profile_api(sys.argv[2] if len(sys.argv) > 2 else "/api/v1/checkout/sessions")
