@@ -171,13 +171,14 @@ def collection_receipt(
             f"Hello {customer.first_name},\n\n"
             f"We received {amount} on {_long(when)} for your order "
             f"{plan.order_reference} from {plan.merchant.business_name}: {what}.\n\n"
-            f"{left}\nReceipt reference: {collection.processor_reference}\n\n"
+            f"{left}\nReceipt number: {collection.processor_reference} (quote it if "
+            f"you contact {plan.merchant.business_name} about this payment)\n\n"
             f"Your plan: {plan_url(plan)}\n"
         ),
         sms=(
             f"Received {amount} for {plan.merchant.business_name} order "
             f"{plan.order_reference} ({what}). {sms_left} "
-            f"Ref {collection.processor_reference}"
+            f"Receipt {collection.processor_reference}"
         ),
     )
 
@@ -215,10 +216,10 @@ def refund_receipt(refund) -> list[Outgoing]:
             f"Hello {customer.first_name},\n\n"
             f"{merchant.business_name} refunded {amount} of your order "
             f"{plan.order_reference}. {_refund_sentences(refund)}\n\n"
-            f"Refund reference: {refund.public_id}\n\nYour plan: {plan_url(plan)}\n"
+            f"Refund number: {refund.public_id}\n\nYour plan: {plan_url(plan)}\n"
         ),
         sms=(
             f"{merchant.business_name} refunded {amount} of order "
-            f"{plan.order_reference}. Ref {refund.public_id}. {plan_url(plan)}"
+            f"{plan.order_reference}. Refund {refund.public_id}. {plan_url(plan)}"
         ),
     )

@@ -48,7 +48,7 @@ def test_the_deposit_gets_a_receipt_once(plan_active):
     )
     assert "the deposit." in email.body
     assert "Left to pay on your plan now: NGN 1,750.00." in email.body
-    assert f"Receipt reference: {plan.public_id}_d1" in email.body
+    assert f"Receipt number: {plan.public_id}_d1" in email.body
     assert f"/account/plans/{plan.public_id}/" in email.body
     (row,) = receipts()
     assert (row.subject, row.channel, row.status) == (
@@ -76,6 +76,10 @@ def test_each_installment_collected_gets_one_receipt(plan_active, sms_outbox):
     assert len(sms_outbox) == 4
     assert sms_outbox[1].body.startswith("Received NGN 583.34 for ")
     assert "(installment 1 of 3). Balance now" in sms_outbox[1].body
+    assert f"Receipt {first.public_id}_a1" in sms_outbox[1].body
+    assert f"Receipt number: {first.public_id}_a1 (quote it if" in mail.outbox[1].body
+    for text in [m.body for m in mail.outbox] + [s.body for s in sms_outbox]:
+        assert "reference" not in text.lower()
     assert sorted(receipts().values_list("subject", "channel")) == sorted(
         (subject, channel)
         for subject in [f"{plan_active.plan.public_id}_d1"]
@@ -127,10 +131,12 @@ def test_a_refund_gets_one_receipt_by_email_and_sms(plan_active, committed, sms_
     assert "refunded NGN 600.00 of your order ORD-1001." in email.body
     assert "Your unpaid installments are NGN 150.00 lower." in email.body
     assert "NGN 450.00 goes back to the card or bank account" in email.body
-    assert "Refund reference: rf_test0001" in email.body
+    assert "Refund number: rf_test0001" in email.body
     (sms,) = sms_outbox
     assert sms.to == PHONE
-    assert "refunded NGN 600.00 of order ORD-1001. Ref rf_test0001." in sms.body
+    assert "refunded NGN 600.00 of order ORD-1001. Refund rf_test0001." in sms.body
+    # Customer-facing: a number to quote, never our word "reference".
+    assert "reference" not in (email.body + sms.body).lower()
     assert sorted(
         receipts(Message.Kind.RECEIPT_REFUND).values_list("channel", "status")
     ) == [
@@ -166,7 +172,7 @@ def test_staff_see_each_message_read_only(admin_client, plan_active):
     assert listing.status_code == 200
     assert message.subject in listing.content.decode()
     assert page.status_code == 200
-    assert "Receipt reference:" in page.content.decode()
+    assert "Receipt number:" in page.content.decode()
     assert b'name="_save"' not in page.content
     assert deleting.status_code == 403
     assert Message.objects.filter(pk=message.pk).exists()

@@ -48,7 +48,7 @@ def test_a_refund_that_moves_no_money_sends_its_receipt_once_at_once(
     assert email.to == ["ada@mail.example.com"]
     assert email.subject == "Refund of NGN 700.00 for order ORD-1001"
     assert "Your unpaid installments are NGN 700.00 lower." in email.body
-    assert f"Refund reference: {data['id']}" in email.body
+    assert f"Refund number: {data['id']}" in email.body
     (sms,) = sms_outbox
     assert sms.to == PHONE and data["id"] in sms.body
 
