@@ -217,16 +217,13 @@ def _copy_row(instance, fields: list, kinds: list[int]) -> list:
             if type(value) in _PLAIN_VALUES:
                 row.append(value)
                 continue
-            value = field.pre_save(instance, True)
-        else:
-            # `pre_save` fills in auto_now(_add) as Django's insert does.
-            value = field.pre_save(instance, True)
-            if kind == _DATETIME and (
-                value is None
-                or (type(value) is datetime and value.utcoffset() is not None)
-            ):
-                row.append(value)
-                continue
+        # `pre_save` fills in auto_now(_add) as Django's insert does.
+        value = field.pre_save(instance, True)
+        if kind == _DATETIME and (
+            value is None or (type(value) is datetime and value.utcoffset() is not None)
+        ):
+            row.append(value)
+            continue
         row.append(field.get_db_prep_save(value, connection))
     return row
 

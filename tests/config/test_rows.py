@@ -183,3 +183,20 @@ def test_bulk_insert_writes_datetimes_as_the_orm_does():
     for key in keys:
         assert before <= key.created_at <= timezone.now()
         assert ApiKey.objects.get(pk=key.pk).created_at == key.created_at
+
+
+def test_insert_row_stores_an_aware_datetime_as_the_instant_it_is():
+    """On every backend: a time given in another zone is found again by the same
+    instant (SQLite takes Django's conversion to UTC text, PostgreSQL the value
+    as it is)."""
+    events = make_events(MerchantFactory(), 1)
+    bulk_insert(events)
+    at = datetime(2026, 11, 2, 10, 0, tzinfo=ZoneInfo("Africa/Lagos"))
+    delivery = Delivery(
+        event=events[0], next_attempt_at=at.astimezone(ZoneInfo("Asia/Karachi"))
+    )
+
+    insert_row(delivery)
+
+    assert Delivery.objects.get(next_attempt_at=at).pk == delivery.pk
+    assert Delivery.objects.filter(next_attempt_at__lt=at).count() == 0
