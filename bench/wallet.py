@@ -1,13 +1,14 @@
 """Wallet section: endpoint 9 and the payout run's balance read for merchants
 with 1,000, 100,000 and 1,000,000 wallet lines (issue 19).
 
-All three merchants are seeded first (bench/wallet_seed.py: COPY, the ledger
-checkpoint, then 200 lines since it), so every read runs against the same
-database. Endpoint 9 is served by gunicorn as in the API section and loaded with
-wrk (three rounds through the sizes, the median of each); the payout run's
-read (`wallet_available_balance`, what `payout_create` reads under the
-merchant's lock) is timed in one process, and beside it the
-sum over the whole history that the reads did before the kept balances.
+All three merchants are seeded first (bench/wallet_seed.py: COPY), then the
+ledger checkpoint runs and each gets 200 lines since it, so every read runs
+against the same database and adds the same lines since. Endpoint 9 is served
+by gunicorn as in the API section and loaded with wrk (three rounds through the
+sizes, the median of each); the payout run's read (`wallet_available_balance`,
+what `payout_create` reads under the merchant's lock) is timed in one process,
+and beside it the sum over the whole history that the reads did before the kept
+balances.
 """
 
 import json
@@ -60,23 +61,26 @@ print(json.dumps({"read": timed(lambda: wallet_available_balance(m), 2000),
 """
 
 
-def _seed(env: Env, lines: int) -> dict:
+def _seed(env: Env, *args: str) -> dict:
     out = subprocess.run(
-        [PY, "-m", "bench.wallet_seed", str(lines)],
+        [PY, "-m", "bench.wallet_seed", *args],
         cwd=ROOT,
         env={**env.vars, "DJANGO_SETTINGS_MODULE": "config.settings"},
         check=True,
         capture_output=True,
         text=True,
     )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    lines = out.stdout.strip().splitlines()
+    return json.loads(lines[-1]) if lines else {}
 
 
 def wallet_section(env: Env, seconds: int) -> dict:
     merchants = {}
     for lines in SIZES:
         log(f"wallet: seeding a merchant with {lines} wallet lines (COPY)")
-        merchants[lines] = _seed(env, lines)
+        merchants[lines] = _seed(env, str(lines))
+    log("wallet: the ledger checkpoint, then 200 lines since it for each merchant")
+    _seed(env, "since", *(str(merchant["pk"]) for merchant in merchants.values()))
     psql_db(env, "VACUUM ANALYZE")
     script = Path(tempfile.mkstemp(suffix=".lua")[1])
     script.write_text(GET_SCRIPT)

@@ -1,12 +1,18 @@
 """Seeding for the wallet section, run inside Django:
 
     python -m bench.wallet_seed LINES
+    python -m bench.wallet_seed since MERCHANT_PK [MERCHANT_PK ...]
 
-One approved merchant with an API key whose wallet has LINES lines: LINES
-collections (each 3 ledger lines: clearing, fee, wallet) over the past year, put
-in by COPY; then the ledger checkpoint the `payments-ledger-checkpoint` schedule
-runs, then 200 more collections through the posting service (the lines since the
-checkpoint that every read adds). Prints {id, key} as JSON.
+The first: one approved merchant with an API key whose wallet has LINES lines:
+LINES collections (each 3 ledger lines: clearing, fee, wallet) over the past
+year, put in by COPY. Prints {id, key, pk} as JSON.
+
+The second, once every merchant is seeded: the ledger checkpoint the
+`payments-ledger-checkpoint` schedule runs, then 200 more collections of each
+merchant through the posting service: the lines since the checkpoint that every
+read adds, the same number for every merchant (a checkpoint per merchant's seed
+would absorb the earlier merchants' lines since, and only the last one seeded
+would have any).
 """
 
 import json
@@ -22,6 +28,7 @@ from django.utils import timezone  # noqa: E402
 
 from config.api.ids import random_token  # noqa: E402
 from merchants import services  # noqa: E402
+from merchants.models import Merchant  # noqa: E402
 from payments.customers.models import Customer  # noqa: E402
 from payments.ledger.balances import balances_checkpoint  # noqa: E402
 from payments.ledger.fees import platform_fee  # noqa: E402
@@ -132,20 +139,28 @@ def wallet(lines: int) -> None:
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE payments_ledgerline")
         cursor.execute("VACUUM ANALYZE payments_ledgertransaction")
-    balances_checkpoint()
-    for n in range(SINCE):
-        reference = f"inst_s{merchant.public_id[-8:]}{n}_a1"
-        collection_post(
-            merchant=merchant,
-            customer=customer,
-            amount=AMOUNT,
-            reference=reference,
-            processor_reference=reference,
-            resource_type="installment",
-            resource_id=reference[:-3],
-        )
     print(json.dumps({"id": merchant.public_id, "key": key, "pk": merchant.pk}))
 
 
+def since(merchant_pks: list[int]) -> None:
+    balances_checkpoint()
+    for merchant in Merchant.objects.filter(pk__in=merchant_pks):
+        customer = Customer.objects.get(email=f"payer{merchant.pk}@mail.ng")
+        for n in range(SINCE):
+            reference = f"inst_s{merchant.public_id[-8:]}{n}_a1"
+            collection_post(
+                merchant=merchant,
+                customer=customer,
+                amount=AMOUNT,
+                reference=reference,
+                processor_reference=reference,
+                resource_type="installment",
+                resource_id=reference[:-3],
+            )
+
+
 if __name__ == "__main__":
-    wallet(int(sys.argv[1]))
+    if sys.argv[1] == "since":
+        since([int(pk) for pk in sys.argv[2:]])
+    else:
+        wallet(int(sys.argv[1]))
