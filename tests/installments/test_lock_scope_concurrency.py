@@ -164,7 +164,8 @@ def test_refunds_early_payments_and_engine_passes_on_one_merchants_plans_at_once
     assert errors == [], errors
     answers = [r for r in results if hasattr(r, "status_code")]
     # Each answer is the operation's own (an early payment may find the engine
-    # charging an installment: 409 payment_in_progress), never a database error.
+    # charging an installment, 409 payment_in_progress, or nothing left to pay,
+    # 409 plan_not_collectable), never a database error.
     assert {a.status_code for a in answers} <= {200, 201, 409}, [
         a.content for a in answers
     ]
@@ -174,7 +175,11 @@ def test_refunds_early_payments_and_engine_passes_on_one_merchants_plans_at_once
             assert answer.json()["error"]["code"] in (
                 "payment_in_progress",
                 "plan_busy",
+                "plan_not_collectable",
             ), answer.content
+    # The next runs: what a pass skipped while another held it is collected,
+    # what a refund is still asking the processor for is settled.
+    collect(rows[-1].due_date)
     sandbox_refunds_settle()
     assert not RefundPart.objects.exclude(status="processed").exists()
     for setup in setups:
