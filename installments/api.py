@@ -94,8 +94,8 @@ class PlanPayApi(APIView):
     permission_classes = [accepts("customer_jwt")]
 
     def post(self, request, plan_id):
-        data = PayEarlyInput.validated(request.data)
         plan = selectors.plan_of_customer(request.user, plan_id)
+        data = PayEarlyInput.validated(request.data)
         paid = plan_pay_early(
             customer=request.user,
             plan=plan,
@@ -114,13 +114,13 @@ class InstallmentRescheduleApi(APIView):
     permission_classes = [accepts("api_key", "customer_jwt")]
 
     def post(self, request, plan_id, installment_id):
-        data = RescheduleInput.validated(request.data)
         if credential_kind(request) == "api_key":
             plan = selectors.plan_of_merchant(resolve_merchant(request), plan_id)
             by = MERCHANT
         else:
             plan = selectors.plan_of_customer(request.user, plan_id)
             by = CUSTOMER
+        data = RescheduleInput.validated(request.data)
         installment_reschedule(
             plan=plan, installment_id=installment_id, due_date=data["due_date"], by=by
         )
@@ -157,9 +157,9 @@ class SandboxAdvanceApi(SandboxApi):
     the plan and, beside it, what each day did."""
 
     def post(self, request, plan_id):
-        data = AdvanceInput.validated(request.data)
         merchant = resolve_merchant(request)
         plan = selectors.plan_of_merchant(merchant, plan_id)
+        data = AdvanceInput.validated(request.data)
         advanced, days = plan_advance(plan=plan, to=data["to"])
         return responses.ok(
             plan_output(advanced),

@@ -2,6 +2,7 @@ from rest_framework import serializers
 
 from config.api.formats import iso_date, iso_utc
 from config.api.serializers import (
+    IsoDateField,
     StrictBooleanField,
     StrictCharField,
     StrictSerializer,
@@ -15,7 +16,7 @@ from .refunds.serializers import refund_output
 class RescheduleInput(StrictSerializer):
     """`{due_date}`: the installment's new due date (Lagos, YYYY-MM-DD)."""
 
-    due_date = serializers.DateField(input_formats=["%Y-%m-%d"])
+    due_date = IsoDateField()
 
 
 class PlanListQuery(serializers.Serializer):
@@ -28,8 +29,8 @@ class InstallmentListQuery(serializers.Serializer):
     """`?due_from=&due_to=` (dates, both included; a range that ends before it
     starts matches nothing) and `?status=`."""
 
-    due_from = serializers.DateField(required=False, input_formats=["iso-8601"])
-    due_to = serializers.DateField(required=False, input_formats=["iso-8601"])
+    due_from = IsoDateField(required=False)
+    due_to = IsoDateField(required=False)
     status = serializers.ChoiceField(choices=Installment.Status.choices, required=False)
 
 
@@ -54,7 +55,7 @@ class AdvanceInput(StrictSerializer):
     """`{to}`: the Lagos date the sandbox clock runs a plan to (its bounds are
     the plan's: checked by the service, 422)."""
 
-    to = serializers.DateField(input_formats=["%Y-%m-%d"])
+    to = IsoDateField()
 
 
 def installment_output(installment) -> dict:

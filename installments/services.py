@@ -33,7 +33,7 @@ def deposit_reference(plan: PaymentPlan, number: int) -> str:
 
 def lock_plan(plan: PaymentPlan) -> PaymentPlan:
     return (
-        PaymentPlan.objects.select_for_update()
+        PaymentPlan.objects.select_for_update(of=("self",))
         .select_related("merchant", "customer")
         .get(pk=plan.pk)
     )

@@ -7,6 +7,7 @@ so a misspelt optional field is reported instead of silently ignored.
 
 import re
 from collections.abc import Callable, Mapping
+from datetime import date
 from urllib.parse import urlsplit
 
 from rest_framework import serializers
@@ -74,6 +75,28 @@ class StrictBooleanField(serializers.BooleanField):
         if not isinstance(data, bool):
             self.fail("invalid")
         return data
+
+
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+
+
+class IsoDateField(serializers.DateField):
+    """A calendar date written exactly `YYYY-MM-DD`, in a JSON string. DRF's
+    formats (`strptime`) and Django's parser also take `2027-1-5`, and Python's
+    `fromisoformat` takes `20270105`: a date the contract never shows, which a
+    client's bug should meet as a 400, not as a guess."""
+
+    default_error_messages = {
+        "invalid": "Enter a date written YYYY-MM-DD, for example 2027-01-05."
+    }
+
+    def to_internal_value(self, value):
+        if not isinstance(value, str) or not ISO_DATE.fullmatch(value):
+            self.fail("invalid")
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            self.fail("invalid")
 
 
 def matching(pattern: re.Pattern, message: str) -> Callable[[str], str]:

@@ -136,7 +136,7 @@ def early_payment_record(
     now = timezone.now()
     with transaction.atomic(savepoint=False):
         plan = (
-            PaymentPlan.objects.select_for_update()
+            PaymentPlan.objects.select_for_update(of=("self",))
             .select_related("merchant", "customer")
             .get(pk=payment.plan_id)
         )

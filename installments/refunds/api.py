@@ -30,10 +30,10 @@ class PlanRefundsApi(APIView):
     permission_classes = [accepts("api_key")]
 
     def post(self, request, plan_id):
+        plan = plan_selectors.plan_of_merchant(resolve_merchant(request), plan_id)
         key = idempotency_key(request)
         data = RefundCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        plan = plan_selectors.plan_of_merchant(resolve_merchant(request), plan_id)
         answer = refund_create(plan=plan, idempotency_key=key, **data.validated_data)
         headers = {REPLAYED_HEADER: "true"} if answer.replayed else None
         return responses.ok(
@@ -55,9 +55,9 @@ class PlanCancelApi(APIView):
     permission_classes = [accepts("api_key")]
 
     def post(self, request, plan_id):
+        plan = plan_selectors.plan_of_merchant(resolve_merchant(request), plan_id)
         data = PlanCancelInput(data=request.data)
         data.is_valid(raise_exception=True)
-        plan = plan_selectors.plan_of_merchant(resolve_merchant(request), plan_id)
         plan_merchant_cancel(plan=plan, reason=data.validated_data["reason"])
         plan = plan_selectors.plans_with_installments().get(pk=plan.pk)
         return responses.ok(plan_output(plan))

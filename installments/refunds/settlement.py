@@ -152,7 +152,7 @@ def part_settle(
             .get()
         )
         plan = (
-            PaymentPlan.objects.select_for_update()
+            PaymentPlan.objects.select_for_update(of=("self",))
             .select_related("merchant", "customer")
             .get(pk=plan_pk)
         )

@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from config.api.formats import iso_utc
 from config.api.serializers import (
+    IsoDateField,
     StrictBooleanField,
     StrictCharField,
     StrictSerializer,
@@ -85,7 +86,7 @@ class SubmitOtpInput(MandateStepInput):
 
 
 class SubmitBirthdayInput(MandateStepInput):
-    birthday = serializers.DateField(input_formats=["%Y-%m-%d"])
+    birthday = IsoDateField()
 
     def validate_birthday(self, value):
         if not date(1900, 1, 1) <= value < timezone.localdate():

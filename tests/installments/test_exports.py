@@ -180,3 +180,21 @@ def test_a_settlement_report_names_the_orders_it_paid_for(api, shop):
     assert int(by_plan[first.public_id]["gross"]) == first.deposit_amount
     assert sum(int(row["net"]) for row in rows) == payout.amount
     assert "clean" in check_ledger()
+
+
+@pytest.mark.parametrize(
+    "query", ["due_from=2026-5-1", "due_to=2026-05-1", "due_from=20260501"]
+)
+@pytest.mark.parametrize("suffix", ["", "&format=csv"])
+def test_a_date_filter_not_written_yyyy_mm_dd_is_a_readable_400(
+    api, shop, query, suffix
+):
+    owner = shop[0]
+    field = query.split("=")[0]
+
+    response = api.get(f"{INSTALLMENTS}?{query}{suffix}", **owner.headers)
+
+    assert response.status_code == 400, response.content
+    assert response.json()["errors"] == {
+        field: ["Enter a date written YYYY-MM-DD, for example 2027-01-05."]
+    }

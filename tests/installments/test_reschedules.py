@@ -547,3 +547,24 @@ def test_the_docs_state_the_defaults_and_bounds_of_the_limits():
     api = " ".join((docs / "api.md").read_text().split())
     assert f"`customer_reschedules_allowed` (0-{MAX_RESCHEDULES}, default 1" in api
     assert f"`reschedule_max_days` (1-{MAX_RESCHEDULE_DAYS}, default {max_days}" in api
+
+
+@pytest.mark.parametrize("written", ["2026-12-3", "2026-12-03T00:00", "20261203"])
+def test_a_due_date_not_written_yyyy_mm_dd_is_a_readable_400(setup, written):
+    """Only ISO `YYYY-MM-DD` (the contract's dates): `2026-12-3` is refused, not
+    guessed, and the same day written right is accepted."""
+    before = state(setup)
+    with on(TODAY):
+        refused = move(setup, nth(setup, 1), written)
+        assert state(setup) == before
+        accepted = move(setup, nth(setup, 1), date(2026, 12, 3))
+
+    assert refused.status_code == 400, refused.content
+    assert refused.json() == {
+        "detail": "Invalid input. due_date: Enter a date written YYYY-MM-DD, for "
+        "example 2027-01-05.",
+        "errors": {
+            "due_date": ["Enter a date written YYYY-MM-DD, for example 2027-01-05."]
+        },
+    }
+    assert accepted.status_code == 200, accepted.content

@@ -464,3 +464,18 @@ def test_every_sandbox_card_is_documented_and_offered_on_the_card_page():
     for number in CARDS:
         assert f"| card `{number}` |" in doc
     assert {number for number, _ in TEST_CARDS} == set(CARDS)
+
+
+@pytest.mark.parametrize("written", ["2026-4-25", "2026-04-5", "20260425"])
+def test_a_to_not_written_yyyy_mm_dd_is_a_readable_400(written):
+    with today():
+        setup = bought_with(CARD_OK)
+        before = snapshot(setup)
+        response = advance(setup, written)
+
+    assert response.status_code == 400, response.content
+    assert response.json()["errors"] == {
+        "to": ["Enter a date written YYYY-MM-DD, for example 2027-01-05."]
+    }
+    assert response.json()["detail"].startswith("Invalid input. to: Enter a date")
+    assert snapshot(setup) == before

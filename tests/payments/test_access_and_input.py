@@ -165,7 +165,9 @@ def test_a_callback_url_that_is_not_an_http_url_is_400(alice, callback_url):
     assert_readable_400(response, "callback_url")
 
 
-@pytest.mark.parametrize("birthday", ["01/04/1990", "2999-01-01", "1990-02-30"])
+@pytest.mark.parametrize(
+    "birthday", ["01/04/1990", "2999-01-01", "1990-02-30", "1990-4-1", "19900401"]
+)
 def test_a_birthday_that_is_not_a_past_date_is_400(alice, birthday):
     reference = initiate_mandate(alice, "0123456781").json()["reference"]
 

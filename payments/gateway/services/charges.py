@@ -207,7 +207,7 @@ def refund_status_update(*, refund_id: int, result: RefundResult) -> ProcessorRe
     `processed`; a status never moves back from a final one."""
     with transaction.atomic(savepoint=False):
         refund = (
-            ProcessorRefund.objects.select_for_update()
+            ProcessorRefund.objects.select_for_update(of=("self",))
             .select_related("charge__customer")
             .get(pk=refund_id)
         )

@@ -270,7 +270,7 @@ def payout_outcome_apply(*, payout_id: int, result: TransferResult) -> str:
     transaction. Idempotent: an outcome already applied changes nothing."""
     with transaction.atomic(savepoint=False):
         payout = (
-            Payout.objects.select_for_update()
+            Payout.objects.select_for_update(of=("self",))
             .select_related("merchant")
             .get(pk=payout_id)
         )

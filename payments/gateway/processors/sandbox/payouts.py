@@ -78,7 +78,7 @@ class SandboxPayouts:
         """Sandbox transfers settle when first verified: accounts ending in 9 fail."""
         with transaction.atomic():
             row = (
-                SandboxTransfer.objects.select_for_update()
+                SandboxTransfer.objects.select_for_update(of=("self",))
                 .select_related("recipient")
                 .filter(reference=reference)
                 .first()
