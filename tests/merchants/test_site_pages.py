@@ -14,6 +14,7 @@ from django.contrib.staticfiles import finders
 
 from merchants import guides
 
+from ..conftest import bearer, merchant_jwt
 from ..repository_paths import repository_paths
 from .conftest import sign_in
 
@@ -67,6 +68,29 @@ def test_the_landing_page_says_what_the_service_is_and_where_to_go(client):
     for href in ("/dashboard/signup/", "/dashboard/login/", "/api/redoc/", "/docs/"):
         assert f'href="{href}"' in page, href
     assert "Page not found" not in page
+
+
+def test_the_landing_page_promises_a_pending_merchant_only_what_it_can_do(
+    client, api, merchant_pending
+):
+    """A pending merchant cannot make an API key, so it cannot build against the
+    sandbox yet (issue 25, item 9): the landing page says what it can do."""
+    refused = api.post(
+        f"/api/v1/merchant/{merchant_pending.public_id}/rotate-api-key",
+        {},
+        format="json",
+        **bearer(merchant_jwt(merchant_pending)),
+    )
+    assert refused.status_code == 403
+
+    text = " ".join(" ".join(read(client, "/").text).split())
+
+    assert "meanwhile you can build" not in text
+    assert "meanwhile you can read the guides and the API reference" in text
+    assert (
+        "Once your account is approved and API access is on, you make your API key"
+        in text
+    )
 
 
 def test_the_landing_page_is_not_a_framework_page_even_in_debug(client, settings):
