@@ -3,8 +3,14 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
-# `make run ADDR=127.0.0.1:8001` serves elsewhere.
+# `make run ADDR=127.0.0.1:8001` serves elsewhere. The links the service builds
+# (the sandbox's card page, payment links, e-mails, the API reference's server)
+# start with BASE_URL: it follows ADDR (a bare port means 127.0.0.1) unless
+# BASE_URL is set, in the environment or on the command line.
 ADDR := 127.0.0.1:8000
+BASE_URL ?= http://$(if $(findstring :,$(ADDR)),$(ADDR),127.0.0.1:$(ADDR))
+# Local commands: development settings, the links on BASE_URL.
+MANAGE = DEBUG=true BASE_URL='$(BASE_URL)' $(PY) manage.py
 
 .PHONY: run test lint format bench clean demo-password
 
@@ -16,19 +22,19 @@ $(STAMP): requirements.txt
 
 ## run: set up, then serve the API on $(ADDR) with a django-q2 cluster
 run: $(STAMP)
-	DEBUG=true $(PY) manage.py migrate --noinput
-	DEBUG=true $(PY) manage.py setup_schedules
-	DEBUG=true $(PY) manage.py seed_demo --address $(ADDR)
-	@echo "Serving on http://$(ADDR) (API under /api/v1, dashboard /dashboard/, admin /admin/). Ctrl-C stops both."
+	$(MANAGE) migrate --noinput
+	$(MANAGE) setup_schedules
+	$(MANAGE) seed_demo
+	@echo "Serving on http://$(ADDR), links on $(BASE_URL) (API under /api/v1, dashboard /dashboard/, admin /admin/). Ctrl-C stops both."
 	@# Background jobs ignore SIGINT in a script: forward Ctrl-C to both as SIGTERM.
 	@trap 'kill $$(jobs -p) 2>/dev/null; wait; exit 0' INT TERM; \
-	  DEBUG=true $(PY) manage.py qcluster & \
-	  DEBUG=true $(PY) manage.py runserver $(ADDR) --noreload & \
+	  $(MANAGE) qcluster & \
+	  $(MANAGE) runserver $(ADDR) --noreload & \
 	  wait -n; kill $$(jobs -p) 2>/dev/null; wait
 
 ## demo-password: give the demo merchant a new password and print it
 demo-password: $(STAMP)
-	DEBUG=true $(PY) manage.py seed_demo --reset-password --address $(ADDR)
+	$(MANAGE) seed_demo --reset-password
 
 ## test: set up, then run the whole suite (SQLite, or DATABASE_URL when set)
 test: $(STAMP)

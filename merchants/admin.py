@@ -20,16 +20,20 @@ class ApiKeyInline(ReadOnlyAdminMixin, admin.TabularInline):
     show_change_link = False
 
 
-def _confirmed_action(label: str, verb: str, apply):
-    """An admin action that first shows a confirmation page listing the merchants."""
+def _confirmed_action(label: str, verb: str, apply, *, note: str = "", after=None):
+    """An admin action that first shows a confirmation page listing the merchants
+    (and `note`, what the action does not do); `after(merchants)` may return a
+    warning to show once it is done."""
 
     def action(modeladmin, request, queryset):
         if request.POST.get("confirm") == "yes":
-            for merchant in queryset:
-                apply(merchant)
+            done = [apply(merchant) for merchant in queryset]
             modeladmin.message_user(
-                request, f"{verb} {queryset.count()} merchant(s).", messages.SUCCESS
+                request, f"{verb} {len(done)} merchant(s).", messages.SUCCESS
             )
+            warning = after(done) if after else ""
+            if warning:
+                modeladmin.message_user(request, warning, messages.WARNING)
             return None
         return TemplateResponse(
             request,
@@ -38,6 +42,7 @@ def _confirmed_action(label: str, verb: str, apply):
                 **modeladmin.admin_site.each_context(request),
                 "title": f"{label}: are you sure?",
                 "label": label,
+                "note": note,
                 "merchants": queryset,
                 "action": request.POST.get("action"),
                 "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME),
@@ -50,8 +55,29 @@ def _confirmed_action(label: str, verb: str, apply):
     return action
 
 
+def _api_access_still_off(merchants) -> str:
+    off = [m for m in merchants if not m.api_access_enabled]
+    if not off:
+        return ""
+    names = ", ".join(f"{m.business_name} ({m.public_id})" for m in off)
+    return (
+        f"API access is still off for {names}: they can sign in to the dashboard "
+        'but cannot make API keys until you also choose "Enable API access".'
+    )
+
+
+# Approval and API access are two steps (DESIGN section 12, docs/operations.md):
+# a merchant whose API access staff turned off keeps it off when approved again.
 approve = _confirmed_action(
-    "Approve", "Approved", lambda m: services.merchant_approve(merchant=m)
+    "Approve",
+    "Approved",
+    lambda m: services.merchant_approve(merchant=m),
+    note=(
+        "Approving makes the account active and sends the approval e-mail. It does "
+        'not enable API access: that is the "Enable API access" action, with its own '
+        "e-mail."
+    ),
+    after=_api_access_still_off,
 )
 enable_api_access = _confirmed_action(
     "Enable API access",

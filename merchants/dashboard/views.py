@@ -170,6 +170,9 @@ class ApiKeysView(MerchantLoginRequiredMixin, FormPage):
         return ApiKeyForm(data)
 
     def submitted(self, request, form):
+        # Only for what the page says: "your previous key stopped working" is
+        # true of a rotation, not of the first key.
+        replaced = selectors.live_api_key_of(request.merchant) is not None
         try:
             _, plaintext = services.api_key_rotate(
                 merchant=request.merchant, name=form.cleaned_data["name"]
@@ -180,9 +183,9 @@ class ApiKeysView(MerchantLoginRequiredMixin, FormPage):
         request.merchant.refresh_from_db()
         # Rendered into this response only: the plaintext is stored nowhere, and the
         # page swaps its address for a GET one, so a reload does not show it again.
-        return self.render(request, ApiKeyForm(), new_key=plaintext)
+        return self.render(request, ApiKeyForm(), new_key=plaintext, replaced=replaced)
 
-    def render(self, request, form, *, new_key=None, status=200):
+    def render(self, request, form, *, new_key=None, replaced=False, status=200):
         merchant = request.merchant
         history = page_of(
             request, selectors.revoked_api_keys(merchant), KEY_HISTORY_PAGE_SIZE
@@ -196,6 +199,7 @@ class ApiKeysView(MerchantLoginRequiredMixin, FormPage):
                 "history": history,
                 "refusal": key_refusal(merchant),
                 "new_key": new_key,
+                "replaced": replaced,
             },
             status=status,
         )

@@ -25,6 +25,55 @@
     if (embedder) post(embedder, Object.assign({ source: SOURCE }, message));
   }
 
+  // A step that fails says so, at the top of the page, instead of leaving the
+  // customer on a page that does nothing (issue 25).
+  var main = document.getElementById("main") || body;
+  function stepFailed(message) {
+    var box = document.querySelector("[data-step-error]");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "form-errors";
+      box.setAttribute("role", "alert");
+      box.dataset.stepError = "";
+      box.dataset.testid = "step-error";
+      main.prepend(box);
+    }
+    box.textContent = "";
+    var p = document.createElement("p");
+    p.textContent = message;
+    box.append(p);
+    box.scrollIntoView({ block: "nearest" });
+    // The step may be tried again: undo "Paying…".
+    var pay = document.getElementById("pay-button");
+    if (pay && pay.dataset.label) {
+      pay.textContent = pay.dataset.label;
+      pay.disabled = false;
+      delete pay.dataset.label;
+    }
+  }
+
+  // A form whose answer sends the browser to a site this page may not send it to
+  // (the Content-Security-Policy's form-action: e.g. a card page on another
+  // address than the one the checkout was opened at) is refused by the browser
+  // without a word: say so.
+  document.addEventListener("securitypolicyviolation", function (event) {
+    var directive = event.effectiveDirective || event.violatedDirective || "";
+    if (directive.indexOf("form-action") !== 0) return;
+    // (The browser names the form's own address here, not where its answer
+    // pointed: that stays unsaid.)
+    stepFailed(
+      "Your browser refused to open the next page: it is at another address than " +
+      "this one. Nothing was charged. Try again; if it happens again, tell the shop."
+    );
+    if (window.console) {
+      window.console.error(
+        "A form's answer sent the browser away from " + window.location.origin +
+        " and the page's form-action refused it: is the service's BASE_URL the " +
+        "address this checkout was opened at?"
+      );
+    }
+  });
+
   // Paid: tell the widget; its "Continue" closes the widget instead.
   if (body.dataset.checkoutSuccess) {
     tell({ type: "success", sessionToken: body.dataset.checkoutSuccess, planId: body.dataset.planId });
@@ -124,14 +173,26 @@
     var ticket = ++latest;
     preview.setAttribute("aria-busy", "true");
     fetch(form.dataset.previewUrl + "?" + query.toString(), { credentials: "same-origin" })
-      .then(function (response) { return response.json(); })
+      .then(function (response) {
+        // The service's refusals are JSON with a message; anything else that is
+        // not a success (a proxy's error page, a 500) says what came back.
+        return response.json().catch(function () { return null; }).then(function (answer) {
+          if (answer && (answer.ok || (answer.error && answer.error.message))) return answer;
+          return { ok: false, error: { message: (
+            "The plan could not be worked out (the server answered " + response.status +
+            "). Nothing was charged. Try again in a moment."
+          ) } };
+        });
+      }, function () {
+        return { ok: false, error: { message: (
+          "The plan could not be worked out: the service did not answer. " +
+          "Check your connection and try again. Nothing was charged."
+        ) } };
+      })
       .then(function (answer) {
         if (ticket !== latest) return;  // a newer choice is on its way
         if (answer.ok) render(answer.data);
         else problem(answer.error.message);
-      })
-      .catch(function () {
-        if (ticket === latest) problem("The preview could not be loaded; check your connection.");
       })
       .finally(function () {
         if (ticket === latest) preview.removeAttribute("aria-busy");
@@ -156,6 +217,18 @@
 
   // One click pays once: the button is disabled while the payment is sent.
   form.addEventListener("submit", function () {
-    window.setTimeout(function () { button.disabled = true; button.textContent = "Paying…"; }, 0);
+    window.setTimeout(function () {
+      button.dataset.label = button.textContent;
+      button.disabled = true;
+      button.textContent = "Paying…";
+    }, 0);
+  });
+  // Back to this page from the browser's history: the button works again.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && button.dataset.label) {
+      button.textContent = button.dataset.label;
+      button.disabled = false;
+      delete button.dataset.label;
+    }
   });
 })();

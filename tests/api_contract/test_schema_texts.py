@@ -11,6 +11,7 @@ from django.contrib.staticfiles import finders
 from merchants import guides
 
 from ..repository_paths import repository_paths
+from ..spec_numbers import spec_numbers
 from .test_schema import api_views
 
 pytestmark = pytest.mark.django_db
@@ -53,6 +54,16 @@ def test_no_schema_text_uses_the_services_internal_numbers(schema):
     ]
 
     assert internal == []
+
+
+def test_no_schema_text_numbers_endpoints_as_the_specification_does(schema):
+    """Every string a reader of the reference can see, not only the descriptions
+    (issue 25, item 9)."""
+    numbered = {
+        where: found for where, text in texts(schema) if (found := spec_numbers(text))
+    }
+
+    assert numbered == {}
 
 
 def test_docstrings_written_for_maintainers_stay_out_of_the_schema(schema):

@@ -1,5 +1,7 @@
 """Approval, API access and suspension: command and admin actions (DESIGN §5, §12)."""
 
+from pathlib import Path
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
@@ -10,6 +12,8 @@ from merchants.models import Merchant
 from ..conftest import bearer, merchant_jwt
 
 pytestmark = pytest.mark.django_db
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def test_approve_command_activates_and_emails_once(merchant_pending, committed):
@@ -132,3 +136,58 @@ def test_admin_lists_filter_by_status(staff_client, merchant_pending, merchant_a
     page = staff_client.get("/admin/merchants/merchant/?status__exact=pending")
     assert merchant_pending.email in page.content.decode()
     assert merchant_active.email not in page.content.decode()
+
+
+def test_admin_approve_says_that_api_access_is_a_second_step(
+    staff_client, merchant_pending
+):
+    """The quickstart tells a new merchant of two steps (issue 25, item 9): the
+    admin's "Approve" leaves API access off and says so to the operator."""
+    asked = _act(staff_client, "approve", merchant_pending, confirm=False)
+    assert b"It does not enable API access" in asked.content
+
+    done = staff_client.post(
+        "/admin/merchants/merchant/",
+        {
+            "action": "approve",
+            "_selected_action": [merchant_pending.pk],
+            "confirm": "yes",
+        },
+        follow=True,
+    )
+
+    merchant_pending.refresh_from_db()
+    assert merchant_pending.status == "active"
+    assert merchant_pending.api_access_enabled is False
+    shown = [str(message) for message in done.context["messages"]]
+    assert shown[0] == "Approved 1 merchant(s)."
+    assert shown[1].startswith(
+        f"API access is still off for {merchant_pending.business_name} "
+        f"({merchant_pending.public_id})"
+    )
+    assert 'choose "Enable API access"' in shown[1]
+
+
+def test_admin_approve_of_a_merchant_with_api_access_warns_of_nothing(
+    staff_client, merchant_pending
+):
+    _act(staff_client, "enable_api_access", merchant_pending, confirm=True)
+    done = staff_client.post(
+        "/admin/merchants/merchant/",
+        {
+            "action": "approve",
+            "_selected_action": [merchant_pending.pk],
+            "confirm": "yes",
+        },
+        follow=True,
+    )
+    shown = [str(message) for message in done.context["messages"]]
+    assert "Approved 1 merchant(s)." in shown
+    assert not [message for message in shown if "still off" in message]
+
+
+def test_the_quickstart_names_both_steps():
+    text = (DOCS / "quickstart.md").read_text()
+    assert "API access is enabled as part of it" not in text
+    assert "we approve the account" in text
+    assert "then we enable API access" in text

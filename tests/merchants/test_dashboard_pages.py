@@ -87,6 +87,9 @@ def test_a_generated_key_is_shown_once_and_works(dashboard_for, merchant_active,
     assert response.status_code == 200
     assert "We show it only this once." in page
     assert 'data-replace-url="/dashboard/keys/"' in page
+    # The first key replaced nothing (issue 25, item 9).
+    assert "Your API key" in page
+    assert "previous key" not in page
     assert "no-store" in response["Cache-Control"]
     key = ApiKey.objects.get(merchant=merchant_active)
     assert key.name == "Production server"
@@ -109,7 +112,8 @@ def test_rotating_revokes_the_old_key_and_lists_it_masked(
     old = merchant.api_keys.get()
     client = dashboard_for(merchant)
 
-    client.post("/dashboard/keys/", {"name": ""})
+    rotated = client.post("/dashboard/keys/", {"name": ""}).content.decode()
+    assert "Your previous key stopped working just now." in rotated
 
     page = client.get("/dashboard/keys/").content.decode()
     history = re.search(r'data-testid="key-history">(.*?)</table>', page, re.S)[1]

@@ -14,7 +14,9 @@ from django.contrib.staticfiles import finders
 
 from merchants import guides
 
+from ..conftest import bearer, merchant_jwt
 from ..repository_paths import repository_paths
+from ..spec_numbers import spec_numbers
 from .conftest import sign_in
 
 pytestmark = pytest.mark.django_db
@@ -67,6 +69,29 @@ def test_the_landing_page_says_what_the_service_is_and_where_to_go(client):
     for href in ("/dashboard/signup/", "/dashboard/login/", "/api/redoc/", "/docs/"):
         assert f'href="{href}"' in page, href
     assert "Page not found" not in page
+
+
+def test_the_landing_page_promises_a_pending_merchant_only_what_it_can_do(
+    client, api, merchant_pending
+):
+    """A pending merchant cannot make an API key, so it cannot build against the
+    sandbox yet (issue 25, item 9): the landing page says what it can do."""
+    refused = api.post(
+        f"/api/v1/merchant/{merchant_pending.public_id}/rotate-api-key",
+        {},
+        format="json",
+        **bearer(merchant_jwt(merchant_pending)),
+    )
+    assert refused.status_code == 403
+
+    text = " ".join(" ".join(read(client, "/").text).split())
+
+    assert "meanwhile you can build" not in text
+    assert "meanwhile you can read the guides and the API reference" in text
+    assert (
+        "Once your account is approved and API access is on, you make your API key"
+        in text
+    )
 
 
 def test_the_landing_page_is_not_a_framework_page_even_in_debug(client, settings):
@@ -135,6 +160,32 @@ def test_no_guide_names_a_repository_path(client, guide):
 
     assert repository_paths(" ".join(page.text)) == []
     assert repository_paths(" ".join(page.links)) == []
+
+
+@pytest.mark.parametrize("guide", guides.GUIDES, ids=lambda guide: guide.slug)
+def test_no_guide_numbers_endpoints_as_the_specification_does(client, guide):
+    """ "endpoint 9", "### 21. Send a test event: POST ...", a "#" column: the
+    specification's numbers, which mean nothing to a merchant (issue 25, item 9)."""
+    response = client.get(f"/docs/{guide.slug}/").content.decode()
+    page = read(client, f"/docs/{guide.slug}/")
+    headings = _headings(response, 2) + _headings(response, 3)
+
+    assert spec_numbers(" ".join(page.text), headings=headings, html=response) == []
+
+
+def test_the_spec_number_check_catches_what_it_is_for():
+    assert spec_numbers("the wallet (endpoint 9) and endpoints 21") == [
+        "endpoint 9",
+        "endpoints 21",
+    ]
+    assert spec_numbers("", headings=["21. Send a test event: POST /api/v1/x"])
+    assert spec_numbers("", html="<tr><td>10</td><td><code>GET /api/v1/x</code>")
+    # Steps of a guide and amounts are not endpoint numbers.
+    assert spec_numbers("", headings=["1. Register", "5. Due dates"]) == []
+    assert spec_numbers("6 installments of 10 endpoints-free GET /api/v1/x") == []
+    assert (
+        spec_numbers("", html="<tr><td>409</td><td><code>POST /api/v1/x</code>") == []
+    )
 
 
 def test_links_between_guides_open_their_pages_and_sections(client):

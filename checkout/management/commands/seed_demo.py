@@ -1,5 +1,6 @@
 from io import StringIO
 
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
@@ -25,16 +26,11 @@ class Command(BaseCommand):
             action="store_true",
             help="Give the demo merchant a new password and print it (nothing else).",
         )
-        parser.add_argument(
-            "--address",
-            default="127.0.0.1:8000",
-            help="Where the service is served, for the dashboard link printed.",
-        )
 
-    def handle(self, *args, reset_password=False, address="127.0.0.1:8000", **opts):
+    def handle(self, *args, reset_password=False, **opts):
         if reset_password:
             merchant, password = accounts.demo_password_reset()
-            self.credentials(merchant, password, address)
+            self.credentials(merchant, password)
             return
         if demo.month_needed() and not demo.sandbox_in_use():
             self.stdout.write(
@@ -65,14 +61,14 @@ class Command(BaseCommand):
                 f"{seeded.staff_password} (lost it? manage.py changepassword "
                 f"{accounts.STAFF_USERNAME})"
             )
-        self.credentials(seeded.merchant, seeded.password, address)
+        self.credentials(seeded.merchant, seeded.password)
 
-    def credentials(self, merchant, password, address) -> None:
+    def credentials(self, merchant, password) -> None:
         """The demo merchant's sign-in, last and boxed, so it stands out."""
         shown = password or "(printed when it was created)"
         lines = [
             f"Demo merchant {merchant.public_id}: sign in at "
-            f"http://{address}/dashboard/login/",
+            f"{settings.BASE_URL}/dashboard/login/",
             f"  email:    {merchant.email}",
             f"  password: {shown}",
             f"Lost the password? `{RESET_COMMAND}` prints a new one.",
