@@ -1,6 +1,7 @@
 """Simultaneous sandbox `collect-next` calls on one plan (PostgreSQL, real
 threads): the engine's claim lets exactly one of them charge; the others answer
-409 `plan_not_collectable` while that installment is being collected."""
+409 `plan_not_collectable` while that installment is being collected. A call
+while a refund holds the plan says that, not that it is being collected."""
 
 import threading
 
@@ -10,10 +11,17 @@ from rest_framework.test import APIClient
 
 from installments.collection import charging, time_travel
 from installments.models import Installment
+from installments.refunds import services as refund_services
 
 from ..checkout.conftest import CARD_POOR
-from ..concurrency import run_concurrently
-from .conftest import charges_for, check_ledger, installments_of, make_active_plan
+from ..concurrency import in_thread, run_concurrently
+from .conftest import (
+    charges_for,
+    check_ledger,
+    installments_of,
+    make_active_plan,
+    refund,
+)
 from .test_collection_failures import failures, only_card
 
 pytestmark = [
@@ -143,4 +151,54 @@ def test_calls_that_read_the_installment_before_a_failed_attempt_do_not_retry_it
     assert (first.status, first.attempts) == ("failed", 1)
     assert [c.reference for c in charges_for(first)] == [f"{first.public_id}_a1"]
     assert [f["reason"] for f in failures(setup.plan)] == ["insufficient_funds"]
+    assert "clean" in check_ledger()
+
+
+@pytest.fixture
+def refund_held_open(monkeypatch):
+    """A refund that, having locked the plan and its installments, keeps its
+    transaction open (up to 30 s) until `release` is set; `holding` is set once
+    it holds them."""
+    holding, release = threading.Event(), threading.Event()
+    real = refund_services.allocate
+
+    def allocate(**kwargs):
+        holding.set()
+        release.wait(30)
+        return real(**kwargs)
+
+    monkeypatch.setattr(refund_services, "allocate", allocate)
+    return holding, release
+
+
+def test_collect_next_while_a_refund_holds_the_plan_says_so(refund_held_open):
+    """The installment is not being collected: a refund being recorded holds the
+    plan. The answer says that; nothing is charged; once the refund is
+    recorded, collect-next collects the installment."""
+    holding, release = refund_held_open
+    setup = make_active_plan()
+    first = installments_of(setup.plan)[0]
+    thread, refunded = in_thread(lambda: refund(setup, 10_000))
+    try:
+        assert holding.wait(30)
+        answer = caller(setup, threading.Semaphore(0))()
+    finally:
+        release.set()
+        thread.join(60)
+
+    assert answer.status_code == 409, answer.content
+    message = answer.json()["error"]["message"]
+    assert "being collected" not in message
+    assert message == (
+        "This plan is being changed right now (a refund, a cancellation, a "
+        "reschedule or an early payment is being recorded), so its next "
+        "installment cannot be collected at this moment; ask again in a moment."
+    )
+    assert [r.status_code for r in refunded] == [201]
+    assert not charges_for(first)
+    first.refresh_from_db()
+    assert (first.status, first.attempts) == ("scheduled", 0)
+    again = caller(setup, threading.Semaphore(0))()
+    assert again.status_code == 200, again.content
+    assert again.json()["data"]["installments"][0]["status"] == "paid"
     assert "clean" in check_ledger()
