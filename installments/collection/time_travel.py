@@ -1,7 +1,7 @@
 """Sandbox time travel (`POST /api/v1/sandbox/payment-plans/<id>/collect-next`):
 a merchant testing an integration sees a month's collection now."""
 
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 
 from ..errors import PlanNotCollectable
 from ..models import Installment, PaymentPlan
@@ -41,16 +41,20 @@ def plan_collect_next(*, plan: PaymentPlan) -> PaymentPlan:
 
 
 def _plan_held(plan_pk: int) -> bool:
-    """Whether another transaction holds the plan's lock now: a refund, a
-    cancellation, a reschedule or an early payment being recorded (each takes
-    the plan's lock before its installments'; the engine's claims never take
-    it). Asked without waiting."""
+    """Whether another transaction holds the plan's row now: a refund, a
+    cancellation, a reschedule or an early payment being recorded (each locks
+    the plan before its installments; the engine's claims never lock it).
+    Asked without waiting, with a share lock, so that simultaneous calls asking
+    the same never see each other. PostgreSQL only: on SQLite a claim never
+    skips a row another holds."""
+    if connection.vendor != "postgresql":
+        return False
+    table = connection.ops.quote_name(PaymentPlan._meta.db_table)
     try:
-        with transaction.atomic():
-            list(
-                PaymentPlan.objects.select_for_update(nowait=True, of=("self",))
-                .filter(pk=plan_pk)
-                .values_list("pk")
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 1 FROM {table} WHERE id = %s FOR SHARE NOWAIT",  # noqa: S608
+                [plan_pk],
             )
     except DatabaseError:
         return True

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 from django.conf import settings
+from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from installments.collection import charging, time_travel
@@ -202,3 +203,34 @@ def test_collect_next_while_a_refund_holds_the_plan_says_so(refund_held_open):
     assert again.status_code == 200, again.content
     assert again.json()["data"]["installments"][0]["status"] == "paid"
     assert "clean" in check_ledger()
+
+
+@pytest.mark.parametrize(("lock", "held"), [("FOR UPDATE", True), ("FOR SHARE", False)])
+def test_a_change_holding_the_plan_is_seen_and_another_call_asking_is_not(lock, held):
+    """What collect-next asks when its claim was skipped: a transaction that
+    locked the plan to change it (refunds, cancellations, reschedules and early
+    payments lock it FOR UPDATE) is seen at once; another collect-next asking
+    the same question at the same moment (a share lock) is not, so that
+    simultaneous calls are told the installment is being collected."""
+    setup = make_active_plan()
+    locked, release = threading.Event(), threading.Event()
+
+    def holder():
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 1 FROM installments_paymentplan WHERE id = %s {lock}",
+                [setup.plan.pk],
+            )
+            locked.set()
+            release.wait(30)
+
+    thread, _ = in_thread(holder)
+    try:
+        assert locked.wait(30)
+        seen = time_travel._plan_held(setup.plan.pk)
+    finally:
+        release.set()
+        thread.join(60)
+
+    assert seen is held
+    assert time_travel._plan_held(setup.plan.pk) is False
