@@ -72,10 +72,11 @@ INSTALLMENTS = CsvExport(
         "currency",
         "amount",
         "original_amount",
+        "amount_paid",
         "attempts",
         "last_failure_reason",
         "paid_at",
         "processor_reference",
-        money=("amount", "original_amount"),
+        money=("amount", "original_amount", "amount_paid"),
     ),
 )

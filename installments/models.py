@@ -306,6 +306,13 @@ class Installment(StateMachine):
         return f"{self.public_id} #{self.sequence} {self.amount} ({self.status})"
 
     @property
+    def amount_collected(self) -> int:
+        """What it has collected, as its representations say `amount_paid`:
+        all of `amount` once paid (however many charges it took), what a
+        partial collection took while it is not (DESIGN section 15)."""
+        return self.amount if self.status == self.Status.PAID else self.amount_paid
+
+    @property
     def amount_owed(self) -> int:
         """What is still to collect of it: `amount` less what a partial
         collection took (DESIGN section 15)."""

@@ -64,7 +64,7 @@ def installment_output(installment) -> dict:
         "sequence": installment.sequence,
         "amount": installment.amount,
         "original_amount": installment.original_amount,
-        "amount_paid": installment.amount_paid,
+        "amount_paid": installment.amount_collected,
         "due_date": iso_date(installment.due_date),
         "status": installment.status,
         "attempts": installment.attempts,

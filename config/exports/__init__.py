@@ -6,8 +6,9 @@ however many rows there are. Every export follows the same rules (docs/api.md,
 "CSV exports"):
 
 - money: the integer of kobo under the API's field name, then the same amount
-  in naira (`<name>_naira`, `1234.56`, a point and two decimals, no sign or
-  thousands separator), so a spreadsheet can add it up;
+  in naira (`<name>_naira`, `1234.56`, a point and two decimals, no thousands
+  separator) with the same sign (`-117000`, `-1170.00`), so a spreadsheet can
+  add either up;
 - timestamps: ISO 8601 in UTC ending in `Z`, as in JSON; dates `YYYY-MM-DD`;
 - a cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
   a tab or a carriage return) is written with a `'` in front;

@@ -89,10 +89,10 @@ INSTALLMENT = component(
             "original_amount": {**KOBO, "description": "What it was at creation."},
             "amount_paid": {
                 **KOBO,
-                "description": "What a partial collection took of `amount` while "
-                "the installment is not paid (0 without one; see "
-                "/docs/auto-debit/): the rest, `amount - amount_paid`, is still "
-                "owed.",
+                "description": "What it has collected: all of `amount` once "
+                "`paid`; before that, what a partial collection took of it (0 "
+                "without one; see /docs/auto-debit/), the rest, `amount - "
+                "amount_paid`, still owed.",
             },
             "due_date": DATE,
             "status": string(enum=list(Installment.Status.values)),

@@ -101,8 +101,8 @@ extend_schema_view(
         responses=with_csv(
             list_envelope(DUE_INSTALLMENT),
             "`id, payment_plan_id, order_reference, customer_id, sequence, "
-            "due_date, status, currency, amount, original_amount, attempts, "
-            "last_failure_reason, paid_at, processor_reference`.",
+            "due_date, status, currency, amount, original_amount, amount_paid, "
+            "attempts, last_failure_reason, paid_at, processor_reference`.",
         ),
     )
 )(api.InstallmentListApi)

@@ -24,7 +24,10 @@ extend_schema_view(
         "otherwise). With the API key of the plan's merchant: makes the next unpaid "
         "installment due now and collects it, so the merchant sees installment.paid, "
         "payment.failed, goods.release and completion without waiting. A plan with "
-        "nothing left to collect is a 409 plan_not_collectable.",
+        "nothing left to collect is a 409 plan_not_collectable, and so, for a "
+        "moment, is one whose next installment is being collected or which a "
+        "refund, cancellation, reschedule or early payment is changing (the "
+        "message says which).",
         request=None,
         parameters=[path_id("plan_id", "plan", "The plan's identifier")],
         responses={200: ok_envelope(PAYMENT_PLAN), **errors(409)},

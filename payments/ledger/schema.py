@@ -53,14 +53,18 @@ WALLET_TRANSACTION = component(
                 "The processor reference of the charge or transfer that moved the "
                 "money: `inst_..._a1` (`_a2`, `_a1m2`, ... on a retry or another "
                 "payment method) for an installment (the `processorReference` of "
-                "its `installment.paid` event), `plan_..._d1` (`_d2`, ... after a "
-                "declined try) for a deposit, the payout id `po_...` (the "
+                "its `installment.paid` event), `inst_..._a4p` for the partial "
+                "debit of its last retry, `inst_..._p1` for one paid early, "
+                "`plan_..._d1` (`_d2`, ... after a declined try) for a deposit, "
+                "`plan_..._po1` for a payoff, the payout id `po_...` (the "
                 "`reference` of `transfer.success`) for a payout, the collection "
-                "refunded for a `refund` or `refund_returned`."
+                "refunded for a `refund` or `refund_returned` "
+                "(/docs/wallet/#collections-and-their-references)."
             ),
             "resource_type": string(
-                "What the money was for: `installment`, `payment_plan` (its "
-                "deposit), `payout` or `refund`.",
+                "What the money was for: `installment`, `payment_plan` (a payment "
+                "of the plan as a whole: its deposit, or a payoff), `payout` or "
+                "`refund`.",
                 enum=WALLET_RESOURCE_TYPES,
             ),
             "resource_id": string(

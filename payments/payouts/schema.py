@@ -90,7 +90,9 @@ SETTLEMENT_LINE = component(
             ),
             "order_reference": string("Your order reference."),
             "payment_plan_id": string("`plan_...`"),
-            "installment_id": string("`inst_...`; empty for a deposit or a refund."),
+            "installment_id": string(
+                "`inst_...`; empty for a deposit, a payoff or a refund."
+            ),
             "refund_id": string("`rf_...` for a refund; empty otherwise."),
             "processor_reference": string(
                 "The processor reference of the charge that collected the money "

@@ -3,7 +3,9 @@ neutralised, money is kobo and naira, rows stream a chunk at a time."""
 
 import csv
 import io
+import re
 from datetime import UTC, date, datetime
+from pathlib import Path
 
 from config.exports import (
     CHUNK_SIZE,
@@ -15,6 +17,7 @@ from config.exports import (
     naira,
 )
 
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 EXPORT = CsvExport(
     "things",
     (
@@ -47,6 +50,19 @@ def test_naira_is_exact_to_the_kobo():
     assert naira(12_345_678) == "123456.78"
     assert naira(-5) == "-0.05"
     assert naira(0) == "0.00"
+
+
+def test_the_documented_naira_columns_carry_the_sign_of_the_kobo_ones():
+    """docs/api.md describes the naira column as written: a negative amount
+    (money out of a balance) keeps its minus sign in both columns, so the two
+    add up to the same figure."""
+    doc = " ".join((DOCS / "api.md").read_text().split())
+    section = doc[doc.index("## CSV exports") : doc.index("## Rate limits")]
+
+    assert "no sign" not in section
+    kobo, shown = re.search(r"`(-\d+)` and `(-\d+\.\d\d)`", section).groups()
+    table = parsed(csv_lines(EXPORT, [{"name": "payout", "amount": int(kobo)}]))
+    assert table[1] == ["payout", kobo, shown]
 
 
 def test_a_row_gives_kobo_then_naira_and_an_injected_name_is_neutralised():

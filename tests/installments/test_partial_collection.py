@@ -8,13 +8,17 @@ The sandbox's card 4084080000000060 only ever has part of the money: full
 charges fail `insufficient_funds`, a partial debit collects 60% of what it asks
 for."""
 
+import csv
+import io
 from datetime import datetime, time, timedelta
 
 import pytest
 from django.core import mail
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from config.api.formats import iso_utc
+from config.exports import naira
 from installments.collection import partial
 from installments.models import Installment
 from merchants.models import Merchant
@@ -319,6 +323,43 @@ def test_the_engines_last_try_after_a_partial_charges_only_the_rest(db):
     [paid] = event_data(setup.owner.merchant, "installment.paid")
     assert (paid["amount"], paid["processorReference"]) == (rest, last.reference)
     assert "clean" in check_ledger()
+
+
+def test_a_paid_installment_reports_all_of_its_amount_paid_however_it_was_paid(db):
+    """`amount_paid` of a paid installment is its whole amount, in the API and
+    the CSV: the one paid in a partial collection and its rest, as the one
+    paid at once; the plan's `amount_paid` adds up the same figures."""
+    setup = partial_plan(percent=50)
+    first, second = installments_of(setup.plan)[:2]
+    first_three_attempts(first)
+    last_retry(first)
+    add_card(setup.shopper, CARD_OK)  # a card that pays the rest and the next
+    collect(first.due_date + timedelta(days=14))
+    collect(second.due_date)
+    first, second = refreshed(first), refreshed(second)
+    assert (first.status, second.status) == ("paid", "paid")
+    assert 0 < first.amount_paid < first.amount  # the partial part, kept inside
+
+    data = setup.shopper.get(setup.url).json()["data"]
+    api = APIClient()
+    rows = api.get(
+        f"/api/v1/installments?due_to={second.due_date}&format=csv",
+        **setup.owner.headers,
+    )
+    csv_rows = {
+        row["id"]: row
+        for row in csv.DictReader(
+            io.StringIO(b"".join(rows.streaming_content).decode())
+        )
+    }
+
+    reported = {i["id"]: i["amount_paid"] for i in data["installments"][:2]}
+    assert reported == {first.public_id: first.amount, second.public_id: second.amount}
+    for installment in (first, second):
+        row = csv_rows[installment.public_id]
+        assert int(row["amount_paid"]) == installment.amount
+        assert row["amount_paid_naira"] == naira(installment.amount)
+    assert data["amount_paid"] == setup.plan.deposit_amount + sum(reported.values())
 
 
 def test_a_partial_debit_that_finds_all_that_is_owed_pays_the_installment(

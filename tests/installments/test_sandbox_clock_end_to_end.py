@@ -4,10 +4,12 @@ sandbox card through the card page and buy on 6 monthly installments; the
 merchant's API key drives each plan to its end with the sandbox clock.
 
 The receiver gets exactly the events `docs/sandbox.md` lists for each
-walkthrough, in that order, each signed: the sequences are read from the
-document's tables, so the document cannot drift from what the service does.
-The web process sends its webhooks one at a time (`WEBHOOK_DELIVERY_THREADS=1`)
-so they arrive in the order they happened."""
+walkthrough, each signed: the sequences are read from the document's tables,
+so the document cannot drift from what the service does. The order the
+document promises is the events API's (oldest first), with `createdAt` never
+going back and shared by the events of one step; webhooks may arrive in any
+order, but the web process here sends them one at a time
+(`WEBHOOK_DELIVERY_THREADS=1`), so they arrive in that order too."""
 
 import json
 import re
@@ -57,6 +59,53 @@ def walkthrough(name: str) -> list[tuple[str, str | None]]:
             listed.append((names[0], names[1] if len(names) > 1 else None))
         sequence += listed * int(times)
     return sequence
+
+
+def introduction(name: str) -> str:
+    """The paragraph just before the walkthrough's table: what it promises."""
+    text = DOC.read_text()
+    before = text[: text.index(f"<!-- walkthrough: {name} -->")].rstrip()
+    return " ".join(before.split("\n\n")[-1].split())
+
+
+def listed_oldest_first(shop: "Api") -> list[dict]:
+    """The merchant's events as `GET /api/v1/events` gives them (newest first),
+    read oldest first, as the document says to."""
+    answer = shop.get("/api/v1/events?limit=100")
+    assert answer["total"] == len(answer["data"])
+    return list(reversed(answer["data"]))
+
+
+def assert_the_documented_order(name: str, events: list[dict]) -> None:
+    """What the walkthrough's introduction promises a merchant: the events
+    API, read oldest first, lists the table's sequence; `createdAt` never goes
+    back down it; the events of one step share one `createdAt` (the checkout's,
+    and each installment's paid pair with the completion or a failure with the
+    default that follows it)."""
+    promise = introduction(name)
+    assert "GET /api/v1/events` gives them oldest first" in promise, promise
+    assert "same `createdAt`" in promise or "one `createdAt`" in promise, promise
+    assert "in this order" not in promise
+    assert as_sequence_of(events) == walkthrough(name)
+    created = [event["createdAt"] for event in events]
+    assert created == sorted(created)
+    checkout = [e for e in events if e["createdAt"] == created[0]]
+    assert [e["eventType"] for e in checkout] == [
+        "payment.success",
+        *["debit.scheduled"] * 6,
+        "goods.release",
+    ]
+    for earlier, later in zip(events, events[1:], strict=False):
+        if later["eventType"] in (
+            "installment.paid",
+            "payment_plan.completed",
+            "payment_plan.defaulted",
+        ):
+            assert later["createdAt"] == earlier["createdAt"], (earlier, later)
+
+
+def as_sequence_of(events: list[dict]) -> list[tuple[str, str | None]]:
+    return [(e["eventType"], e["data"].get("reason")) for e in events]
 
 
 def received(receiver, path: str) -> list:
@@ -120,6 +169,11 @@ def test_the_documented_walkthroughs_reach_the_receiver_exactly_in_order_signed(
         )
         waiting = advance(other, doomed, due(doomed, 0))["data"]
         defaulted = advance(other, doomed, due(doomed, -1) + timedelta(days=3))["data"]
+        listed = {"fails-twice": listed_oldest_first(shop)}
+        listed["expired-card"] = listed_oldest_first(other)
+
+    for name, events in listed.items():
+        assert_the_documented_order(name, events)
 
     assert completed["status"] == "completed"
     assert [(i["status"], i["attempts"]) for i in completed["installments"]] == [

@@ -1,19 +1,28 @@
 """Simultaneous sandbox `collect-next` calls on one plan (PostgreSQL, real
 threads): the engine's claim lets exactly one of them charge; the others answer
-409 `plan_not_collectable` while that installment is being collected."""
+409 `plan_not_collectable` while that installment is being collected. A call
+while a refund holds the plan says that, not that it is being collected."""
 
 import threading
 
 import pytest
 from django.conf import settings
+from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from installments.collection import charging, time_travel
 from installments.models import Installment
+from installments.refunds import services as refund_services
 
 from ..checkout.conftest import CARD_POOR
-from ..concurrency import run_concurrently
-from .conftest import charges_for, check_ledger, installments_of, make_active_plan
+from ..concurrency import in_thread, run_concurrently
+from .conftest import (
+    charges_for,
+    check_ledger,
+    installments_of,
+    make_active_plan,
+    refund,
+)
 from .test_collection_failures import failures, only_card
 
 pytestmark = [
@@ -144,3 +153,84 @@ def test_calls_that_read_the_installment_before_a_failed_attempt_do_not_retry_it
     assert [c.reference for c in charges_for(first)] == [f"{first.public_id}_a1"]
     assert [f["reason"] for f in failures(setup.plan)] == ["insufficient_funds"]
     assert "clean" in check_ledger()
+
+
+@pytest.fixture
+def refund_held_open(monkeypatch):
+    """A refund that, having locked the plan and its installments, keeps its
+    transaction open (up to 30 s) until `release` is set; `holding` is set once
+    it holds them."""
+    holding, release = threading.Event(), threading.Event()
+    real = refund_services.allocate
+
+    def allocate(**kwargs):
+        holding.set()
+        release.wait(30)
+        return real(**kwargs)
+
+    monkeypatch.setattr(refund_services, "allocate", allocate)
+    return holding, release
+
+
+def test_collect_next_while_a_refund_holds_the_plan_says_so(refund_held_open):
+    """The installment is not being collected: a refund being recorded holds the
+    plan. The answer says that; nothing is charged; once the refund is
+    recorded, collect-next collects the installment."""
+    holding, release = refund_held_open
+    setup = make_active_plan()
+    first = installments_of(setup.plan)[0]
+    thread, refunded = in_thread(lambda: refund(setup, 10_000))
+    try:
+        assert holding.wait(30)
+        answer = caller(setup, threading.Semaphore(0))()
+    finally:
+        release.set()
+        thread.join(60)
+
+    assert answer.status_code == 409, answer.content
+    message = answer.json()["error"]["message"]
+    assert "being collected" not in message
+    assert message == (
+        "This plan is being changed right now (a refund, a cancellation, a "
+        "reschedule or an early payment is being recorded), so its next "
+        "installment cannot be collected at this moment; ask again in a moment."
+    )
+    assert [r.status_code for r in refunded] == [201]
+    assert not charges_for(first)
+    first.refresh_from_db()
+    assert (first.status, first.attempts) == ("scheduled", 0)
+    again = caller(setup, threading.Semaphore(0))()
+    assert again.status_code == 200, again.content
+    assert again.json()["data"]["installments"][0]["status"] == "paid"
+    assert "clean" in check_ledger()
+
+
+@pytest.mark.parametrize(("lock", "held"), [("FOR UPDATE", True), ("FOR SHARE", False)])
+def test_a_change_holding_the_plan_is_seen_and_another_call_asking_is_not(lock, held):
+    """What collect-next asks when its claim was skipped: a transaction that
+    locked the plan to change it (refunds, cancellations, reschedules and early
+    payments lock it FOR UPDATE) is seen at once; another collect-next asking
+    the same question at the same moment (a share lock) is not, so that
+    simultaneous calls are told the installment is being collected."""
+    setup = make_active_plan()
+    locked, release = threading.Event(), threading.Event()
+
+    def holder():
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 1 FROM installments_paymentplan WHERE id = %s {lock}",
+                [setup.plan.pk],
+            )
+            locked.set()
+            release.wait(30)
+
+    thread, _ = in_thread(holder)
+    try:
+        assert locked.wait(30)
+        seen = time_travel._plan_held(setup.plan.pk)
+    finally:
+        release.set()
+        thread.join(60)
+
+    assert seen is held
+    assert time_travel._plan_held(setup.plan.pk) is False

@@ -5,8 +5,10 @@ installment paid by the customer's second method (`inst_..._a1m2`)."""
 
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from importlib import import_module
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.apps import apps as django_apps
@@ -19,12 +21,20 @@ from installments.models import Installment, PaymentPlan
 from payments.models import LedgerTransaction, Payout
 from webhooks.models import Event
 
-from ..checkout.conftest import CARD_POOR, add_card, complete, open_session, register
+from ..checkout.conftest import (
+    CARD_OK,
+    CARD_POOR,
+    add_card,
+    complete,
+    open_session,
+    register,
+)
 from ..conftest import make_merchant_with_key
 from ..merchants.conftest import sign_in
 from ..payments.conftest import set_payout_account
 from .conftest import PlanSetup, check_ledger, collect, installments_of
 from .test_collection_failures import make_default
+from .test_partial_collection import first_three_attempts, last_retry, partial_plan
 
 pytestmark = pytest.mark.django_db
 
@@ -143,3 +153,106 @@ def test_the_dashboard_wallet_shows_each_lines_resource_and_processor_reference(
         (row["resource_type"], row["resource_id"], row["reference"])
         for row in story.answer["data"]["transactions"]
     ]
+
+
+WALLET_DOC = Path(__file__).resolve().parents[2] / "docs" / "wallet.md"
+ID_PART = {"inst_…": r"inst_[0-9A-Za-z]{22}", "plan_…": r"plan_[0-9A-Za-z]{22}"}
+
+
+def documented_collections() -> list[tuple[re.Pattern, str, str, re.Pattern]]:
+    """The table after `<!-- collections -->` in docs/wallet.md: for each kind
+    of collection, its references (patterns), resource type and id prefix, and
+    its description (a pattern: numbers and the order reference vary)."""
+    text = WALLET_DOC.read_text()
+    table = text[text.index("<!-- collections -->") :].split("\n\n")[0]
+    documented = []
+    for line in table.splitlines()[3:]:
+        _what, references, resource, description = (
+            cell.strip() for cell in line.strip("|").split("|")
+        )
+        forms = []
+        for form in re.findall(r"`([^`]+)`", references):
+            pattern = re.escape(form)
+            for shown, real in ID_PART.items():
+                pattern = pattern.replace(re.escape(shown), real)
+            forms.append(re.sub(r"<[nk]>", r"[0-9]+", pattern))
+        resource_type, prefix = re.findall(r"`([^`]+)`", resource)
+        [described] = re.findall(r"`([^`]+)`", description)
+        # Numbers vary (a payoff lists one installment or several), and so
+        # does the order reference.
+        parts = re.split(r"(ORD-2041|\d+(?:, \d+)*)", described)
+        described = "".join(
+            re.escape(part)
+            if number % 2 == 0
+            else r"\S+"
+            if part == "ORD-2041"
+            else r"[0-9]+(?:, [0-9]+)*"
+            for number, part in enumerate(parts)
+        )
+        documented.append(
+            (
+                re.compile("|".join(forms)),
+                resource_type,
+                prefix.removesuffix("…"),
+                re.compile(described),
+            )
+        )
+    return documented
+
+
+def test_every_kind_of_collection_carries_the_documented_reference_and_resource(db):
+    """A plan's wallet lines of every kind of collection: the deposit, an
+    installment's partial debit and the rest at its last try, one installment
+    paid early and a payoff. Each is described by exactly one row of the
+    documented table (its reference's form, its resource and its description),
+    and every row describes one of them."""
+    setup = partial_plan(percent=50)
+    plan = setup.plan
+    first, second, third = installments_of(plan)
+    first_three_attempts(first)
+    last_retry(first)  # part of the first
+    card = add_card(setup.shopper, CARD_OK)
+    make_default(setup, card)
+    collect(first.due_date + timedelta(days=14))  # the rest of the first
+    early = setup.shopper.post(f"{setup.url}/pay", {"installment_id": second.public_id})
+    assert early.status_code == 200, early.content
+    payoff = setup.shopper.post(f"{setup.url}/pay", {"payoff": True})
+    assert payoff.status_code == 200, payoff.content
+    assert payoff.json()["data"]["status"] == "completed"
+    answer = (
+        APIClient()
+        .get(
+            f"/api/v1/merchant/{setup.owner.merchant.public_id}/wallet",
+            **setup.owner.headers,
+        )
+        .json()
+    )
+
+    documented = documented_collections()
+    rows_used = set()
+    lines = [r for r in answer["data"]["transactions"] if r["type"] == "collection"]
+    for line in lines:
+        rows = [
+            number
+            for number, (reference, resource_type, prefix, description) in enumerate(
+                documented
+            )
+            if reference.fullmatch(line["reference"])
+            and line["resource_type"] == resource_type
+            and line["resource_id"].startswith(prefix)
+            and description.fullmatch(line["description"])
+        ]
+        assert len(rows) == 1, (line, documented)
+        rows_used.update(rows)
+    assert rows_used == set(range(len(documented)))
+    by_reference = {line["reference"]: line for line in lines}
+    assert by_reference[f"{first.public_id}_a4p"]["resource_id"] == first.public_id
+    assert by_reference[f"{first.public_id}_a5"]["resource_id"] == first.public_id
+    assert by_reference[f"{second.public_id}_p1"]["resource_id"] == second.public_id
+    payoff_line = by_reference[f"{plan.public_id}_po1"]
+    assert (payoff_line["resource_type"], payoff_line["resource_id"]) == (
+        "payment_plan",
+        plan.public_id,
+    )
+    assert payoff_line["amount"] == third.amount
+    assert "clean" in check_ledger()
