@@ -57,10 +57,13 @@ no_control_characters = NoControlCharacters()
 def one_line(text: object, limit: int) -> str:
     """`text` as a part of one line of a message: every run of spaces, line
     breaks and control characters becomes one space, invisible formatting
-    characters go, and what is longer than `limit` characters is cut, ending
-    with "..."."""
+    characters go, and what is longer than `limit` characters is cut (between
+    words when it can), ending with "..."."""
     flat = unicodedata.normalize("NFC", str(text)).translate(_INVISIBLE)
     flat = _BLANKS.sub(" ", flat).strip()
     if len(flat) <= limit:
         return flat
-    return flat[: max(0, limit - len(ELLIPSIS))].rstrip() + ELLIPSIS
+    cut = flat[: max(0, limit - len(ELLIPSIS))]
+    if flat[len(cut)] != " " and " " in cut[len(cut) // 2 :]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" .") + ELLIPSIS
