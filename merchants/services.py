@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from config.accounts import AccountKind
 from config.api import login_guard, ratelimit
+from config.api.passwords import validate_new_password
 
 from . import emails, selectors
 from .errors import ApiAccessDisabled, EmailAlreadyRegistered, MerchantNotActive
@@ -48,7 +49,13 @@ def merchant_register(
     client_ip: str,
 ) -> Merchant:
     """A sign-up through the API: `merchant_create`, throttled per client address
-    and per e-mail address (RateLimited) before anything is checked or sent."""
+    and per e-mail address (RateLimited). Only a sign-up whose password passes
+    counts: one refused for its password sends nothing, and someone struggling
+    with the password rules should not be locked out by them."""
+    validate_new_password(
+        password,
+        account=Merchant(email=email.strip().lower(), business_name=business_name),
+    )
     login_guard.check_sign_up_allowed(
         kind=MERCHANTS.name, email=email, client_ip=client_ip
     )

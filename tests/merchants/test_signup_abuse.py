@@ -79,6 +79,16 @@ def test_the_eleventh_sign_up_from_one_address_in_an_hour_is_429(
     assert other.status_code == 201
 
 
+def test_a_sign_up_refused_for_its_password_does_not_count(api, hour_start):
+    weak = [
+        api.post(API_URL, body(password="password123"), format="json").status_code
+        for _ in range(12)
+    ]
+
+    assert weak == [400] * 12
+    assert api.post(API_URL, body(), format="json").status_code == 201
+
+
 def test_the_web_form_and_the_api_share_the_budget_and_the_form_says_why(
     api, hour_start
 ):
