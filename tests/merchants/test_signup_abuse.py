@@ -16,6 +16,7 @@ from config.api.rates import parse_rate
 from merchants import services
 from merchants.models import Merchant
 
+from ..config.test_production_settings import manage
 from ..conftest import bearer, merchant_jwt, redis_client
 from ..factories import MerchantFactory
 from .test_signup import field_errors
@@ -140,6 +141,13 @@ def test_a_rate_is_a_count_per_period(text, rate):
 def test_a_malformed_rate_is_refused(text):
     with pytest.raises(ValueError, match="10/hour"):
         parse_rate(text)
+
+
+def test_a_malformed_signup_rate_limit_stops_the_service_at_start():
+    result = manage("check", SIGNUP_RATE_LIMIT="10 per hour")
+
+    assert result.returncode != 0
+    assert "SIGNUP_RATE_LIMIT: '10 per hour' is not a rate" in result.stderr
 
 
 # --- per e-mail address -----------------------------------------------------------
