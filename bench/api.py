@@ -71,7 +71,7 @@ end
 MERCHANT = (
     "import json\n"
     "from merchants import services\n"
-    "m = services.merchant_register(email='bench@shop.ng', "
+    "m = services.merchant_create(email='bench@shop.ng', "
     "password='Bench-Passw0rd-42', business_name='Bench', "
     "business_url='https://bench.ng')\n"
     "m = services.merchant_approve(merchant=m)\n"

@@ -64,7 +64,7 @@ _TXN = [
 
 
 def _merchant(tag: str):
-    merchant = services.merchant_register(
+    merchant = services.merchant_create(
         email=f"wallet{tag}@bench.ng",
         password="Bench-Passw0rd-42",
         business_name=f"Wallet {tag}",

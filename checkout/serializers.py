@@ -14,18 +14,13 @@ from config.api.serializers import (
     matching,
     web_url,
 )
+from config.text import no_control_characters
 from installments import rules
 
 CURRENCY_CODE = re.compile(r"[A-Z]{3}")
-CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
 _currency_code = matching(
     CURRENCY_CODE, "Enter a three-letter ISO 4217 currency code in capitals, e.g. NGN."
 )
-
-
-def _no_control_characters(value: str) -> None:
-    if CONTROL_CHARACTERS.search(value):
-        raise serializers.ValidationError("Control characters are not allowed.")
 
 
 class CurrencyField(StrictCharField):
@@ -39,9 +34,9 @@ class SessionCreateInput(StrictSerializer):
     merchant_id = StrictCharField(max_length=40)
     amount = StrictIntegerField()
     currency = CurrencyField(max_length=3)
-    title = StrictCharField(max_length=200, validators=[_no_control_characters])
+    title = StrictCharField(max_length=200, validators=[no_control_characters])
     order_reference = StrictCharField(
-        max_length=100, validators=[_no_control_characters]
+        max_length=100, validators=[no_control_characters]
     )
     customer_email = StrictEmailField(
         max_length=254, required=False, allow_blank=True, allow_null=True
@@ -126,7 +121,7 @@ class CompleteInput(StrictSerializer):
 
 class PaymentLinkCreateInput(StrictSerializer):
     merchant_id = StrictCharField(max_length=40)
-    title = StrictCharField(max_length=200, validators=[_no_control_characters])
+    title = StrictCharField(max_length=200, validators=[no_control_characters])
     amount = StrictIntegerField()
     currency = CurrencyField(max_length=3)
     description = StrictCharField(

@@ -15,6 +15,8 @@ from urllib.parse import urlparse
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from config.api.rates import parse_rate
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -329,6 +331,21 @@ RATE_LIMITS = {
 LOGIN_FAILURES_PER_ACCOUNT = 5
 LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60
 LOGIN_REQUESTS_PER_IP_PER_MINUTE = env.int("LOGIN_REQUESTS_PER_IP_PER_MINUTE", 300)
+# Merchant sign-ups (docs/operations.md), the web form and the API together: per
+# client address, and per e-mail address so that sign-up cannot flood an inbox
+# with our e-mails. Each is "<count>/<second|minute|hour|day>".
+SIGNUP_RATE_LIMIT = env.str("SIGNUP_RATE_LIMIT", default="10/hour")
+SIGNUP_RATE_LIMIT_PER_ADDRESS = env.str(
+    "SIGNUP_RATE_LIMIT_PER_ADDRESS", default="3/hour"
+)
+for _name, _rate in (
+    ("SIGNUP_RATE_LIMIT", SIGNUP_RATE_LIMIT),
+    ("SIGNUP_RATE_LIMIT_PER_ADDRESS", SIGNUP_RATE_LIMIT_PER_ADDRESS),
+):
+    try:
+        parse_rate(_rate)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{_name}: {error}") from None
 
 # Operations (docs/operations.md, "Health, readiness and metrics"). /metrics
 # answers only the bearer METRICS_TOKEN, and 404 while it is unset. Several web

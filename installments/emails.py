@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.mail import EmailMessage, get_connection, send_mass_mail
 from django.utils import timezone
 
+from config.text import one_line
 from payments.gateway.declines import decline_of
 
 Message = tuple[str, str, str]
@@ -22,6 +23,31 @@ Message = tuple[str, str, str]
 
 def naira(kobo: int) -> str:
     return f"NGN {kobo // 100:,}.{kobo % 100:02d}"
+
+
+# What a merchant or a customer typed goes into every e-mail and SMS through
+# these, never as it was stored: one line, cut to a length (config.text), so
+# that a name holding line breaks and a message of its own (rows from before
+# names were checked) reads as a name inside our sentence.
+SHOP_NAME_LIMIT = 60
+ORDER_REFERENCE_LIMIT = 100
+FIRST_NAME_LIMIT = 50
+REASON_LIMIT = 100  # a processor's words
+
+
+def shop(merchant) -> str:
+    """The merchant's business name, as customers read it in our messages."""
+    return one_line(merchant.business_name, SHOP_NAME_LIMIT)
+
+
+def order(reference: str) -> str:
+    """A merchant's order reference inside our sentence."""
+    return one_line(reference, ORDER_REFERENCE_LIMIT)
+
+
+def hello(customer) -> str:
+    """The first line of an e-mail to `customer`."""
+    return f"Hello {one_line(customer.first_name, FIRST_NAME_LIMIT)},"
 
 
 def _reason(reason: str) -> str:
@@ -37,13 +63,13 @@ def installment_failed(
 ) -> Message:
     """To the customer: `claim` (a collection claim) failed and is tried again
     at `when`."""
-    when = timezone.localtime(when)
+    when, reference = timezone.localtime(when), order(claim.order_reference)
     return (
-        f"We could not collect your installment for order {claim.order_reference}",
-        f"Hello {customer.first_name},\n\n"
+        f"We could not collect your installment for order {reference}",
+        f"{hello(customer)}\n\n"
         f"We tried to collect installment {claim.sequence} of "
         f"{claim.installment_count} ({naira(claim.amount)}) for your order "
-        f"{claim.order_reference} from {merchant.business_name}, but "
+        f"{reference} from {shop(merchant)}, but "
         f"{_reason(reason)}.\n\n"
         f"We will try again on {when:%A %d %B %Y} at {when:%H:%M} (Lagos time). "
         "Please make sure the payment method has enough funds, or add another one "
@@ -59,13 +85,13 @@ def partially_collected(
     installment, a partial debit took `collected`, the rest is tried at `when`
     (DESIGN section 15)."""
     when = timezone.localtime(when)
-    rest = claim.amount - collected
+    rest, reference = claim.amount - collected, order(claim.order_reference)
     return (
-        f"We collected part of your installment for order {claim.order_reference}",
-        f"Hello {customer.first_name},\n\n"
+        f"We collected part of your installment for order {reference}",
+        f"{hello(customer)}\n\n"
         f"We could not collect all of installment {claim.sequence} of "
         f"{claim.installment_count} ({naira(claim.amount)} still owed) for your "
-        f"order {claim.order_reference} from {merchant.business_name}, so we "
+        f"order {reference} from {shop(merchant)}, so we "
         f"collected {naira(collected)} of it.\n\n"
         f"The rest, {naira(rest)}, is the last try: we will collect it on "
         f"{when:%A %d %B %Y} at {when:%H:%M} (Lagos time). You can pay it before "
@@ -76,12 +102,12 @@ def partially_collected(
 
 
 def plan_defaulted_to_customer(claim, customer, merchant, reason: str) -> Message:
-    merchant_name = merchant.business_name
+    merchant_name, reference = shop(merchant), order(claim.order_reference)
     return (
-        f"Your payment plan for order {claim.order_reference} is in default",
-        f"Hello {customer.first_name},\n\n"
+        f"Your payment plan for order {reference} is in default",
+        f"{hello(customer)}\n\n"
         f"Installment {claim.sequence} ({naira(claim.amount)}) of your order "
-        f"{claim.order_reference} from {merchant_name} could not be collected "
+        f"{reference} from {merchant_name} could not be collected "
         f"after {_attempts(claim)}: the last time {_reason(reason)}. Your payment "
         "plan is now in default and no further installments will be collected "
         "automatically.\n\n"
@@ -91,15 +117,15 @@ def plan_defaulted_to_customer(claim, customer, merchant, reason: str) -> Messag
 
 
 def plan_defaulted_to_merchant(claim, merchant, reason: str) -> Message:
-    plan_id = claim.plan_public_id
+    plan_id, reference = claim.plan_public_id, order(claim.order_reference)
     return (
-        f"Payment plan {plan_id} (order {claim.order_reference}) defaulted",
-        f"Hello {merchant.business_name},\n\n"
+        f"Payment plan {plan_id} (order {reference}) defaulted",
+        "Hello,\n\n"
         f"Installment {claim.sequence} ({naira(claim.amount)}) of payment plan "
-        f"{plan_id} for order {claim.order_reference} (customer "
+        f"{plan_id} for order {reference} (customer "
         f"{claim.customer_public_id}) could not be collected after {_attempts(claim)} "
-        f"(last reason: {reason}). The plan is now defaulted: no further "
-        "installments will be collected, and your customer has been told to "
+        f"(last reason: {one_line(reason, REASON_LIMIT)}). The plan is now defaulted: "
+        "no further installments will be collected, and your customer has been told to "
         "contact you.\n\n"
         f"The plan: {settings.BASE_URL}/dashboard/plans/{plan_id}/\n",
         merchant.email,

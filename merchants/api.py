@@ -26,7 +26,7 @@ class MerchantRegisterApi(APIView):
 
     def post(self, request):
         values = RegisterInput.validated(request.data)
-        merchant = services.merchant_register(**values)
+        merchant = services.merchant_register(**values, client_ip=client_ip(request))
         return responses.created(merchant_output(merchant))
 
 

@@ -47,7 +47,7 @@ def demo_merchant_ensure() -> tuple[Merchant, str | None]:
     if merchant is not None:
         return merchant, None
     password = new_password()
-    merchant = services.merchant_register(
+    merchant = services.merchant_create(
         email=DEMO_MERCHANT_EMAIL,
         password=password,
         business_name=DEMO_BUSINESS_NAME,

@@ -9,8 +9,10 @@ from django.db.models.functions import Lower
 from config.api.ids import new_public_id
 from config.db.encryption import EncryptedTextField
 from config.models import PasswordCredentials, StateMachine
+from config.text import no_control_characters
 
 API_KEY_PREFIX = "service_live_sk_"
+BUSINESS_NAME_MAX_LENGTH = 200
 
 
 SCHEDULE_TYPES = ("monthly", "biweekly", "weekly")
@@ -60,7 +62,11 @@ class Merchant(PasswordCredentials, StateMachine):
     # Moves on with every password change or reset: JWTs carry the version they
     # were issued under and are refused once it moves on (config/api/auth.py).
     credential_version = models.PositiveIntegerField(default=0)
-    business_name = models.CharField(max_length=200)
+    # Customers read it in our e-mails and texts: one line, no control characters
+    # (config.text); the API, the sign-up form and the admin all refuse the rest.
+    business_name = models.CharField(
+        max_length=BUSINESS_NAME_MAX_LENGTH, validators=[no_control_characters]
+    )
     business_url = models.URLField(max_length=200)
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.PENDING

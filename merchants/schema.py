@@ -8,9 +8,11 @@ common error statuses).
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from config.api.request_fields import (
+    CONTROL,
     describe_body,
     describe_fields,
     new_password,
+    refusing,
     url_schema,
     webhook_url,
 )
@@ -44,6 +46,12 @@ RELEASE_RULES = [
 describe_fields(
     RegisterInput,
     password=new_password,
+    business_name=refusing(
+        CONTROL,
+        "Your business's name as customers know it: it appears in their "
+        "e-mails and text messages. One line: no line breaks or other control "
+        "characters.",
+    ),
     business_url={
         **url_schema(("http", "https")),
         "description": "Your shop's address (http or https): the hosted checkout "
@@ -162,9 +170,11 @@ extend_schema_view(
         operation_id="merchant_register",
         summary="Apply for a merchant account",
         description="Creates a `pending` merchant; staff approve it (within 24 "
-        "hours) and enable API access separately.",
+        "hours) and enable API access separately. At most 10 sign-ups an hour "
+        "from one client address and 3 an hour with one e-mail address (429 "
+        "with `Retry-After` beyond).",
         request=RegisterInput,
-        responses={201: ok_envelope(MERCHANT), **errors(409)},
+        responses={201: ok_envelope(MERCHANT), **errors(409, 429)},
     )
 )(api.MerchantRegisterApi)
 

@@ -10,8 +10,10 @@ from config.api.serializers import (
     web_url,
 )
 from config.destinations import UrlNotAllowed, check_url, refusal_message
+from config.text import no_control_characters
 
 from .models import (
+    BUSINESS_NAME_MAX_LENGTH,
     MAX_INSTALLMENTS,
     MAX_RESCHEDULE_DAYS,
     MAX_RESCHEDULES,
@@ -23,7 +25,11 @@ from .models import (
 class RegisterInput(StrictSerializer):
     email = StrictEmailField(max_length=254)
     password = StrictCharField(max_length=128, trim_whitespace=False)
-    business_name = StrictCharField(min_length=2, max_length=200)
+    business_name = StrictCharField(
+        min_length=2,
+        max_length=BUSINESS_NAME_MAX_LENGTH,
+        validators=[no_control_characters],
+    )
     business_url = StrictURLField(max_length=200)
 
     def validate_business_url(self, value):

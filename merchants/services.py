@@ -9,7 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.accounts import AccountKind
-from config.api import ratelimit
+from config.api import login_guard, ratelimit
+from config.api.passwords import validate_new_password
 
 from . import emails, selectors
 from .errors import ApiAccessDisabled, EmailAlreadyRegistered, MerchantNotActive
@@ -21,19 +22,15 @@ MERCHANTS = AccountKind("merchant", selectors.merchant_by_email, EmailAlreadyReg
 
 def _email(send, merchant: Merchant, **details) -> None:
     """`send` the merchant an e-mail once the transaction commits."""
-    transaction.on_commit(
-        partial(
-            send,
-            email=merchant.email,
-            business_name=merchant.business_name,
-            **details,
-        )
-    )
+    transaction.on_commit(partial(send, email=merchant.email, **details))
 
 
-def merchant_register(
+def merchant_create(
     *, email: str, password: str, business_name: str, business_url: str
 ) -> Merchant:
+    """A new pending merchant, acknowledged by e-mail; EmailAlreadyRegistered
+    when the address has an account. Not throttled: for our own callers (the
+    demo, benchmarks); a sign-up from outside is `merchant_register`."""
     merchant = MERCHANTS.register(
         Merchant(business_name=business_name.strip(), business_url=business_url),
         email=email,
@@ -41,6 +38,60 @@ def merchant_register(
     )
     _email(emails.send_application_received, merchant)
     return merchant
+
+
+def merchant_register(
+    *,
+    email: str,
+    password: str,
+    business_name: str,
+    business_url: str,
+    client_ip: str,
+) -> Merchant:
+    """A sign-up through the API: `merchant_create`, throttled per client address
+    and per e-mail address (RateLimited). Only a sign-up whose password passes
+    counts: one refused for its password sends nothing, and someone struggling
+    with the password rules should not be locked out by them."""
+    validate_new_password(
+        password,
+        account=Merchant(email=email.strip().lower(), business_name=business_name),
+    )
+    login_guard.check_sign_up_allowed(
+        kind=MERCHANTS.name, email=email, client_ip=client_ip
+    )
+    return merchant_create(
+        email=email,
+        password=password,
+        business_name=business_name,
+        business_url=business_url,
+    )
+
+
+def merchant_sign_up(
+    *,
+    email: str,
+    password: str,
+    business_name: str,
+    business_url: str,
+    client_ip: str,
+) -> Merchant | None:
+    """A sign-up on the web form: as `merchant_register`, but an address that
+    already has an account is not refused. Its owner is told by e-mail instead,
+    and the caller answers as for a new account (None here), so that the form
+    tells a stranger nothing about who has an account."""
+    try:
+        return merchant_register(
+            email=email,
+            password=password,
+            business_name=business_name,
+            business_url=business_url,
+            client_ip=client_ip,
+        )
+    except EmailAlreadyRegistered:
+        owner = selectors.merchant_by_email(email)
+        if owner is not None:
+            _email(emails.send_sign_up_attempted, owner)
+        return None
 
 
 def merchant_login(*, email: str, password: str, client_ip: str) -> Merchant:

@@ -1,8 +1,13 @@
-"""Throttles on login endpoints (DESIGN section 4).
+"""Throttles on login and sign-up endpoints (DESIGN section 4).
 
-Per account: 5 failed logins in a 15-minute window, then 429 for that account until
-the window ends. Per client IP: a generous budget (300/min by default), so that many
-people behind one address still get in.
+Sign-in, per account: 5 failed logins in a 15-minute window, then 429 for that
+account until the window ends. Per client IP: a generous budget (300/min by
+default), so that many people behind one address still get in.
+
+Sign-up, per client IP: `SIGNUP_RATE_LIMIT` (10 an hour by default); per e-mail
+address: `SIGNUP_RATE_LIMIT_PER_ADDRESS` (3 an hour), whether or not the address
+has an account, so that the answer says nothing about it. Every sign-up sends an
+e-mail; these keep it from being a way to send our e-mails to anyone.
 """
 
 import hashlib
@@ -12,13 +17,17 @@ from django.conf import settings
 from . import ratelimit
 from .errors import InvalidCredentials, RateLimited
 from .passwords import burn_hash_time
+from .rates import parse_rate
+
+
+def _address_digest(email: str) -> str:
+    """A digest of the address, not the address: an e-mail address may be 254
+    characters and counter keys hold 200 (and the counters need no PII)."""
+    return hashlib.sha256(email.strip().lower().encode()).hexdigest()
 
 
 def _failure_key(kind: str, email: str) -> str:
-    """A digest of the address, not the address: an e-mail address may be 254
-    characters and counter keys hold 200 (and the counters need no PII)."""
-    digest = hashlib.sha256(email.strip().lower().encode()).hexdigest()
-    return f"login-fail:{kind}:{digest}"
+    return f"login-fail:{kind}:{_address_digest(email)}"
 
 
 def check_login_allowed(*, kind: str, email: str, client_ip: str) -> None:
@@ -41,6 +50,33 @@ def check_login_allowed(*, kind: str, email: str, client_ip: str) -> None:
             "Too many failed sign-ins for this account; retry in "
             f"{failures.seconds_to_reset()} s.",
             headers={"Retry-After": str(failures.seconds_to_reset())},
+        )
+
+
+def check_sign_up_allowed(*, kind: str, email: str, client_ip: str) -> None:
+    """Count one sign-up of `email` from `client_ip`: RateLimited (429, with
+    Retry-After) over either budget."""
+    limit, seconds = parse_rate(settings.SIGNUP_RATE_LIMIT)
+    per_ip = ratelimit.hit(
+        f"signup-ip:{kind}:{client_ip}", limit=limit, window_seconds=seconds
+    )
+    if per_ip.exceeded:
+        raise RateLimited(
+            "Too many sign-ups from this address; retry in "
+            f"{per_ip.seconds_to_reset()} s.",
+            headers={"Retry-After": str(per_ip.seconds_to_reset())},
+        )
+    limit, seconds = parse_rate(settings.SIGNUP_RATE_LIMIT_PER_ADDRESS)
+    per_address = ratelimit.hit(
+        f"signup-address:{kind}:{_address_digest(email)}",
+        limit=limit,
+        window_seconds=seconds,
+    )
+    if per_address.exceeded:
+        raise RateLimited(
+            "Too many sign-ups with this e-mail address; retry in "
+            f"{per_address.seconds_to_reset()} s.",
+            headers={"Retry-After": str(per_address.seconds_to_reset())},
         )
 
 

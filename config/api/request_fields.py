@@ -24,11 +24,13 @@ from django.contrib.auth.password_validation import (
 from django.core.validators import URLValidator
 from rest_framework import serializers
 
+from config import text
+
 # What str.strip() removes (str.isspace()). Not ECMA's `\s`, which lacks \x1c-\x1f
 # and \x85 and has \ufeff.
 SPACE = r"\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 NUL = r"\x00"
-CONTROL = r"\x00-\x1f\x7f"
+CONTROL = text.CONTROL
 
 
 def text_pattern(

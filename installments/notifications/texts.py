@@ -2,7 +2,10 @@
 
 Each builder returns the `Outgoing` messages of one fact: an e-mail always, an
 SMS too when the customer added a mobile number (`Customer.sms_phone`). Amounts
-are kobo, shown as naira with `emails.naira`.
+are kobo, shown as naira with `emails.naira`. What a merchant or customer typed
+(business name, order reference, first name) goes in through `emails.shop`,
+`emails.order` and `emails.hello`: on one line, inside our sentence; an SMS
+starts with our words, never with the merchant's.
 """
 
 import re
@@ -14,7 +17,7 @@ from django.utils import timezone
 
 from payments.gateway.declines import decline_of
 
-from ..emails import naira
+from ..emails import hello, naira, order, shop
 from .models import Message
 from .selectors import reminder_subject
 
@@ -72,6 +75,7 @@ def reminder(installment, *, method_label: str | None) -> list[Outgoing]:
     plan = installment.plan
     customer, merchant = plan.customer, plan.merchant
     amount, due = naira(installment.amount), installment.due_date
+    reference = order(plan.order_reference)
     which = f"installment {installment.sequence} of {plan.installment_count}"
     if method_label:
         method_label = _plain(method_label)
@@ -87,18 +91,18 @@ def reminder(installment, *, method_label: str | None) -> list[Outgoing]:
         kind=Kind.REMINDER,
         subject=reminder_subject(installment),
         customer=customer,
-        title=f"{amount} for order {plan.order_reference} is due on {_long(due)}",
+        title=f"{amount} for order {reference} is due on {_long(due)}",
         email=(
-            f"Hello {customer.first_name},\n\n"
+            f"{hello(customer)}\n\n"
             f"This is a reminder that {which} ({amount}) of your order "
-            f"{plan.order_reference} from {merchant.business_name} is due on "
+            f"{reference} from {shop(merchant)} is due on "
             f"{_long(due)}. {charge}\n\n"
             "To pay it now, or to change the card or bank account we charge, open "
             f"your plan:\n{plan_url(plan)}\n"
         ),
         sms=(
-            f"{merchant.business_name} order {plan.order_reference}: {amount} "
-            f"({which}) {sms_charge}. Pay now or change method: {plan_url(plan)}"
+            f"Reminder: {amount} ({which}) for {shop(merchant)} order {reference} "
+            f"{sms_charge}. Pay now or change method: {plan_url(plan)}"
         ),
     )
 
@@ -118,7 +122,7 @@ def action_required(installment) -> list[Outgoing]:
     and merchant loaded): why, what to do, and until when (`next_attempt_at`)."""
     plan = installment.plan
     customer, merchant = plan.customer, plan.merchant
-    amount = naira(installment.amount)
+    amount, reference = naira(installment.amount), order(plan.order_reference)
     which = f"installment {installment.sequence} of {plan.installment_count}"
     why = decline_of(installment.last_failure_reason).text
     until = timezone.localtime(installment.next_attempt_at)
@@ -126,11 +130,11 @@ def action_required(installment) -> list[Outgoing]:
         kind=Kind.ACTION_REQUIRED,
         subject=action_required_subject(installment),
         customer=customer,
-        title=f"Add a payment method to pay for order {plan.order_reference}",
+        title=f"Add a payment method to pay for order {reference}",
         email=(
-            f"Hello {customer.first_name},\n\n"
+            f"{hello(customer)}\n\n"
             f"We could not collect {which} ({amount}) of your order "
-            f"{plan.order_reference} from {merchant.business_name}: {why}. We "
+            f"{reference} from {shop(merchant)}: {why}. We "
             "will not charge that payment method again, and there is no other "
             "one on your account that we can charge.\n\n"
             "Please add a card or bank account here; we collect the installment "
@@ -140,9 +144,9 @@ def action_required(installment) -> list[Outgoing]:
             f"Your plan: {plan_url(plan)}\n"
         ),
         sms=(
-            f"{merchant.business_name} order {plan.order_reference}: we could not "
-            f"collect {amount} ({which}): {why}. Add a card or bank account by "
-            f"{_short(until)}: {account_url()}"
+            f"Payment failed: we could not collect {amount} ({which}) for "
+            f"{shop(merchant)} order {reference}: {why}. Add a card or bank account "
+            f"by {_short(until)}: {account_url()}"
         ),
     )
 
@@ -153,6 +157,7 @@ def collection_receipt(
     """`collection` a ledger collection (its customer loaded); `what` says what
     it paid ("the deposit", "installment 2 of 3"); `remaining` what is left."""
     customer, amount = collection.customer, naira(collection.amount)
+    merchant_name, reference = shop(plan.merchant), order(plan.order_reference)
     when = timezone.localtime(collection.created_at)
     # The balance when the receipt is written (the sweep runs every few
     # minutes, so normally just after the payment), not a balance of the past.
@@ -166,19 +171,18 @@ def collection_receipt(
         kind=Kind.RECEIPT_COLLECTION,
         subject=collection.reference,
         customer=customer,
-        title=f"Payment of {amount} received for order {plan.order_reference}",
+        title=f"Payment of {amount} received for order {reference}",
         email=(
-            f"Hello {customer.first_name},\n\n"
+            f"{hello(customer)}\n\n"
             f"We received {amount} on {_long(when)} for your order "
-            f"{plan.order_reference} from {plan.merchant.business_name}: {what}.\n\n"
+            f"{reference} from {merchant_name}: {what}.\n\n"
             f"{left}\nReceipt number: {collection.processor_reference} (quote it if "
-            f"you contact {plan.merchant.business_name} about this payment)\n\n"
+            f"you contact {merchant_name} about this payment)\n\n"
             f"Your plan: {plan_url(plan)}\n"
         ),
         sms=(
-            f"Received {amount} for {plan.merchant.business_name} order "
-            f"{plan.order_reference} ({what}). {sms_left} "
-            f"Receipt {collection.processor_reference}"
+            f"Received {amount} for {merchant_name} order {reference} ({what}). "
+            f"{sms_left} Receipt {collection.processor_reference}"
         ),
     )
 
@@ -206,20 +210,20 @@ def refund_receipt(refund) -> list[Outgoing]:
     """`refund`: see services.refund_receipt_send for what it must have."""
     plan = refund.plan
     customer, merchant = plan.customer, plan.merchant
-    amount = naira(refund.amount)
+    amount, reference = naira(refund.amount), order(plan.order_reference)
     return _both(
         kind=Kind.RECEIPT_REFUND,
         subject=refund.public_id,
         customer=customer,
-        title=f"Refund of {amount} for order {plan.order_reference}",
+        title=f"Refund of {amount} for order {reference}",
         email=(
-            f"Hello {customer.first_name},\n\n"
-            f"{merchant.business_name} refunded {amount} of your order "
-            f"{plan.order_reference}. {_refund_sentences(refund)}\n\n"
+            f"{hello(customer)}\n\n"
+            f"{shop(merchant)} refunded {amount} of your order "
+            f"{reference}. {_refund_sentences(refund)}\n\n"
             f"Refund number: {refund.public_id}\n\nYour plan: {plan_url(plan)}\n"
         ),
         sms=(
-            f"{merchant.business_name} refunded {amount} of order "
-            f"{plan.order_reference}. Refund {refund.public_id}. {plan_url(plan)}"
+            f"Refund: {shop(merchant)} refunded {amount} of order {reference}. "
+            f"Refund {refund.public_id}. {plan_url(plan)}"
         ),
     )

@@ -39,6 +39,8 @@ class SignUpForm(forms.Form):
     business_name = forms.CharField(
         required=False,
         strip=False,
+        help_text="As your customers know it: our e-mails and text messages to "
+        "them name it. One line.",
         widget=forms.TextInput(
             attrs={"autocomplete": "organization", "autofocus": True}
         ),

@@ -13,6 +13,7 @@ app_name = "merchants_dashboard"
 urlpatterns = [
     path("", views.OverviewView.as_view(), name="overview"),
     path("signup/", views.SignUpView.as_view(), name="signup"),
+    path("signup/done/", views.SignUpDoneView.as_view(), name="signup-done"),
     path("login/", views.SignInView.as_view(), name="login"),
     path("logout/", views.SignOutView.as_view(), name="logout"),
     path("keys/", views.ApiKeysView.as_view(), name="keys"),

@@ -18,12 +18,13 @@ from django.views.decorators.debug import sensitive_post_parameters
 from rest_framework.exceptions import ValidationError as ApiValidationError
 
 from config.api.errors import InvalidCredentials, RateLimited
+from config.api.login_guard import client_ip
 from config.web.forms import FormPage, sign_in_credentials
 from config.web.pager import page_of
 from config.web.session_auth import see_other
 
 from .. import selectors, services
-from ..errors import ApiAccessDisabled, EmailAlreadyRegistered, MerchantNotActive
+from ..errors import ApiAccessDisabled, MerchantNotActive
 from ..models import Merchant
 from ..services import WEBHOOK_SECRET_PREFIX
 from ..tokens import password_reset_tokens
@@ -98,8 +99,11 @@ class SignInView(_SignedOutPage):
 
 @method_decorator([never_cache, sensitive_post_parameters("password")], name="dispatch")
 class SignUpView(_SignedOutPage):
-    """Registration on the web: the service of the API's registration, then the
-    new (pending) merchant is signed in and sees the overview with its banner."""
+    """Registration on the web: the rules of the API's registration, then a page
+    that says to check the inbox and sign in. An address that already has an
+    account gets the very same answer (its owner an e-mail instead of a new
+    account): unlike the API's 409, the form tells a stranger nothing. So the
+    form never signs anyone in."""
 
     template_name = "merchants/dashboard/sign_up.html"
 
@@ -108,17 +112,25 @@ class SignUpView(_SignedOutPage):
 
     def submitted(self, request, form):
         try:
-            merchant = services.merchant_register(**form.registration)
+            services.merchant_sign_up(**form.registration, client_ip=client_ip(request))
         except ApiValidationError as error:
             for field, messages_ in error.detail.items():
                 for message in messages_:
                     form.add_error(field, str(message))
-        except EmailAlreadyRegistered as error:
-            form.add_error("email", error.message)
+        except RateLimited as error:
+            form.add_error(None, error.message)
+            response = self.render(request, form, status=429)
+            for name, value in error.headers.items():
+                response[name] = value
+            return response
         else:
-            dashboard_sign_in(request, merchant)
-            return see_other(_url("overview"))
+            return see_other(_url("signup-done"))
         return self.render(request, form, status=400)
+
+
+class SignUpDoneView(View):
+    def get(self, request):
+        return TemplateResponse(request, "merchants/dashboard/sign_up_done.html", {})
 
 
 class SignOutView(View):

@@ -99,6 +99,17 @@ def test_signing_up_leads_to_the_pending_banner(page, size, screenshot, seen):
 
     page.get_by_label("Password").fill("Kente-and-Aso-0ke")
     page.get_by_role("button", name="Create my account").click()
+    # The same answer whether or not the address has an account: check the
+    # inbox, then sign in.
+    page.wait_for_url("**/dashboard/signup/done/")
+    page.get_by_test_id("sign-up-done").wait_for()
+    screenshot("sign-up-done")
+    assert_fits(page, size)
+    page.get_by_role("main").get_by_role("link", name="Sign in").click()
+    page.wait_for_url("**/dashboard/login/")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill("Kente-and-Aso-0ke")
+    page.get_by_role("button", name="Sign in").click()
     page.wait_for_url("**/dashboard/")
 
     banner = page.get_by_test_id("status-banner")

@@ -113,7 +113,11 @@ def test_optional_fields_may_be_left_empty(dashboard_for, merchant_active):
     [
         ({"title": ""}, "title", "This field is required."),
         ({"title": "x" * 201}, "title", "no more than 200 characters"),
-        ({"title": "Chair\x07"}, "title", "Control characters are not allowed."),
+        (
+            {"title": "Chair\x07"},
+            "title",
+            "Line breaks and other control characters are not allowed.",
+        ),
         ({"amount": ""}, "amount", "This field is required."),
         (
             {"amount": "45k"},

@@ -91,9 +91,9 @@ def test_the_reminder_says_amount_date_method_and_where_to_pay_now(
     (sms,) = sms_outbox
     assert sms.to == PHONE
     assert sms.body == (
-        f"{plan.merchant.business_name} order ORD-1001: NGN 583.34 (installment 1 "
-        f"of 3) will be charged to Visa ending 4081 on {first.due_date:%d %b %Y}. "
-        f"Pay now or change method: {link}"
+        f"Reminder: NGN 583.34 (installment 1 of 3) for "
+        f"{plan.merchant.business_name} order ORD-1001 will be charged to Visa "
+        f"ending 4081 on {first.due_date:%d %b %Y}. Pay now or change method: {link}"
     )
 
 

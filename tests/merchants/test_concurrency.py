@@ -42,7 +42,9 @@ def test_concurrent_rotations_leave_exactly_one_live_key():
     assert len(working) == 1
 
 
-def test_concurrent_registrations_with_one_email_create_one_merchant():
+def test_concurrent_registrations_with_one_email_create_one_merchant(settings):
+    # The race, not the sign-up throttle (tests/merchants/test_signup_abuse.py).
+    settings.SIGNUP_RATE_LIMIT_PER_ADDRESS = "100/hour"
     body = {
         "email": "race@shop.ng",
         "password": "Sturdy-Passw0rd-42",

@@ -18,6 +18,7 @@ from .conftest import sign_in
 pytestmark = pytest.mark.django_db
 
 URL = "/dashboard/signup/"
+DONE_URL = "/dashboard/signup/done/"
 API_URL = "/api/v1/auth/merchant/register"
 
 
@@ -42,14 +43,14 @@ def field_errors(page: str) -> dict[str, list[str]]:
     return errors
 
 
-def test_signing_up_creates_a_pending_merchant_like_the_api_and_signs_in(
+def test_signing_up_creates_a_pending_merchant_like_the_api_then_asks_to_sign_in(
     client, committed
 ):
     with committed():
         response = client.post(URL, body(email=" Owner@Adaeze-Fabrics.NG"))
 
     assert response.status_code == 303
-    assert response["Location"] == "/dashboard/"
+    assert response["Location"] == DONE_URL
     merchant = Merchant.objects.get()
     assert merchant.email == "owner@adaeze-fabrics.ng"
     assert merchant.business_name == "Adaeze Fabrics"
@@ -59,7 +60,13 @@ def test_signing_up_creates_a_pending_merchant_like_the_api_and_signs_in(
     assert merchant.check_password("Kente-and-Aso-0ke")
     assert [message.to for message in mail.outbox] == [[merchant.email]]
     assert mail.outbox[0].subject == "We received your merchant application"
+    done = client.get(DONE_URL).content.decode()
+    assert "Check your e-mail" in done
+    assert 'href="/dashboard/login/"' in done
+    # Not signed in by the form (an existing address gets the same answer).
+    assert client.get("/dashboard/").status_code == 302
 
+    sign_in(client, merchant, "Kente-and-Aso-0ke")
     overview = client.get("/dashboard/")
     assert overview.status_code == 200
     assert 'data-testid="status-banner"' in overview.content.decode()
@@ -70,6 +77,7 @@ def test_the_banner_stays_until_staff_approve_the_account(client, committed):
     with committed():
         client.post(URL, body())
     merchant = Merchant.objects.get()
+    sign_in(client, merchant, "Kente-and-Aso-0ke")
 
     assert "pending approval" in client.get("/dashboard/").content.decode()
     services.merchant_approve(merchant=merchant)
@@ -119,16 +127,34 @@ def test_sign_up_refuses_what_registration_refuses_with_the_same_messages(
     assert client.get("/dashboard/").status_code == 302  # not signed in
 
 
-def test_an_address_already_registered_is_refused_next_to_the_field(client):
-    MerchantFactory(email="owner@adaeze-fabrics.ng")
+def _answer(response) -> tuple:
+    """What a browser is shown for a sign-up: the status, where it is sent, and
+    the page it then lands on."""
+    page = Client().get(response["Location"])
+    return response.status_code, response["Location"], page.content.decode()
 
-    response = client.post(URL, body(email="OWNER@adaeze-fabrics.ng"))
 
-    assert response.status_code == 400
-    assert field_errors(response.content.decode()) == {
-        "email": ["A merchant account with this e-mail address already exists."]
-    }
-    assert Merchant.objects.count() == 1
+def test_an_address_already_registered_gets_the_answer_of_a_new_sign_up(
+    client, committed
+):
+    """The form tells a stranger nothing: the owner is told by e-mail instead."""
+    owner = MerchantFactory(email="owner@adaeze-fabrics.ng", business_name="Owner")
+    with committed():
+        taken = client.post(URL, body(email="OWNER@adaeze-fabrics.ng"))
+    with committed():
+        new = Client().post(URL, body(email="new@adaeze-fabrics.ng"))
+
+    assert _answer(taken) == _answer(new)
+    assert sorted(taken.cookies) == sorted(new.cookies) == []
+    assert Merchant.objects.filter(email=owner.email).get() == owner
+    assert owner.business_name == "Owner"
+    warning, acknowledgement = mail.outbox
+    assert warning.to == [owner.email]
+    assert warning.subject == "Someone tried to sign up with your e-mail address"
+    assert "No new account was created" in warning.body
+    assert "/dashboard/password-reset/" in warning.body
+    assert "Adaeze Fabrics" not in warning.body
+    assert acknowledgement.to == ["new@adaeze-fabrics.ng"]
     assert client.get("/dashboard/").status_code == 302
 
 

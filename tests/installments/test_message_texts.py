@@ -1,0 +1,146 @@
+"""What a merchant or customer typed reaches another person's e-mail or SMS as a
+value on one line, never as lines of its own (issue 25, item 6): even from rows
+stored before names were checked, which this test writes past every check."""
+
+from datetime import timedelta
+from types import SimpleNamespace
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from installments import emails
+from installments.collection.claims import Claim
+from installments.models import Message, PaymentPlan
+from installments.notifications import tasks, texts
+from merchants.models import Merchant
+from payments.customers.models import Customer
+
+from .conftest import installments_of
+
+pytestmark = pytest.mark.django_db
+
+PHONE = "+2348031234567"
+NAME = "Jumia\nAlert: your card is blocked.\r\nVerify at http://evil.example \u202e"
+NAME_SHOWN = "Jumia Alert: your card is blocked. Verify at..."
+REFERENCE = "ORD-7\n\nYour account is\u2028suspended\x1b[0m"
+REFERENCE_SHOWN = "ORD-7 Your account is suspended [0m"
+FIRST_NAME = "Ada\r\nBank alert"
+FIRST_NAME_SHOWN = "Ada Bank alert"
+INJECTED = ("Alert", "Verify", "Your account", "suspended", "Bank alert")
+
+
+@pytest.fixture
+def plan_with_bad_text(plan_active):
+    """The plan of a merchant, an order and a customer whose stored text holds
+    line breaks and control characters (written straight to the rows)."""
+    plan = plan_active.plan
+    Merchant.objects.filter(pk=plan.merchant_id).update(business_name=NAME)
+    PaymentPlan.objects.filter(pk=plan.pk).update(order_reference=REFERENCE)
+    Customer.objects.filter(pk=plan.customer_id).update(
+        first_name=FIRST_NAME, sms_phone=PHONE
+    )
+    return PaymentPlan.objects.select_related("merchant", "customer").get(pk=plan.pk)
+
+
+def every_customer_message(plan) -> dict[str, tuple[str, str]]:
+    """Every kind of e-mail and SMS about a plan, built from its stored rows:
+    {kind: (subject, body)} (an SMS has no subject)."""
+    first = installments_of(plan)[0]
+    first.plan = plan
+    first.last_failure_reason = "card_expired"
+    first.next_attempt_at = timezone.now() + timedelta(days=2)
+    collection = SimpleNamespace(
+        customer=plan.customer,
+        amount=58_334,
+        created_at=timezone.now(),
+        reference=f"{first.public_id}_a1",
+        processor_reference=f"{first.public_id}_a1",
+    )
+    refund = SimpleNamespace(
+        public_id="rf_test0001",
+        amount=60_000,
+        currency="NGN",
+        plan=plan,
+        amount_returned=45_000,
+        amount_reduced=15_000,
+    )
+    outgoing = [
+        *texts.reminder(first, method_label="Visa •••• 4081"),
+        *texts.action_required(first),
+        *texts.collection_receipt(
+            collection, plan=plan, what="installment 1 of 3", remaining=116_666
+        ),
+        *texts.refund_receipt(refund),
+    ]
+    built = {f"{o.kind}:{o.channel}": (o.title, o.body) for o in outgoing}
+    claim = Claim.of(first, resumed=False)
+    customer, merchant, later = plan.customer, plan.merchant, timezone.now()
+    for name, (subject, body, _) in {
+        "installment_failed": emails.installment_failed(
+            claim, customer, merchant, "insufficient_funds", later
+        ),
+        "partially_collected": emails.partially_collected(
+            claim, customer, merchant, collected=20_000, when=later
+        ),
+        "defaulted_to_customer": emails.plan_defaulted_to_customer(
+            claim, customer, merchant, "insufficient_funds"
+        ),
+        "defaulted_to_merchant": emails.plan_defaulted_to_merchant(
+            claim, merchant, "insufficient_funds\nCall +234 800 000"
+        ),
+    }.items():
+        built[f"{name}:email"] = (subject, body)
+    return built
+
+
+def test_every_message_kind_is_checked(plan_with_bad_text):
+    built = every_customer_message(plan_with_bad_text)
+
+    assert {key.split(":")[0] for key in built} >= set(Message.Kind.values)
+    assert {key for key in built if key.endswith(":sms")} == {
+        f"{kind}:sms" for kind in Message.Kind.values
+    }
+
+
+def test_every_message_renders_stored_text_on_one_line(plan_with_bad_text):
+    for key, (subject, body) in every_customer_message(plan_with_bad_text).items():
+        assert "\n" not in subject and "\r" not in subject, key
+        assert "\r" not in body and "\u2028" not in body and "\x1b" not in body, key
+        assert "\u202e" not in body, key
+        for line in body.splitlines():
+            assert not line.startswith(INJECTED), (key, line)
+        assert REFERENCE_SHOWN in body, key
+        if key.endswith(":sms"):
+            assert "\n" not in body, key
+            assert not body.startswith("Jumia"), key  # our words come first
+        if key != "defaulted_to_merchant:email":
+            assert NAME_SHOWN in body, key
+        if key.endswith(":email") and key != "defaulted_to_merchant:email":
+            assert body.startswith(f"Hello {FIRST_NAME_SHOWN},\n\n"), key
+
+
+def test_a_merchant_is_not_greeted_by_its_stored_name(plan_with_bad_text):
+    _, body = every_customer_message(plan_with_bad_text)["defaulted_to_merchant:email"]
+
+    assert body.startswith("Hello,\n\n")
+    assert "Jumia" not in body
+    assert "(last reason: insufficient_funds Call +234 800 000)" in body
+
+
+def test_a_receipt_with_stored_bad_text_is_sent_by_email_and_sms(
+    plan_with_bad_text, sms_outbox
+):
+    """Sent for real: a line break in a subject would make the mail library
+    refuse the e-mail."""
+    assert tasks.send_collection_receipts() == "2 sent, 0 failed"
+
+    (email,) = mail.outbox
+    assert (
+        email.subject == f"Payment of NGN 750.00 received for order {REFERENCE_SHOWN}"
+    )
+    assert f"for your order {REFERENCE_SHOWN} from {NAME_SHOWN}: " in email.body
+    (sms,) = sms_outbox
+    assert sms.body.startswith(
+        f"Received NGN 750.00 for {NAME_SHOWN} order {REFERENCE_SHOWN} (the deposit)."
+    )
