@@ -24,7 +24,7 @@ from .common import BENCH, GUNICORN_THREADS, GUNICORN_WORKERS, fresh_database, p
 from .engine import engine_section
 from .wallet import wallet_figures, wallet_section
 from .webhooks import webhooks_section
-from .workers import workers_figures, workers_section
+from .workers import workers_figures, workers_note, workers_section
 
 SECTIONS = ("api", "webhooks", "engine", "wallet", "workers")
 # The figures' names of each section (memory.* follow the api and webhooks runs).
@@ -260,6 +260,8 @@ def main() -> None:
             raw.update(workers_section(env, seconds))
     if "api.note" in raw:
         notes.append(raw["api.note"])
+    if "workers.config" in raw:
+        notes.append(workers_note(raw))
     results = figures(raw)
     elapsed = round(time.monotonic() - started)
     ran = [name for name in SECTIONS if name in args.only]

@@ -142,6 +142,7 @@ def workers_section(env: Env, seconds: int) -> dict:
     script.unlink()
     raw: dict = {
         "workers.config": {
+            "load_average": [round(load, 1) for load in os.getloadavg()],
             "workers": GUNICORN_WORKERS,
             "threads": GUNICORN_THREADS,
             "slow_exports": SLOW_EXPORTS,
@@ -156,6 +157,20 @@ def workers_section(env: Env, seconds: int) -> dict:
         raw[f"workers.{name}.export_mb_read"] = round(min(slow_read[name]) / 1e6, 1)
         raw[f"workers.{name}.exports_cut"] = cut[name]
     return raw
+
+
+def workers_note(raw: dict) -> str:
+    config = raw["workers.config"]
+    return (
+        f"workers: {config['workers']} sync workers against {config['workers']} "
+        f"gthread workers of {config['threads']} threads, measured in turn "
+        f"({', '.join(ORDER)}), each figure the median of its class's "
+        f"{config['rounds']} rounds; `api_with_exports` beside "
+        f"{config['slow_exports']} CSV downloads at {SLOW_RATE} each. The machine "
+        "was shared with other sessions' test suites (load average "
+        f"{'/'.join(str(load) for load in config['load_average'])} at the end on "
+        "2 cores): compare the classes' ratios, not the absolute figures"
+    )
 
 
 def workers_figures(raw: dict) -> dict:
