@@ -55,10 +55,6 @@ ALLOWED = {
         "scale_out/test_ratelimit.py",
         "time.sleep(0.02)  # widens the window: not a clock rule",
     ): "widens a race window on purpose (threads making one client); not a wait",
-    (
-        "config/test_waits.py",
-        'page.wait_for_timeout(500)  # "',
-    ): "this file's own example of what the scan finds",
 }
 
 
@@ -150,7 +146,7 @@ def test_no_test_waits_a_short_fixed_time():
 @pytest.mark.parametrize(
     "source",
     [
-        'page.wait_for_timeout(500)  # "',
+        "page.wait_for_timeout(500)",
         "tab.set_default_timeout(10_000)",
         "page.get_by_text('x').wait_for(timeout=5_000)",
         "requests.get(url, timeout=10)",
