@@ -3,9 +3,11 @@ peak RSS."""
 
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from datetime import datetime
@@ -108,42 +110,46 @@ def psql_db(env: Env, sql: str) -> None:
 
 
 @contextmanager
-def gunicorn(env: Env, settings: str):
+def gunicorn(
+    env: Env, settings: str, worker_class: str = "gthread", threads: int | None = None
+):
+    """GUNICORN_WORKERS processes of `worker_class` (`threads` each, default
+    GUNICORN_THREADS), with config/gunicorn.py and the `--timeout`
+    docs/operations.md deploys; yielded once every worker has loaded the app."""
     port = free_port()
+    ready = Path(tempfile.mkdtemp(prefix="bench-ready-"))
     proc = subprocess.Popen(
         [
             str(Path(PY).with_name("gunicorn")),
-            "config.wsgi",
-            "-b",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(GUNICORN_WORKERS),
-            "--worker-class",
-            "gthread",
-            "--threads",
-            str(GUNICORN_THREADS),
-            "--log-level",
-            "warning",
+            *("-c", str(BENCH / "gunicorn_ready.py"), "config.wsgi"),
+            *("-b", f"127.0.0.1:{port}", "--workers", str(GUNICORN_WORKERS)),
+            *("--worker-class", worker_class),
+            *("--threads", str(threads or GUNICORN_THREADS)),
+            *("--timeout", "30", "--log-level", "warning"),
         ],
         cwd=ROOT,
-        env={**env.vars, "DJANGO_SETTINGS_MODULE": settings},
+        env={
+            **env.vars,
+            "DJANGO_SETTINGS_MODULE": settings,
+            "BENCH_READY_DIR": str(ready),
+        },
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
     url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
+    deadline = time.monotonic() + 300
+    while len(list(ready.iterdir())) < GUNICORN_WORKERS:
         if proc.poll() is not None:
             raise RuntimeError(proc.stderr.read().decode()[-2000:])
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.05)
+        if time.monotonic() > deadline:
+            raise RuntimeError("gunicorn's workers did not load the app in 300 s")
+        time.sleep(0.05)
     try:
         yield proc, url
     finally:
         proc.terminate()
-        proc.wait(timeout=20)
+        proc.wait(timeout=60)
+        shutil.rmtree(ready, ignore_errors=True)
 
 
 def _descendants(pid: int) -> list[int]:

@@ -3,7 +3,7 @@
 Runs against the machine's PostgreSQL on a fresh database, prints a table and writes
 bench/results.json and bench/RESULTS.md. Nothing here is a pass/fail test.
 
-    python -m bench.run [--quick] [--only api,webhooks,engine,wallet]
+    python -m bench.run [--quick] [--only api,webhooks,engine,wallet,workers]
 
 A run of some of the sections (`--only wallet`, as `make bench BENCH_ARGS="--only
 wallet"`) replaces those sections' figures and keeps the others of the run
@@ -24,14 +24,16 @@ from .common import BENCH, GUNICORN_THREADS, GUNICORN_WORKERS, fresh_database, p
 from .engine import engine_section
 from .wallet import wallet_figures, wallet_section
 from .webhooks import webhooks_section
+from .workers import workers_figures, workers_note, workers_section
 
-SECTIONS = ("api", "webhooks", "engine", "wallet")
+SECTIONS = ("api", "webhooks", "engine", "wallet", "workers")
 # The figures' names of each section (memory.* follow the api and webhooks runs).
 _PREFIXES = {
     "api": ("api.", "memory.web_worker"),
     "webhooks": ("webhooks.", "memory.qcluster"),
     "engine": ("engine.",),
     "wallet": ("wallet.",),
+    "workers": ("workers.",),
 }
 # (figure, key in the run, unit) of each API figure measured beside the baseline.
 _API_FIGURES = (
@@ -74,6 +76,7 @@ def figures(raw: dict) -> dict:
     out.update(engine_figures(raw))
     out.update(webhook_figures(raw))
     out.update(wallet_figures(raw))
+    out.update(workers_figures(raw))
     return out
 
 
@@ -252,8 +255,13 @@ def main() -> None:
         if "wallet" in args.only:
             psql("CHECKPOINT")
             raw.update(wallet_section(env, seconds))
+        if "workers" in args.only:
+            psql("CHECKPOINT")
+            raw.update(workers_section(env, seconds))
     if "api.note" in raw:
         notes.append(raw["api.note"])
+    if "workers.config" in raw:
+        notes.append(workers_note(raw))
     results = figures(raw)
     elapsed = round(time.monotonic() - started)
     ran = [name for name in SECTIONS if name in args.only]

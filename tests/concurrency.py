@@ -13,7 +13,7 @@ def run_concurrently(func, count: int) -> list:
 
     def worker():
         try:
-            barrier.wait(timeout=30)
+            barrier.wait(timeout=60)
             return func()
         except Exception as error:  # noqa: BLE001 - the caller inspects it
             return error

@@ -32,10 +32,18 @@ def test_database_url() -> str:
     return f"postgres://{auth}@{host}:{db.get('PORT') or 5432}/{db['NAME']}"
 
 
+class Server:
+    """One gunicorn master started by `gunicorns`: its process and base URL."""
+
+    def __init__(self, proc: subprocess.Popen, url: str) -> None:
+        self.proc, self.url = proc, url
+
+
 @contextmanager
-def web_processes(count: int, extra_env: dict | None = None, threads: int = 1):
-    """Start `count` gunicorn processes on free ports, each serving `threads`
-    requests at a time; yield their base URLs."""
+def gunicorns(count: int, extra_env: dict | None = None, threads: int | None = 1):
+    """Start `count` gunicorns as deployed (`-c config/gunicorn.py`), one worker
+    each serving `threads` requests at a time (None: as config/gunicorn.py says),
+    on free ports; yield them once each answers."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tests.settings",
@@ -43,44 +51,77 @@ def web_processes(count: int, extra_env: dict | None = None, threads: int = 1):
         **(extra_env or {}),
     }
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
-    servers = []
+    started: list[Server] = []
     try:
         for _ in range(count):
             port = free_port()
             proc = subprocess.Popen(
-                [gunicorn, "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"]
-                + ["--threads", str(threads), "--log-level", "warning"],
+                [gunicorn, "-c", "config/gunicorn.py", "config.wsgi"]
+                + ["-b", f"127.0.0.1:{port}", "-w", "1", "--log-level", "warning"]
+                + (["--threads", str(threads)] if threads else []),
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
             )
-            servers.append((proc, f"http://127.0.0.1:{port}"))
-        for proc, url in servers:
-            _wait_until_serving(proc, url)
-        yield [url for _, url in servers]
+            started.append(Server(proc, f"http://127.0.0.1:{port}"))
+        for server in started:
+            wait_until_serving(server.proc, server.url)
+        yield started
     finally:
-        for proc, _ in servers:
-            proc.terminate()
-        for proc, _ in servers:
+        for server in started:
+            server.proc.terminate()
+        for server in started:
             try:
-                proc.wait(timeout=10)
+                server.proc.wait(timeout=READY_SECONDS)
             except subprocess.TimeoutExpired:
-                proc.kill()
+                server.proc.kill()
 
 
-def _wait_until_serving(proc, url: str, attempts: int = 200) -> None:
-    for _ in range(attempts):
+@contextmanager
+def web_processes(count: int, extra_env: dict | None = None, threads: int = 1):
+    """Start `count` gunicorn processes on free ports, each serving `threads`
+    requests at a time; yield their base URLs."""
+    with gunicorns(count, extra_env, threads) as started:
+        yield [server.url for server in started]
+
+
+# How long a test waits for a real process to be ready (a port to answer, a log
+# line, a page to load): reached only when something is wrong, so generous
+# enough for a shared machine under load (tests/config/test_waits.py).
+READY_SECONDS = 120
+
+
+def wait_for(predicate, seconds: float = READY_SECONDS, every: float = 0.05) -> bool:
+    """Whether `predicate()` came true within `seconds`, asked every `every` s.
+    Polls real processes; never a clock rule (those move the clock)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if predicate():
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(every)
+
+
+def wait_until_serving(
+    proc, url: str, path: str = "/api/v1/", seconds: float = READY_SECONDS
+) -> None:
+    """Until gunicorn at `url` answers `path`. The master accepts before its
+    worker has imported Django, so an answer, not a connection, is the sign."""
+
+    def answers() -> bool:
         if proc.poll() is not None:
-            raise RuntimeError(f"server exited: {proc.stderr.read().decode()[-2000:]}")
+            error = proc.stderr.read().decode()[-2000:] if proc.stderr else ""
+            raise RuntimeError(f"server exited: {error}")
         try:
-            requests.get(f"{url}/api/v1/", timeout=1)
-            return
+            requests.get(f"{url}{path}", timeout=seconds)
         except (requests.ConnectionError, requests.Timeout):
-            # Waiting for a process to bind and its worker to import Django (the
-            # master accepts before that), not for a clock rule.
-            time.sleep(0.05)
-    raise RuntimeError(f"server at {url} did not start")
+            return False
+        return True
+
+    if not wait_for(answers, seconds):
+        raise RuntimeError(f"server at {url} did not answer within {seconds} s")
 
 
 QCLUSTER_RUNNING = "] running."  # the sentinel's "Q Cluster <name> [<queue>] running."
@@ -120,16 +161,15 @@ def qcluster(log_path: Path, env: dict | None = None):
         proc.wait()
 
 
-def wait_until_running(proc, log_path: Path, seconds: float = 60) -> None:
+def wait_until_running(proc, log_path: Path, seconds: float = READY_SECONDS) -> None:
     """Until the cluster's sentinel says it runs (polls a real process's log)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if QCLUSTER_RUNNING in log_path.read_text(errors="replace"):
-            return
-        if proc.poll() is not None:
-            break
-        time.sleep(0.1)
-    raise RuntimeError(f"qcluster did not start: {log_path.read_text()[-3000:]}")
+
+    def said() -> bool:
+        return QCLUSTER_RUNNING in log_path.read_text(errors="replace")
+
+    wait_for(lambda: said() or proc.poll() is not None, seconds, every=0.1)
+    if not said():
+        raise RuntimeError(f"qcluster did not start: {log_path.read_text()[-3000:]}")
 
 
 def live_group_members(pgid: int) -> list[int]:

@@ -31,6 +31,13 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+# How long a step may wait for the page (an element to appear, a navigation's
+# load event, an assertion to come true): each step returns as soon as the page
+# is ready, so the limit is reached only when something is wrong, and it is
+# generous because the suite shares a busy 2-core machine (the API reference
+# alone took over 10 s there). tests/config/test_waits.py keeps it so.
+STEP_MS = 60_000
+NAVIGATION_MS = 120_000
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
@@ -43,7 +50,9 @@ def browser():
             f"browser tests need Chromium at {CHROMIUM}: install it with "
             "`apt-get install chromium` (.ci/run does)"
         )
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=STEP_MS)
 
     # Playwright's sync API runs an event loop in this thread, and Django refuses
     # ORM calls from a thread with a running loop. The test's own ORM calls are
@@ -68,7 +77,8 @@ def page(request, browser, live_server):
     context = browser.new_context(base_url=live_server.url, viewport=DESKTOP)
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     tab = context.new_page()
-    tab.set_default_timeout(10_000)
+    tab.set_default_timeout(STEP_MS)
+    tab.set_default_navigation_timeout(NAVIGATION_MS)
     problems = []
     tab.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
     # Pages answer form errors with 4xx on purpose; anything a page loads must not.
@@ -116,9 +126,9 @@ def screenshot(request, page):
     def take(name: str) -> Path:
         taken.append(name)
         path = folder / f"{len(taken):02d}-{name}.png"
-        # A whole-page picture of a long page (the API reference) can take
-        # longer than the 10 s an interaction gets when the machine is busy.
-        page.screenshot(path=str(path), full_page=True, timeout=60_000)
+        # A whole-page picture of a long page (the API reference) takes a while
+        # when the machine is busy.
+        page.screenshot(path=str(path), full_page=True, timeout=NAVIGATION_MS)
         return path
 
     return take

@@ -61,7 +61,7 @@ def create_link(service: str, owner, **fields) -> dict:
             **fields,
         },
         headers={"Authorization": f"Bearer {owner.api_key}"},
-        timeout=10,
+        timeout=60,
     )
     assert response.status_code == 201, response.text
     return response.json()["data"]
@@ -173,7 +173,7 @@ def test_an_inactive_link_shows_it_is_no_longer_available(page, screenshot, serv
         f"{service}/api/v1/payment-links/{link['id']}/toggle",
         json={"is_active": False},
         headers={"Authorization": f"Bearer {owner.api_key}"},
-        timeout=10,
+        timeout=60,
     ).raise_for_status()
 
     response = page.goto(link["publicUrl"])
@@ -203,7 +203,7 @@ def open_session(service, owner) -> str:
             "customer_email": "bola@mail.example.com",
         },
         headers={"Authorization": f"Bearer {owner.api_key}"},
-        timeout=10,
+        timeout=60,
     )
     assert response.status_code == 201, response.text
     return response.json()["data"]["session_token"]

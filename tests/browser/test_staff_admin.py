@@ -39,11 +39,11 @@ def test_staff_approve_and_enable_api_access_then_the_merchants_api_call_works(
     login = requests.post(
         f"{api}/auth/merchant/login",
         json={"email": merchant.email, "password": PASSWORD},
-        timeout=10,
+        timeout=60,
     )
     jwt = {"Authorization": f"Bearer {login.json()['data']['access']}"}
     rotate = f"{api}/merchant/{merchant.public_id}/rotate-api-key"
-    before = requests.post(rotate, json={}, headers=jwt, timeout=10)
+    before = requests.post(rotate, json={}, headers=jwt, timeout=60)
     assert before.status_code == 403
     assert before.json()["error"]["code"] == "merchant_not_active"
 
@@ -72,7 +72,7 @@ def test_staff_approve_and_enable_api_access_then_the_merchants_api_call_works(
     expect(row.get_by_role("img", name="True")).to_be_visible()  # API access
     screenshot("approved")
 
-    after = requests.post(rotate, json={"name": "first"}, headers=jwt, timeout=10)
+    after = requests.post(rotate, json={"name": "first"}, headers=jwt, timeout=60)
 
     assert after.status_code == 201
     assert re.match(r"^service_live_sk_", after.json()["data"]["apiKey"])

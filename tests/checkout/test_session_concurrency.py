@@ -38,7 +38,7 @@ def send_at_once(owner, key, bodies):
     def send(index, body):
         try:
             client = APIClient()
-            barrier.wait(timeout=30)
+            barrier.wait(timeout=60)
             answers[index] = client.post(
                 SESSIONS_URL,
                 body,

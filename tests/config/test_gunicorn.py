@@ -9,7 +9,6 @@ import os
 import secrets
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -54,28 +53,18 @@ def gunicorn(django_db_setup, django_db_blocker, tmp_path_factory):
         )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_serving(proc, url)
+        servers.wait_until_serving(proc, url, "/readyz")
         yield url, folder, stderr, proc
     finally:
         proc.terminate()
-        proc.wait(timeout=20)
-
-
-def _wait_until_serving(proc, url: str) -> None:
-    for _ in range(400):
-        if proc.poll() is not None:
-            raise RuntimeError("gunicorn exited")
-        try:
-            requests.get(f"{url}/readyz", timeout=1)
-            return
-        except (requests.ConnectionError, requests.Timeout):
-            time.sleep(0.05)  # waiting for a real process to bind
-    raise RuntimeError("gunicorn did not start")
+        proc.wait(timeout=servers.READY_SECONDS)
 
 
 def healthz_count(url: str) -> float:
     response = requests.get(
-        f"{url}/metrics", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10
+        f"{url}/metrics",
+        headers={"Authorization": f"Bearer {TOKEN}"},
+        timeout=servers.READY_SECONDS,
     )
     assert response.status_code == 200, response.text
     for family in text_string_to_metric_families(response.text):
@@ -93,7 +82,10 @@ def test_metrics_count_the_requests_of_every_process(gunicorn):
     url, folder, _, _ = gunicorn
     with requests.Session() as session:
         for _ in range(HEALTHZ_REQUESTS):
-            assert session.get(f"{url}/healthz", timeout=10).status_code == 200
+            assert (
+                session.get(f"{url}/healthz", timeout=servers.READY_SECONDS).status_code
+                == 200
+            )
 
     counts = [healthz_count(url) for _ in range(4)]
 
@@ -109,7 +101,7 @@ def test_every_line_is_json_and_a_requests_line_carries_its_id(gunicorn):
     response = requests.get(
         f"{url}/api/v1/auth/merchant/login",
         headers={"Host": "attacker.example", "X-Request-Id": "json-line-1"},
-        timeout=10,
+        timeout=servers.READY_SECONDS,
     )
     assert response.status_code == 400
 
@@ -117,10 +109,11 @@ def test_every_line_is_json_and_a_requests_line_carries_its_id(gunicorn):
         lines = stderr.read_text().splitlines()
         return [json.loads(line) for line in lines if line.strip()]
 
-    deadline = time.monotonic() + 10
-    while not [r for r in logged() if r.get("request_id") == "json-line-1"]:
-        assert time.monotonic() < deadline, stderr.read_text()[-3000:]
-        time.sleep(0.05)  # the worker writes its line after the answer
+    # The worker writes its line after the answer.
+    written = servers.wait_for(
+        lambda: [r for r in logged() if r.get("request_id") == "json-line-1"]
+    )
+    assert written, stderr.read_text()[-3000:]
 
     records = logged()
     assert {"gunicorn.error"} <= {r["logger"] for r in records}

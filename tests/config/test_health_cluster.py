@@ -2,7 +2,6 @@
 broker into the cache, with REDIS_URL into Redis): ready while it runs, not ready
 once its heartbeat is stale or it has stopped."""
 
-import time
 from datetime import timedelta
 
 import pytest
@@ -11,18 +10,9 @@ from django.test import Client
 from django.utils import timezone
 
 from tests import servers
+from tests.servers import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def wait_for(predicate, seconds: float) -> bool:
-    """Polls a real process (not a clock rule)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def cluster_verdict(client) -> tuple[int, str]:
@@ -37,14 +27,14 @@ def test_readyz_follows_a_real_task_cluster(tmp_path):
 
     with servers.qcluster(log) as proc:
         servers.wait_until_running(proc, log)
-        ready = wait_for(lambda: cluster_verdict(client) == (200, "ok"), 10)
+        ready = wait_for(lambda: cluster_verdict(client) == (200, "ok"))
         with time_machine.travel(timezone.now() + timedelta(seconds=60)):
             stale = cluster_verdict(client)
         # The stale read dropped the entry from django-q2's list of clusters;
         # the next heartbeat (half a second) puts it back.
-        again = wait_for(lambda: cluster_verdict(client) == (200, "ok"), 10)
+        again = wait_for(lambda: cluster_verdict(client) == (200, "ok"))
     # Killed: its last heartbeat lives 3 seconds.
-    gone = wait_for(lambda: cluster_verdict(client)[0] == 503, 10)
+    gone = wait_for(lambda: cluster_verdict(client)[0] == 503)
 
     assert before == (503, "no task cluster is running (no heartbeat)")
     assert ready, f"never ready; qcluster said: {log.read_text()[-3000:]}"

@@ -6,7 +6,6 @@ only (`kill PID`, `docker stop`, `make run`'s trap), even with a worker busy; an
 import os
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -15,20 +14,11 @@ from django_q.conf import Conf
 from django_q.tasks import async_task
 
 from tests import servers
+from tests.servers import wait_for
 
 STOP_WITHIN_SECONDS = 10
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def wait_for(predicate, seconds: float) -> bool:
-    """Polls real processes (not a clock rule)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def gone_within(pgid: int, seconds: float) -> bool:
@@ -74,7 +64,7 @@ def test_a_worker_busy_with_a_long_task_does_not_hold_up_the_stop(
         servers.wait_until_running(proc, log)
         async_task("time.sleep", 600)
         # The worker logs "Process-... processing <task name> 'time.sleep'".
-        taken = wait_for(lambda: "'time.sleep'" in log.read_text(), 30)
+        taken = wait_for(lambda: "'time.sleep'" in log.read_text())
 
         proc.send_signal(signal.SIGTERM)
 
@@ -161,7 +151,7 @@ def test_make_run_stops_the_server_and_the_cluster_on_a_signal_to_its_group(
 
 def _serving(url: str) -> bool:
     try:
-        requests.get(url, timeout=1)
+        requests.get(url, timeout=servers.READY_SECONDS)
     except requests.RequestException:
         return False
     return True

@@ -41,7 +41,7 @@ def both_read_before_either_claims(monkeypatch, name: str) -> None:
         rows = read(*args, **kwargs)
         if not getattr(seen, "once", False):
             seen.once = True
-            barrier.wait(timeout=30)
+            barrier.wait(timeout=60)
         return rows
 
     monkeypatch.setattr(selectors, name, wrapped)

@@ -49,12 +49,12 @@ class Api:
             self.session.headers["Authorization"] = f"Bearer {token}"
 
     def post(self, path: str, body: dict | None = None, expect: int = 200) -> dict:
-        response = self.session.post(f"{self.base}{path}", json=body or {}, timeout=30)
+        response = self.session.post(f"{self.base}{path}", json=body or {}, timeout=60)
         assert response.status_code == expect, response.text
         return response.json()
 
     def get(self, path: str) -> dict:
-        response = self.session.get(f"{self.base}{path}", timeout=30)
+        response = self.session.get(f"{self.base}{path}", timeout=60)
         assert response.status_code == 200, response.text
         return response.json()
 
@@ -85,7 +85,7 @@ def customer_with_card(
         f"{base}{urlsplit(started['authorization_url']).path}",
         data={"card_number": card_number},
         allow_redirects=False,
-        timeout=30,
+        timeout=60,
     )
     assert form.status_code == 302, form.text
     reference = parse_qs(urlsplit(form.headers["Location"]).query)["reference"][0]
@@ -224,7 +224,7 @@ def test_refunds_over_http_reach_the_receiver_once_signed_and_the_wallet_to_the_
         )
         arrived = wait_for(lambda: facts(receiver) == expected, 60)
         settled = wait_for(
-            lambda: not Delivery.objects.exclude(status="delivered").exists(), 30
+            lambda: not Delivery.objects.exclude(status="delivered").exists(), 60
         )
         refunds = shop.get(f"{plan_url}/refunds")["data"]
         final = shop.get(wallet)["data"]

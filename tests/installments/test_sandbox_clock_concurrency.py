@@ -62,7 +62,7 @@ def charge_waits_for_the_others(monkeypatch):
         if not first.is_set():
             first.set()
             for _ in range(CALLS - 1):
-                answered.acquire(timeout=30)
+                answered.acquire(timeout=60)
 
     monkeypatch.setattr(charging, "after_charge", waiting)
     return answered

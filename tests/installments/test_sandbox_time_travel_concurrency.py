@@ -71,7 +71,7 @@ def charge_waits_for_the_others(monkeypatch):
 
     def waiting(claim, result):
         for _ in range(CALLS - 1):
-            answered.acquire(timeout=30)
+            answered.acquire(timeout=60)
 
     monkeypatch.setattr(charging, "after_charge", waiting)
     return answered
@@ -113,7 +113,7 @@ def calls_wait_for_the_first_attempt(monkeypatch):
     # All six have read before any claims: on a busy machine a thread that
     # started late would otherwise read the installment after the failed
     # attempt, when collecting it again is right.
-    all_read = threading.Barrier(CALLS, timeout=30)
+    all_read = threading.Barrier(CALLS, timeout=60)
     real = time_travel.installment_collect_now
 
     def collecting(**kwargs):

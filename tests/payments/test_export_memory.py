@@ -94,11 +94,11 @@ def gunicorn_worker():
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        servers._wait_until_serving(proc, url)
+        servers.wait_until_serving(proc, url)
         yield url, worker_of(proc.pid)
     finally:
         proc.terminate()
-        proc.wait(timeout=30)
+        proc.wait(timeout=servers.READY_SECONDS)
 
 
 @postgres_only

@@ -53,7 +53,7 @@ def qclusters(count: int, log_dir: Path, extra_env: dict | None = None):
             proc.send_signal(signal.SIGTERM)
         for proc in procs:
             try:
-                proc.wait(timeout=20)
+                proc.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()

@@ -80,7 +80,7 @@ def test_two_web_processes_under_concurrency_count_every_request_once():
             with ThreadPoolExecutor(16) as pool:
                 replies = list(
                     pool.map(
-                        lambda url: requests.get(url, headers=headers, timeout=30),
+                        lambda url: requests.get(url, headers=headers, timeout=60),
                         targets,
                     )
                 )

@@ -251,7 +251,7 @@ def test_replays_of_one_event_at_once_take_one_number_each(receiver):
     event = emit(merchant)
     services.deliver_due()
     # Both replays are on the wire together before either is recorded.
-    together = threading.Barrier(2, timeout=20)
+    together = threading.Barrier(2, timeout=60)
     receiver.on_request = together.wait
 
     results = run_concurrently(lambda: services.event_replay(event=event), 2)

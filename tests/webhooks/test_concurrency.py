@@ -44,7 +44,7 @@ def test_two_workers_running_the_retry_pass_at_once_deliver_each_event_once(
 
         receiver.received.clear()
         receiver.status = 200
-        rendezvous = threading.Barrier(2, timeout=20)
+        rendezvous = threading.Barrier(2, timeout=60)
         met = []
 
         def meet_once():
