@@ -70,7 +70,7 @@ def tab(browser, live_server, settings):
     settings.BASE_URL = live_server.url
     context = browser.new_context(base_url=live_server.url, viewport=DESKTOP)
     tab = context.new_page()
-    tab.set_default_timeout(20_000)
+    tab.set_default_timeout(60_000)
     errors = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
     yield tab

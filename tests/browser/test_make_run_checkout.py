@@ -45,7 +45,7 @@ def stamp() -> str:
 
 def serving(url: str) -> bool:
     try:
-        return requests.get(url, timeout=2).status_code == 200
+        return requests.get(url, timeout=servers.READY_SECONDS).status_code == 200
     except requests.RequestException:
         return False
 
@@ -103,12 +103,14 @@ def test_make_run_on_another_port_takes_a_deposit_through_the_sandbox_card(
     base = f"http://{addr}"
     # The links the service builds are on the address it serves.
     assert f"sign in at {base}/dashboard/login/" in log.read_text()
-    schema = requests.get(f"{base}/api/v1/schema/?format=json", timeout=30).json()
+    schema = requests.get(
+        f"{base}/api/v1/schema/?format=json", timeout=servers.READY_SECONDS
+    ).json()
     assert schema["servers"] == [{"url": base}]
 
     context = browser.new_context(base_url=base, viewport=DESKTOP)
     page = context.new_page()
-    page.set_default_timeout(30_000)
+    page.set_default_timeout(60_000)
     problems = []
     page.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
     page.on(
