@@ -31,6 +31,7 @@ def requested_amounts(apps, schema_editor):
     Refund.objects.filter(amount_failed__gt=0).update(
         amount=F("amount") + F("amount_failed"),
         amount_returned=F("amount_returned") + F("amount_failed"),
+        amount_failed=0,
     )
 
 

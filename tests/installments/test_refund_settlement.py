@@ -3,11 +3,16 @@ asked after the commit under their own references, answered by the request,
 by the processor's later word (the refund handlers) or by the poll; a failed
 one puts every kobo back, by the fee rule on what the collection has left."""
 
+import importlib
 from datetime import timedelta
+from io import StringIO
 
 import pytest
 import time_machine
+from django.apps import apps
+from django.core.management import CommandError, call_command
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -368,3 +373,55 @@ def test_a_partly_failed_refund_and_its_plan_say_what_happened_at_every_moment(
     assert [e["amount"] for e in event_data(merchant, "refund.created")] == [200_000]
     assert event_data(merchant, "refund.processed") == []
     check_ledger()
+
+
+def test_check_ledger_catches_a_refund_that_still_counts_its_failed_money(db):
+    """The defect of issue 25 item 1, written into the rows: a failed part's
+    money still in the refund's `amount_returned` (and `amount`)."""
+    setup = plan_paid_with(CARD_REFUNDS_FAIL)
+    collect(installments_of(setup.plan)[0].due_date)
+    data = refund(setup, 150_000).json()["data"]
+    assert "clean" in check_ledger()
+
+    Refund.objects.filter(public_id=data["id"]).update(
+        amount=F("amount_requested"),
+        amount_returned=F("amount_returned") + F("amount_failed"),
+        amount_failed=0,
+    )
+
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("check_ledger", stdout=out)
+    assert (
+        f"refund {data['id']} says {REST} reduced, 33334 returned and 0 failed; "
+        f"its rows say {REST}, 0 and 33334"
+    ) in out.getvalue()
+    assert "its refunds' amount 150000" in out.getvalue()
+
+
+def test_the_migration_gives_past_refunds_their_true_figures(
+    db, processor_says_pending
+):
+    """installments 0011: a refund made before it counted its failed parts in
+    `amount` and `amount_returned`; after it, they are in `amount_failed`,
+    exactly as a refund failing today, and back again on the way down."""
+    migration = importlib.import_module(
+        "installments.migrations.0011_refund_true_amounts"
+    )
+    setup = plan_paid_with(CARD_REFUNDS_FAIL)
+    collect(installments_of(setup.plan)[0].due_date)
+    reduced = refund(setup, 116_666).json()["data"]  # all off installments
+    assert reduced["status"] == "processed"
+    data = refund(setup, 60_000).json()["data"]  # 58,334 + 1,666: two parts
+    one, two = RefundPart.objects.filter(refund__public_id=data["id"])
+    dispatch(one, "failed")
+    fields = ("amount_requested", "amount", "amount_returned", "amount_failed")
+    live = list(Refund.objects.order_by("id").values_list(*fields))
+    assert live[1] == (60_000, 60_000 - one.amount, two.amount, one.amount)
+    migration.requested_amounts(apps, None)
+    assert Refund.objects.get(public_id=data["id"]).amount == 60_000
+
+    migration.true_amounts(apps, None)
+
+    assert list(Refund.objects.order_by("id").values_list(*fields)) == live
+    assert "clean" in check_ledger()

@@ -1,6 +1,7 @@
 """docs/refunds.md's worked example is what happens, kobo for kobo: the
 allocation, the fee given back, the wallet's rows, a failed part coming back."""
 
+import json
 import re
 from pathlib import Path
 
@@ -212,3 +213,31 @@ def test_the_failed_refund_of_the_refunds_doc_is_what_every_figure_says(db):
     ]
     assert wallet(setup) == wallet_before
     check_ledger()
+
+
+def webhook_example(heading: str) -> dict:
+    doc = (DOC.parent / "webhooks.md").read_text()
+    [example] = re.findall(
+        rf"### {re.escape(heading)}\n\n```json\n(.*?)\n```", doc, re.S
+    )
+    return json.loads(example)
+
+
+def test_the_webhooks_doc_shows_every_field_of_the_refund_and_cancelled_events(
+    plan_active,
+):
+    collect(installments_of(plan_active.plan)[0].due_date)
+    refund(plan_active, 200_000)
+    merchant = plan_active.owner.merchant
+    [created] = event_data(merchant, "refund.created")
+    [cancelled] = event_data(merchant, "payment_plan.cancelled")
+
+    example = webhook_example(
+        "`refund.created`, `refund.processed` and `refund.failed`"
+    )
+    assert set(example) == set(created)
+    # The example is the worked refund of docs/refunds.md, as it is made.
+    assert {k: example[k] for k in example if k.startswith("amount")} == {
+        k: created[k] for k in created if k.startswith("amount")
+    }
+    assert set(webhook_example("`payment_plan.cancelled`")) == set(cancelled)
