@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rest_framework.test import APIClient
 
-from installments.models import PaymentPlan, RefundPart
+from installments.models import PaymentPlan, Refund, RefundPart
 from installments.refunds.serializers import refund_output
 from installments.refunds.services import refund_create
 from payments.gateway.processors.sandbox.values import CARD_REFUNDS_FAIL
@@ -83,6 +83,12 @@ def test_the_worked_example_of_the_refunds_doc_is_what_happens(plan_active):
     )
     plan.refresh_from_db()
     assert plan.amount_refunded == 175_000
+    failed = Refund.objects.get(public_id=data["id"])
+    assert (failed.status, failed.amount, failed.amount_failed) == (
+        "failed",
+        175_000,
+        25_000,
+    )
     assert (
         "at most 75000 kobo now"
         in (refund(plan_active, 75_001).json()["error"]["message"])
@@ -105,6 +111,7 @@ def test_the_worked_example_of_the_refunds_doc_is_what_happens(plan_active):
         "1,875 − 1,250",
         "wallet keeps 48,750 of the plan and the platform 1,250",
         "24,375 to your wallet and 625 to the fee",
+        "`failed` with `amount` 175,000 and `amount_failed` 25,000",
         "`amount_refunded` would be 175,000, and 75,000",
         "−81,251",
         "`fee(74,980)` is still 1,875",
