@@ -457,7 +457,7 @@ def test_a_failed_refund_says_what_came_off_what_failed_and_is_refundable_again(
     assert "paid back to the customer" not in row
     assert f"₦333.34 against {first.processor_reference} Failed" in row
     page = response.content.decode()
-    assert 'data-testid="plan-refunded">₦1,166.66</dd>' in page
+    assert 'data-testid="plan-refunded">₦1,166.66</span></dd>' in page
     # The installment's 583.34 and the deposit's 750.00 can be refunded again.
     assert "Up to ₦1,333.34 can be refunded now." in shown
     check_ledger()
