@@ -82,7 +82,11 @@ def plan_lifecycle_payload(
     return {
         **plan_data(plan),
         "amountPaid": plan.deposit_amount + installments_paid,
+        # What refunds took off the order so far: their reductions and their
+        # money not failed, of which `amountRefundPending` is still on its way
+        # (and comes back, refundable again, if it fails).
         "amountRefunded": plan.amount_refunded,
+        "amountRefundPending": selectors.amount_refund_pending(plan),
         # What is still owed: the unpaid installments after refunds' reductions.
         "amountRemaining": selectors.amount_remaining(plan),
     }
@@ -197,6 +201,10 @@ def plan_cancelled(plan: "PaymentPlan") -> Event:
 
 
 def refund_payload(refund: "Refund") -> dict:
+    """The refund as it stands: `amount` what it took off the order
+    (`amountReduced + amountReturned`), `amountReturned` its money not failed
+    (`amountPending` of it still on its way), `amountFailed` its money that
+    failed and is refundable again; `amountRequested` what was asked."""
     plan = refund.plan
     return {
         "resourceType": "refund",
@@ -204,6 +212,11 @@ def refund_payload(refund: "Refund") -> dict:
         "paymentPlanId": plan.public_id,
         "orderReference": plan.order_reference,
         "amount": refund.amount,
+        "amountRequested": refund.amount_requested,
+        "amountReduced": refund.amount_reduced,
+        "amountReturned": refund.amount_returned,
+        "amountPending": refund.amount_pending,
+        "amountFailed": refund.amount_failed,
         "currency": refund.currency,
         "reason": refund.reason,
         "status": refund.status,

@@ -46,6 +46,7 @@ PLANS = CsvExport(
         "amount_paid",
         "amount_remaining",
         "amount_refunded",
+        "amount_refund_pending",
         "schedule_type",
         "installment_count",
         "next_due_date",
@@ -55,6 +56,7 @@ PLANS = CsvExport(
             "amount_paid",
             "amount_remaining",
             "amount_refunded",
+            "amount_refund_pending",
         ),
     ),
 )

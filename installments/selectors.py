@@ -112,6 +112,23 @@ def amount_remaining(plan: PaymentPlan) -> int:
     )
 
 
+def amount_refund_pending(plan: PaymentPlan) -> int:
+    """Of `plan.amount_refunded`, the money of refund parts still open: on its
+    way to the customer, and back (refundable again) if it fails. Read from
+    the prefetched refunds and parts when there are, else in one query."""
+    if not plan.amount_refunded:
+        return 0
+    prefetched = getattr(plan, "_prefetched_objects_cache", {}).get("refunds")
+    if prefetched is not None:
+        return sum(refund.amount_pending for refund in prefetched)
+    return (
+        RefundPart.objects.filter(refund__plan=plan, status__in=RefundPart.OPEN)
+        .order_by()
+        .aggregate(total=Sum("amount"))["total"]
+        or 0
+    )
+
+
 def next_due_installment(plan: PaymentPlan) -> Installment | None:
     """The earliest installment not yet paid (nor given up on)."""
     return next(

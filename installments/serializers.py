@@ -97,6 +97,7 @@ def plan_output(plan) -> dict:
         "amount_paid": selectors.amount_paid(plan),
         "amount_remaining": selectors.amount_remaining(plan),
         "amount_refunded": plan.amount_refunded,
+        "amount_refund_pending": selectors.amount_refund_pending(plan),
         "schedule_type": plan.schedule_type,
         "installment_count": plan.installment_count,
         "preferred_day": plan.payday,

@@ -144,9 +144,9 @@ def plan_detail(request, plan_id):
     except PlanNotFound:
         raise Http404("No plan of yours has this id.") from None
     pay = early_payment_choices(request.customer, plan)
-    return TemplateResponse(
-        request, "installments/account/plan.html", {**_with_standing(plan), "pay": pay}
-    )
+    context = {**_with_standing(plan), "pay": pay}
+    context["refund_pending"] = selectors.amount_refund_pending(plan)
+    return TemplateResponse(request, "installments/account/plan.html", context)
 
 
 # --- payment methods -------------------------------------------------------------

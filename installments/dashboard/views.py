@@ -125,6 +125,7 @@ class PlanDetailView(MerchantLoginRequiredMixin, View):
             "installments/dashboard/plan.html",
             {
                 "plan": _with_amounts(plan),
+                "refund_pending": selectors.amount_refund_pending(plan),
                 **dashboard_selectors.plan_history(plan),
                 "refunds": refunds,
                 "refunds_query": query_without(request, "refunds_page"),
@@ -218,12 +219,30 @@ def refund_created_message(answer) -> str:
         )
     text = (
         f"Refund {refund.public_id} of "
-        f"{format_kobo(refund.amount, refund.currency)} created"
+        f"{format_kobo(refund.amount_requested, refund.currency)} created"
     )
+    sentences = []
     if refund.amount_returned:
         returned = format_kobo(refund.amount_returned, refund.currency)
-        return f"{text}: {returned} is on its way back to the customer."
-    return f"{text}: taken off the unpaid installments, no money moved."
+        pending = refund.amount_pending
+        if pending == refund.amount_returned:
+            sentences.append(f"{returned} is on its way back to the customer")
+        elif pending:
+            sentences.append(f"{returned} is paid back or on its way to the customer")
+        else:
+            sentences.append(f"{returned} was paid back to the customer")
+    if refund.amount_failed:
+        failed = format_kobo(refund.amount_failed, refund.currency)
+        sentences.append(
+            f"{failed} could not be paid back: it is back in your wallet and can "
+            "be refunded again"
+        )
+    if not sentences:
+        return f"{text}: taken off the unpaid installments, no money moved."
+    if refund.amount_failed and refund.amount_reduced:
+        reduced = format_kobo(refund.amount_reduced, refund.currency)
+        sentences.insert(0, f"{reduced} taken off the unpaid installments")
+    return f"{text}: {'; '.join(sentences)}."
 
 
 class PlanCancelView(MerchantLoginRequiredMixin, View):

@@ -60,22 +60,24 @@ def refund_parts_match_postings() -> Iterator[str]:
 
 
 def refunds_add_up() -> Iterator[str]:
-    """Each refund's reduced and returned amounts are its reductions and parts;
-    each installment owes its original amount less its reductions; each plan's
-    `amount_refunded` is its reductions plus the parts not failed."""
+    """Each refund's reduced, returned and failed amounts are its reductions,
+    its parts not failed and its failed parts (`amount` and `amount_requested`
+    follow by the table's constraint); each installment owes its original
+    amount less its reductions; each plan's `amount_refunded` is its refunds'
+    `amount`, which is its reductions plus the parts not failed."""
     reduced = _sums(RefundReduction.objects.all(), "refund_id")
-    returned = _sums(RefundPart.objects.all(), "refund_id")
-    for public_id, pk, amount_reduced, amount_returned in Refund.objects.values_list(
-        "public_id", "pk", "amount_reduced", "amount_returned"
+    parts = RefundPart.objects.all()
+    failed_parts = parts.filter(status=RefundPart.Status.FAILED)
+    returned = _sums(parts.exclude(status=RefundPart.Status.FAILED), "refund_id")
+    failed = _sums(failed_parts, "refund_id")
+    for public_id, pk, *said in Refund.objects.values_list(
+        "public_id", "pk", "amount_reduced", "amount_returned", "amount_failed"
     ).iterator(chunk_size=CHUNK):
-        if (reduced.get(pk, 0), returned.get(pk, 0)) != (
-            amount_reduced,
-            amount_returned,
-        ):
+        rows = [reduced.get(pk, 0), returned.get(pk, 0), failed.get(pk, 0)]
+        if rows != said:
             yield (
-                f"refund {public_id} says {amount_reduced} reduced and "
-                f"{amount_returned} returned; its rows say {reduced.get(pk, 0)} and "
-                f"{returned.get(pk, 0)}"
+                f"refund {public_id} says {said[0]} reduced, {said[1]} returned and "
+                f"{said[2]} failed; its rows say {rows[0]}, {rows[1]} and {rows[2]}"
             )
     by_installment = _sums(RefundReduction.objects.all(), "installment_id")
     for public_id, pk, taken in (
@@ -97,6 +99,7 @@ def _plans_refunded() -> Iterator[str]:
         RefundPart.objects.exclude(status=RefundPart.Status.FAILED),
         "refund__plan_id",
     )
+    by_refunds = _sums(Refund.objects.all(), "plan_id")
     for public_id, pk, refunded in (
         PaymentPlan.objects.filter(amount_refunded__gt=0)
         .values_list("public_id", "pk", "amount_refunded")
@@ -108,8 +111,14 @@ def _plans_refunded() -> Iterator[str]:
                 f"plan {public_id} has amount_refunded {refunded}, its refunds "
                 f"{expected}"
             )
-    for pk in sorted(set(plan_reduced) | set(plan_returned)):
-        if plan_reduced.get(pk, 0) + plan_returned.get(pk, 0):
+        amounts = by_refunds.pop(pk, 0)
+        if refunded != amounts:
+            yield (
+                f"plan {public_id} has amount_refunded {refunded}, its refunds' "
+                f"amount {amounts}"
+            )
+    for pk in sorted(set(plan_reduced) | set(plan_returned) | set(by_refunds)):
+        if plan_reduced.get(pk, 0) + plan_returned.get(pk, 0) + by_refunds.get(pk, 0):
             yield f"plan #{pk} has refunds but amount_refunded 0"
 
 

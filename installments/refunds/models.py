@@ -14,13 +14,22 @@ def new_refund_id() -> str:
 
 
 class Refund(StateMachine):
-    """A merchant's refund of `amount` off one plan.
+    """A merchant's refund off one plan, asked for `amount_requested`.
 
-    `amount_reduced` was taken off unpaid installments (no money moved),
-    `amount_returned` is paid back in money, one `RefundPart` per collection
-    refunded. Created `processed` when no money moves, else `pending` until every
-    part is settled: then `processed`, or `failed` when a part failed (its money
-    is back in the wallet; the reductions stay).
+    What it really did, true at every moment (docs/refunds.md):
+    `amount_reduced` was taken off unpaid installments (no money moved, never
+    undone); `amount_returned` is the money of its parts not failed (paid back,
+    or on its way while a part is open); `amount_failed` is the money of its
+    failed parts (back in the wallet, refundable again); `amount` is what it
+    took off the order, `amount_reduced + amount_returned`, which is what it
+    counts in `plan.amount_refunded`. A part's failure moves its money from
+    `amount_returned` (and `amount`) to `amount_failed`, in the transaction that
+    takes it out of `plan.amount_refunded`.
+
+    One `RefundPart` per collection refunded. Created `processed` when no money
+    moves, else `pending` until every part is settled: then `processed`, or
+    `failed` when a part failed (its money is back in the wallet; the reductions
+    stay).
     """
 
     class Status(models.TextChoices):
@@ -40,9 +49,11 @@ class Refund(StateMachine):
     merchant = models.ForeignKey(
         "merchants.Merchant", on_delete=models.PROTECT, related_name="+"
     )
+    amount_requested = models.BigIntegerField()
     amount = models.BigIntegerField()
     amount_reduced = models.BigIntegerField()
     amount_returned = models.BigIntegerField()
+    amount_failed = models.BigIntegerField(default=0)
     currency = models.CharField(max_length=3, default="NGN")
     reason = models.CharField(max_length=255)
     status = models.CharField(
@@ -58,11 +69,14 @@ class Refund(StateMachine):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(amount__gt=0)
+                condition=Q(amount_requested__gt=0)
+                & Q(amount__gte=0)
                 & Q(amount_reduced__gte=0)
                 & Q(amount_returned__gte=0)
-                & Q(amount=F("amount_reduced") + F("amount_returned")),
-                name="refund_amounts_valid",
+                & Q(amount_failed__gte=0)
+                & Q(amount=F("amount_reduced") + F("amount_returned"))
+                & Q(amount_requested=F("amount") + F("amount_failed")),
+                name="refund_amounts_true",
             ),
         ]
         indexes = [
@@ -71,6 +85,14 @@ class Refund(StateMachine):
 
     def __str__(self):
         return f"{self.public_id} {self.amount} ({self.status})"
+
+    @property
+    def amount_pending(self) -> int:
+        """Of `amount_returned`, the money of parts still open: on its way to
+        the customer, and may yet fail (reads the parts; prefetch them)."""
+        return sum(
+            part.amount for part in self.parts.all() if part.status in RefundPart.OPEN
+        )
 
 
 def part_reference(refund_public_id: str, number: int) -> str:

@@ -36,13 +36,19 @@ def refund_part_output(part) -> dict:
 
 
 def refund_output(refund) -> dict:
-    """DESIGN section 14's refund representation (snake_case)."""
+    """DESIGN section 14's refund representation (snake_case), saying what the
+    refund really did (docs/refunds.md): `amount` = `amount_reduced` +
+    `amount_returned` (its money not failed, `amount_pending` of it still on its
+    way); `amount_requested` = `amount` + `amount_failed`."""
     return {
         "id": refund.public_id,
         "payment_plan_id": refund.plan.public_id,
         "amount": refund.amount,
+        "amount_requested": refund.amount_requested,
         "amount_reduced": refund.amount_reduced,
         "amount_returned": refund.amount_returned,
+        "amount_pending": refund.amount_pending,
+        "amount_failed": refund.amount_failed,
         "reason": refund.reason,
         "status": refund.status,
         "parts": [refund_part_output(part) for part in refund.parts.all()],

@@ -121,6 +121,7 @@ def _refund_record(
     refund = Refund.objects.create(
         plan=plan,
         merchant=plan.merchant,
+        amount_requested=amount,
         amount=amount,
         amount_reduced=allocation.reduced,
         amount_returned=allocation.returned,

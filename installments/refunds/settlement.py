@@ -11,7 +11,10 @@ transaction holding the plan's lock, once: a part's status never moves back.
 - `processed`: the money left the processor (`refund_settled`);
 - `failed`: the money goes back to the wallet and the fee account by the fee
   rule on what the collection has left now (`refund_returned`), and is
-  refundable again (`plan.amount_refunded` goes down).
+  refundable again: in the same transaction it moves from the refund's
+  `amount_returned` (and `amount`) to its `amount_failed`, and
+  `plan.amount_refunded` goes down by it, so the plan and the refund agree at
+  every moment.
 
 When no part is open any more the refund is `processed`, or `failed` if a part
 failed, and the merchant hears `refund.processed` or `refund.failed` once.
@@ -176,14 +179,29 @@ def part_settle(
             refund_returned_post(
                 part=posting(part, part.refund, plan), remaining=remaining
             )
-            plan.amount_refunded -= part.amount
-            plan.save(update_fields=["amount_refunded", "updated_at"])
+            _part_failed(part, plan)
         elif part.status == Status.REQUESTING:
             part.transition_to(Status.PENDING, update_fields=noted)
         else:
             part.save(update_fields=[*noted, "updated_at"])
         refund_settle(refund=part.refund, plan=plan)
     return part
+
+
+def _part_failed(part: RefundPart, plan: PaymentPlan) -> None:
+    """A failed part's money is no longer refunded: off the refund's `amount`
+    and `amount_returned`, onto its `amount_failed`, and off the plan's
+    `amount_refunded` (under the plan's lock, which every change of a refund
+    holds)."""
+    refund = part.refund
+    refund.amount -= part.amount
+    refund.amount_returned -= part.amount
+    refund.amount_failed += part.amount
+    refund.save(
+        update_fields=["amount", "amount_returned", "amount_failed", "updated_at"]
+    )
+    plan.amount_refunded -= part.amount
+    plan.save(update_fields=["amount_refunded", "updated_at"])
 
 
 def refund_settle(*, refund: Refund, plan: PaymentPlan) -> None:

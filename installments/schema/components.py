@@ -39,16 +39,36 @@ REFUND = component(
         {
             "id": string("`rf_...`"),
             "payment_plan_id": string("`plan_...`"),
-            "amount": {**KOBO, "description": "What the refund took off the order."},
+            "amount": {
+                **KOBO,
+                "description": "What the refund took off the order, at this moment: "
+                "`amount_reduced + amount_returned`. It is what the refund counts in "
+                "the plan's `amount_refunded`; a failed part's money leaves it.",
+            },
+            "amount_requested": {
+                **KOBO,
+                "description": "What you asked to refund: `amount + amount_failed`.",
+            },
             "amount_reduced": {
                 **KOBO,
                 "description": "Taken off unpaid installments, the last due first: "
-                "no money moved.",
+                "no money moved. It stays when a part fails.",
             },
             "amount_returned": {
                 **KOBO,
                 "description": "Paid back in money against the plan's collections, "
-                "newest first (one part each).",
+                "newest first (one part each): the parts not failed, "
+                "`amount_pending` of it still on its way.",
+            },
+            "amount_pending": {
+                **KOBO,
+                "description": "Of `amount_returned`, the parts still open "
+                "(`requesting` or `pending`): on its way, and may yet fail.",
+            },
+            "amount_failed": {
+                **KOBO,
+                "description": "The failed parts' money: back in your wallet and "
+                "refundable again (not in `amount` nor the plan's `amount_refunded`).",
             },
             "reason": string(),
             "status": string(
@@ -144,8 +164,15 @@ PAYMENT_PLAN = component(
             },
             "amount_refunded": {
                 **KOBO,
-                "description": "What refunds took off the order so far (money of a "
-                "failed refund part excepted).",
+                "description": "What refunds took off the order so far: the sum of "
+                "its refunds' `amount` (reductions and money not failed; a failed "
+                "part's money is refundable again).",
+            },
+            "amount_refund_pending": {
+                **KOBO,
+                "description": "Of `amount_refunded`, refund money still on its way "
+                "to the customer (parts `requesting` or `pending`): it comes back, "
+                "refundable again, if it fails.",
             },
             "schedule_type": string(enum=list(SCHEDULE_TYPES)),
             "installment_count": {

@@ -50,7 +50,8 @@ extend_schema_view(
             list_envelope(PAYMENT_PLAN),
             "`id, created_at, order_reference, customer_id, status, currency, "
             "total_amount, deposit_amount, amount_paid, amount_remaining, "
-            "amount_refunded, schedule_type, installment_count, next_due_date`.",
+            "amount_refunded, amount_refund_pending, schedule_type, "
+            "installment_count, next_due_date`.",
         ),
     )
 )(api.PlanListApi)

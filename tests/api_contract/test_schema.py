@@ -252,6 +252,8 @@ def test_plan_and_wallet_are_documented_as_the_design_names_them(schema):
         "amount_remaining",
         # DESIGN section 14.
         "amount_refunded",
+        # Issue 25: of it, refund money still on its way.
+        "amount_refund_pending",
         "schedule_type",
         "installment_count",
         # DESIGN section 15.
@@ -279,8 +281,12 @@ def test_plan_and_wallet_are_documented_as_the_design_names_them(schema):
         "id",
         "payment_plan_id",
         "amount",
+        # Issue 25: what was asked, what of the money is on its way, what failed.
+        "amount_requested",
         "amount_reduced",
         "amount_returned",
+        "amount_pending",
+        "amount_failed",
         "reason",
         "status",
         "parts",

@@ -59,6 +59,7 @@ def test_completion_charges_the_deposit_and_answers_201_with_the_plan(
         "amount_paid": 75_000,
         "amount_remaining": 175_000,
         "amount_refunded": 0,
+        "amount_refund_pending": 0,
         "schedule_type": "monthly",
         "installment_count": 3,
         # DESIGN section 15: none chosen.

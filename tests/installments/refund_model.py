@@ -53,7 +53,9 @@ class PartModel:
 
 @dataclass
 class RefundModel:
-    amount: int
+    """A refund's figures as docs/refunds.md defines them, from its parts."""
+
+    amount_requested: int
     reduced: list[tuple[int, int]]  # (installment sequence, kobo taken off)
     parts: list[PartModel]
 
@@ -63,7 +65,34 @@ class RefundModel:
 
     @property
     def amount_returned(self) -> int:
-        return sum(part.amount for part in self.parts)
+        """Its parts not failed: paid back or on their way."""
+        return sum(part.amount for part in self.parts if part.status != FAILED)
+
+    @property
+    def amount_pending(self) -> int:
+        return sum(
+            part.amount for part in self.parts if part.status in (REQUESTING, PENDING)
+        )
+
+    @property
+    def amount_failed(self) -> int:
+        return sum(part.amount for part in self.parts if part.status == FAILED)
+
+    @property
+    def amount(self) -> int:
+        """What it took off the order."""
+        return self.amount_reduced + self.amount_returned
+
+    def figures(self) -> dict[str, int]:
+        """Its figures as the API names them."""
+        return {
+            "amount": self.amount,
+            "amount_requested": self.amount_requested,
+            "amount_reduced": self.amount_reduced,
+            "amount_returned": self.amount_returned,
+            "amount_pending": self.amount_pending,
+            "amount_failed": self.amount_failed,
+        }
 
     @property
     def status(self) -> str:

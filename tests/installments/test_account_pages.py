@@ -2,6 +2,7 @@
 session cookie, like a browser)."""
 
 import re
+from unittest import mock
 from urllib.parse import urlsplit
 
 import pytest
@@ -9,9 +10,15 @@ from django.core.cache import cache
 from django.test import Client
 from rest_framework.test import APIClient
 
+from installments.models import RefundPart
+from installments.refunds import settlement
+from payments.gateway.processors.sandbox.values import CARD_REFUNDS_FAIL
+from payments.gateway.services.refunds import RefundOutcome
 from payments.models import PaymentMethod
 
 from ..factories import PASSWORD, CustomerFactory
+from .conftest import check_ledger, collect, refund
+from .test_refund_settlement import dispatch, plan_paid_with
 
 
 def text(response) -> str:
@@ -324,3 +331,37 @@ def test_add_a_card_may_lead_to_the_processors_card_page(settings, db):
 
     assert "form-action 'self';" in sandbox_policy
     assert "form-action 'self' https://checkout.paystack.com;" in paystack_policy
+
+
+def test_the_plan_page_says_what_of_a_refund_is_on_its_way_and_what_failed(db):
+    """Issue 25 item 1: while the money of a refund is on its way the customer
+    is told; once it failed, `Refunded` no longer counts it."""
+    setup = plan_paid_with(CARD_REFUNDS_FAIL)
+    bola = signed_in(setup.shopper.customer.email)
+    first = setup.plan.installments.order_by("sequence").first()
+    collect(first.due_date)
+
+    with mock.patch.object(settlement, "processor_refund_request", pending):
+        response = refund(setup, 150_000)
+    assert response.status_code == 201, response.content
+    url = f"/account/plans/{setup.plan.public_id}/"
+    merchant = setup.plan.merchant.business_name
+
+    page = text(bola.get(url))
+    assert f"Refunded by {merchant}</dt><dd>₦1,500.00" in page
+    assert "(₦333.34 of it on its way back to you)" in page
+
+    [part] = RefundPart.objects.all()
+    dispatch(part, "failed")
+
+    page = text(bola.get(url))
+    assert f"Refunded by {merchant}</dt><dd>₦1,166.66</dd>" in page
+    assert "on its way" not in page
+    check_ledger()
+
+
+def pending(*, reference, transaction_reference, amount, currency, note):
+    """The processor takes the refund as `pending`."""
+    return RefundOutcome(
+        reference, transaction_reference, f"rfd_{reference}", amount, "pending", ""
+    )

@@ -14,6 +14,7 @@ from django.test import Client
 
 from installments.dashboard.selectors import refund_confirmation_key
 from installments.models import Installment, PaymentPlan, Refund
+from payments.gateway.processors.sandbox.values import CARD_REFUNDS_FAIL
 from payments.ledger.fees import fee_given_back
 from payments.ledger.models import LedgerTransaction
 from payments.models import SandboxRefund
@@ -21,7 +22,15 @@ from webhooks.models import Event
 
 from ..factories import MerchantFactory
 from ..merchants.conftest import sign_in
-from .conftest import check_ledger, collect, installments_of, make_active_plan, refund
+from .conftest import (
+    check_ledger,
+    collect,
+    installments_of,
+    make_active_plan,
+    refund,
+    sandbox_refunds_settle,
+)
+from .test_refund_settlement import plan_paid_with
 
 pytestmark = pytest.mark.django_db
 
@@ -411,3 +420,70 @@ def test_a_second_plan_is_refunded_on_its_own(dashboard, plan_active):
 
     assert list(Refund.objects.values_list("plan_id", flat=True)) == [other.plan.pk]
     assert "No refunds yet." in text(dashboard.get(plan_url(plan_active)))
+
+
+def refund_row(page: str, refund_id: str) -> str:
+    row = page[page.index(f'data-refund-id="{refund_id}"') :]
+    return row[: row.index("</tr>")]
+
+
+def test_a_failed_refund_says_what_came_off_what_failed_and_is_refundable_again(db):
+    """Issue 25 item 1: ₦1,500 on a plan paid with the refunds-fail card takes
+    ₦1,166.66 off the unpaid installments and fails to pay back ₦333.34; the
+    page says so, not that ₦1,500 was refunded."""
+    setup = plan_paid_with(CARD_REFUNDS_FAIL)
+    first = installments_of(setup.plan)[0]
+    collect(first.due_date)
+    first.refresh_from_db()
+    client = sign_in(Client(), setup.owner.merchant)
+    confirm = hidden_fields(preview(client, setup, amount="1500"))
+
+    response = client.post(refund_url(setup), confirm, follow=True)
+
+    made = Refund.objects.get()
+    assert (made.status, made.amount, made.amount_failed) == ("failed", 116_666, 33_334)
+    shown = text(response)
+    assert (
+        f"Refund {made.public_id} of ₦1,500.00 created: ₦1,166.66 taken off the "
+        "unpaid installments; ₦333.34 could not be paid back: it is back in your "
+        "wallet and can be refunded again."
+    ) in shown
+    row = text_of(refund_row(response.content.decode(), made.public_id))
+    assert "₦1,166.66 of ₦1,500.00 asked" in row
+    assert "₦1,166.66 off unpaid installments" in row
+    assert (
+        "₦333.34 failed to go back: it is back in your wallet and can be refunded again"
+    ) in row
+    assert "paid back to the customer" not in row
+    assert f"₦333.34 against {first.processor_reference} Failed" in row
+    page = response.content.decode()
+    assert 'data-testid="plan-refunded">₦1,166.66</span></dd>' in page
+    # The installment's 583.34 and the deposit's 750.00 can be refunded again.
+    assert "Up to ₦1,333.34 can be refunded now." in shown
+    check_ledger()
+
+
+def test_a_pending_refund_says_its_money_is_on_its_way(dashboard, plan_active):
+    first = installments_of(plan_active.plan)[0]
+    collect(first.due_date)
+    made = refund(plan_active, 200_000).json()["data"]
+
+    page = dashboard.get(plan_url(plan_active))
+
+    row = text_of(refund_row(page.content.decode(), made["id"]))
+    assert "₦833.34 on its way back to the customer" in row
+    assert "asked" not in row and "failed" not in row
+    assert "Refunded ₦2,000.00 (₦833.34 of it on its way)" in text(page)
+
+    sandbox_refunds_settle()
+    page = dashboard.get(plan_url(plan_active))
+
+    row = text_of(refund_row(page.content.decode(), made["id"]))
+    assert "₦833.34 paid back to the customer" in row
+    assert "on its way" not in text(page)
+    check_ledger()
+
+
+def text_of(fragment: str) -> str:
+    page = re.sub(r"<[^>]+>", " ", fragment)
+    return re.sub(r"\s+", " ", html.unescape(page)).strip()

@@ -269,6 +269,7 @@ def test_a_payoff_is_one_charge_and_one_collection_and_completes_the_plan(
             "orderReference": setup.plan.order_reference,
             "amountPaid": setup.plan.total_amount,
             "amountRefunded": 0,
+            "amountRefundPending": 0,
             "amountRemaining": 0,
         }
     ]

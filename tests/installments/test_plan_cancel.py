@@ -58,6 +58,7 @@ def test_cancelling_stops_every_debit_and_refunds_nothing(plan_active):
             "orderReference": stored.order_reference,
             "amountPaid": 75_000,
             "amountRefunded": 0,
+            "amountRefundPending": 0,
             "amountRemaining": 0,
         }
     ]

@@ -39,6 +39,7 @@ def test_the_engine_completing_a_plan_announces_it_once(plan_active):
         "orderReference": plan.order_reference,
         "amountPaid": plan.total_amount,
         "amountRefunded": 0,
+        "amountRefundPending": 0,
         "amountRemaining": 0,
     }
     assert lifecycle(plan, "payment_plan.completed") == [expected]
@@ -78,6 +79,7 @@ def test_a_default_is_announced_once_even_when_the_engine_runs_again(db):
             "orderReference": plan.order_reference,
             "amountPaid": plan.deposit_amount,
             "amountRefunded": 0,
+            "amountRefundPending": 0,
             "amountRemaining": plan.total_amount - plan.deposit_amount,
         }
     ]

@@ -21,6 +21,7 @@ PROPERTY_EXAMPLES sets the pure layer's examples (200 by default; .ci/run sets
 2000); the services layer runs a twentieth of them (at least 10).
 """
 
+import json
 import os
 import re
 from collections import Counter, defaultdict
@@ -66,6 +67,15 @@ from .conftest import PlanSetup, cancel, check_ledger, collect, refund
 from .conftest import sandbox_refunds_settle as settlement_pass
 
 EXAMPLES = int(os.environ.get("PROPERTY_EXAMPLES", "200"))
+# A refund's figures (docs/refunds.md, "What a refund says it did").
+FIGURES = (
+    "amount",
+    "amount_requested",
+    "amount_reduced",
+    "amount_returned",
+    "amount_pending",
+    "amount_failed",
+)
 SERVICE_EXAMPLES = max(10, EXAMPLES // 20)
 
 # --- actions ------------------------------------------------------------------
@@ -397,8 +407,9 @@ class Sequence:
             event("refund: parts failed")
         assert response.status_code == 201, response.content
         data = response.json()["data"]
-        assert (data["amount"], data["status"]) == (amount, expected.status)
-        assert data["amount_reduced"] == expected.amount_reduced
+        assert (data["amount_requested"], data["status"]) == (amount, expected.status)
+        # What it really did at this moment (its parts may have failed at once).
+        assert {key: data[key] for key in expected.figures()} == expected.figures()
         assert [
             (part["collection_reference"], part["amount"], part["status"])
             for part in data["parts"]
@@ -412,6 +423,18 @@ class Sequence:
                 plan.status,
                 plan.amount_refunded,
             )
+            # The plan's amount_refunded is its refunds' true figures, at every
+            # moment (pending, partly failed, settled), and so is its pending.
+            assert plan.amount_refunded == sum(r.amount for r in plan.refunds)
+            shown = APIClient().get(setup.url, **setup.owner.headers).json()["data"]
+            assert (shown["amount_refunded"], shown["amount_refund_pending"]) == (
+                plan.amount_refunded,
+                sum(r.amount_pending for r in plan.refunds),
+            )
+            assert [
+                {key: r[key] for key in (*FIGURES, "status")}
+                for r in reversed(shown["refunds"])  # newest first there
+            ] == [r.figures() | {"status": r.status} for r in plan.refunds]
             assert [
                 (i.sequence, i.status, i.amount, i.original_amount, i.amount_paid)
                 for i in row.installments.order_by("sequence")
@@ -420,10 +443,10 @@ class Sequence:
                 for i in plan.installments
             ]
             assert [
-                (r.amount, r.amount_reduced, r.status, parts_of(r.parts.all()))
+                (r.amount, r.amount_failed, r.status, parts_of(r.parts.all()))
                 for r in row.refunds.order_by("created_at", "id")
             ] == [
-                (r.amount, r.amount_reduced, r.status, parts_of(r.parts))
+                (r.amount, r.amount_failed, r.status, parts_of(r.parts))
                 for r in plan.refunds
             ]
 
@@ -471,6 +494,23 @@ class Sequence:
                 expected["refund.created", public_id] += 1
                 if refund_.status != model.PENDING:
                     expected[f"refund.{refund_.status}", public_id] += 1
+                    # The settled refund's event says what it did.
+                    [settled] = Event.objects.filter(
+                        event_type=f"refund.{refund_.status}",
+                        body__contains=f'"{public_id}"',
+                    )
+                    data = json.loads(settled.body)["data"]
+                    assert (
+                        data["amount"],
+                        data["amountReturned"],
+                        data["amountPending"],
+                        data["amountFailed"],
+                    ) == (
+                        refund_.amount,
+                        refund_.amount_returned,
+                        0,
+                        refund_.amount_failed,
+                    )
             if plan.cancellations:
                 expected["payment_plan.cancelled", setup.plan.public_id] += 1
         assert sent == expected

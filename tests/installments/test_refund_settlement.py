@@ -3,12 +3,18 @@ asked after the commit under their own references, answered by the request,
 by the processor's later word (the refund handlers) or by the poll; a failed
 one puts every kobo back, by the fee rule on what the collection has left."""
 
+import importlib
 from datetime import timedelta
+from io import StringIO
 
 import pytest
 import time_machine
+from django.apps import apps
+from django.core.management import CommandError, call_command
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from installments.models import Installment, PaymentPlan, Refund, RefundPart
 from installments.refunds import settlement
@@ -99,6 +105,15 @@ def test_a_failed_refund_puts_every_kobo_back(db):
     assert response.status_code == 201
     assert data["status"] == "failed"
     assert [part["status"] for part in data["parts"]] == ["failed", "failed"]
+    # What it did: the reductions only; the money failed and is refundable again.
+    assert figures(data) == {
+        "amount": REST,
+        "amount_requested": 200_000,
+        "amount_reduced": REST,
+        "amount_returned": 0,
+        "amount_pending": 0,
+        "amount_failed": 200_000 - REST,
+    }
     assert (wallet(setup), fees()) == (wallet_before, fees_before)
     plan = PaymentPlan.objects.get(pk=setup.plan.pk)
     # The reductions stay; the money is refundable again.
@@ -109,7 +124,12 @@ def test_a_failed_refund_puts_every_kobo_back(db):
         "cancelled",
     ]
     merchant = setup.owner.merchant
-    assert [e["status"] for e in event_data(merchant, "refund.failed")] == ["failed"]
+    [failed] = event_data(merchant, "refund.failed")
+    assert (failed["status"], failed["amount"], failed["amountFailed"]) == (
+        "failed",
+        REST,
+        200_000 - REST,
+    )
     assert event_data(merchant, "refund.processed") == []
     message = refund(setup, DEPOSIT + 58_334 + 1).json()["error"]["message"]
     assert f"at most {DEPOSIT + 58_334} kobo" in message
@@ -267,3 +287,141 @@ def test_a_part_another_worker_claimed_is_not_asked_for_twice(plan_active, monke
 
     assert asked == [read_by_both.reference] * 2  # after the commit, then once
     assert RefundPart.objects.get().requests == 2
+
+
+def figures(data: dict, *, prefix: str = "amount") -> dict:
+    return {key: value for key, value in data.items() if key.startswith(prefix)}
+
+
+def test_a_partly_failed_refund_and_its_plan_say_what_happened_at_every_moment(
+    plan_active, processor_says_pending
+):
+    """Two parts: one fails while the other is still on its way, then the other
+    goes through. At each moment the refund's figures, its plan's and their
+    events agree with the parts (docs/refunds.md, "What a refund says it did")."""
+    first = installments_of(plan_active.plan)[0]
+    collect(first.due_date)
+    first.refresh_from_db()
+    deposit = f"{plan_active.plan.public_id}_d1"
+    merchant = plan_active.owner.merchant
+    client = APIClient()
+
+    def plan_now() -> dict:
+        return client.get(plan_active.url, **plan_active.owner.headers).json()["data"]
+
+    data = refund(plan_active, 200_000).json()["data"]
+    one, two = RefundPart.objects.filter(refund__public_id=data["id"])
+    assert (one.collection_reference, one.amount) == (first.processor_reference, 58_334)
+    assert (two.collection_reference, two.amount) == (deposit, 25_000)
+    pending = {
+        "amount": 200_000,
+        "amount_requested": 200_000,
+        "amount_reduced": REST,
+        "amount_returned": 83_334,
+        "amount_pending": 83_334,
+        "amount_failed": 0,
+    }
+    assert figures(data) == pending
+    plan = plan_now()
+    assert (plan["amount_refunded"], plan["amount_refund_pending"]) == (200_000, 83_334)
+    [cancelled] = event_data(merchant, "payment_plan.cancelled")
+    assert (cancelled["amountRefunded"], cancelled["amountRefundPending"]) == (
+        200_000,
+        83_334,
+    )
+
+    dispatch(two, "failed")  # the deposit's part fails; part 1 is still on its way
+
+    plan = plan_now()
+    [listed] = plan["refunds"]
+    assert listed["status"] == "pending"
+    assert figures(listed) == {
+        "amount": 175_000,
+        "amount_requested": 200_000,
+        "amount_reduced": REST,
+        "amount_returned": 58_334,
+        "amount_pending": 58_334,
+        "amount_failed": 25_000,
+    }
+    assert (plan["amount_refunded"], plan["amount_refund_pending"]) == (175_000, 58_334)
+    assert event_data(merchant, "refund.failed") == []
+    check_ledger()
+
+    dispatch(one, "processed")
+
+    plan = plan_now()
+    [listed] = plan["refunds"]
+    done = {
+        "amount": 175_000,
+        "amount_requested": 200_000,
+        "amount_reduced": REST,
+        "amount_returned": 58_334,
+        "amount_pending": 0,
+        "amount_failed": 25_000,
+    }
+    assert (listed["status"], figures(listed)) == ("failed", done)
+    assert (plan["amount_refunded"], plan["amount_refund_pending"]) == (175_000, 0)
+    [failed] = event_data(merchant, "refund.failed")
+    assert figures(failed) == {
+        "amount": 175_000,
+        "amountRequested": 200_000,
+        "amountReduced": REST,
+        "amountReturned": 58_334,
+        "amountPending": 0,
+        "amountFailed": 25_000,
+    }
+    assert [e["amount"] for e in event_data(merchant, "refund.created")] == [200_000]
+    assert event_data(merchant, "refund.processed") == []
+    check_ledger()
+
+
+def test_check_ledger_catches_a_refund_that_still_counts_its_failed_money(db):
+    """The defect of issue 25 item 1, written into the rows: a failed part's
+    money still in the refund's `amount_returned` (and `amount`)."""
+    setup = plan_paid_with(CARD_REFUNDS_FAIL)
+    collect(installments_of(setup.plan)[0].due_date)
+    data = refund(setup, 150_000).json()["data"]
+    assert "clean" in check_ledger()
+
+    Refund.objects.filter(public_id=data["id"]).update(
+        amount=F("amount_requested"),
+        amount_returned=F("amount_returned") + F("amount_failed"),
+        amount_failed=0,
+    )
+
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("check_ledger", stdout=out)
+    assert (
+        f"refund {data['id']} says {REST} reduced, 33334 returned and 0 failed; "
+        f"its rows say {REST}, 0 and 33334"
+    ) in out.getvalue()
+    assert "its refunds' amount 150000" in out.getvalue()
+
+
+def test_the_migration_gives_past_refunds_their_true_figures(
+    db, processor_says_pending
+):
+    """installments 0011: a refund made before it counted its failed parts in
+    `amount` and `amount_returned`; after it, they are in `amount_failed`,
+    exactly as a refund failing today, and back again on the way down."""
+    migration = importlib.import_module(
+        "installments.migrations.0011_refund_true_amounts"
+    )
+    setup = plan_paid_with(CARD_REFUNDS_FAIL)
+    collect(installments_of(setup.plan)[0].due_date)
+    reduced = refund(setup, 116_666).json()["data"]  # all off installments
+    assert reduced["status"] == "processed"
+    data = refund(setup, 60_000).json()["data"]  # 58,334 + 1,666: two parts
+    one, two = RefundPart.objects.filter(refund__public_id=data["id"])
+    dispatch(one, "failed")
+    fields = ("amount_requested", "amount", "amount_returned", "amount_failed")
+    live = list(Refund.objects.order_by("id").values_list(*fields))
+    assert live[1] == (60_000, 60_000 - one.amount, two.amount, one.amount)
+    migration.requested_amounts(apps, None)
+    assert Refund.objects.get(public_id=data["id"]).amount == 60_000
+
+    migration.true_amounts(apps, None)
+
+    assert list(Refund.objects.order_by("id").values_list(*fields)) == live
+    assert "clean" in check_ledger()

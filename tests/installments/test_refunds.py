@@ -79,8 +79,11 @@ def test_a_refund_smaller_than_the_unpaid_balance_moves_no_money_and_reduces_the
         "id": None,
         "payment_plan_id": plan_active.plan.public_id,
         "amount": 70_000,
+        "amount_requested": 70_000,
         "amount_reduced": 70_000,
         "amount_returned": 0,
+        "amount_pending": 0,
+        "amount_failed": 0,
         "reason": "Returned the charger",
         "status": "processed",
         "parts": [],
@@ -162,6 +165,8 @@ def test_a_refund_larger_than_the_unpaid_balance_refunds_the_rest_newest_collect
             "orderReference": plan.order_reference,
             "amountPaid": DEPOSIT + 58_334,
             "amountRefunded": 200_000,
+            # Both parts are still on their way.
+            "amountRefundPending": 83_334,
             "amountRemaining": 0,
         }
     ]

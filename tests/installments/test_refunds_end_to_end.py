@@ -242,6 +242,8 @@ def test_refunds_over_http_reach_the_receiver_once_signed_and_the_wallet_to_the_
         "orderReference": "ORD-1001",
         "amountPaid": DEPOSIT + FIRST,
         "amountRefunded": 250_000,
+        # The full refund's parts were still on their way.
+        "amountRefundPending": FIRST + DEPOSIT,
         "amountRemaining": 0,
     }
     # Arrival order is not promised: compared sorted.

@@ -328,6 +328,7 @@ def test_the_move_is_announced_in_the_same_commit_with_the_dates_and_who_moved(s
         "orderReference": plan.order_reference,
         "amountPaid": plan.deposit_amount,
         "amountRefunded": 0,
+        "amountRefundPending": 0,
         "amountRemaining": plan.total_amount - plan.deposit_amount,
         "installmentId": first.public_id,
         "sequence": 1,
