@@ -7,7 +7,8 @@ Every page: no `serious` or `critical` violation of axe-core's rules (vendored i
 tests/browser/vendor/, see its README). At 390 px: the page is no wider than the
 screen, and every cell of every table is on screen and not clipped (a list is a
 stack of cards there, each value under its column's name), so a status or an
-amount is never off to the side.
+amount is never off to the side. At both sizes no menu (select) is too narrow
+for its choices' text and no button or badge wraps its words onto two lines.
 
 The violations of every page are collected and reported together, so that one
 run lists them all. Screenshots: tests/screenshots/test_axe_*/.
@@ -77,6 +78,33 @@ CLIPPED_CELLS = """width => {
   return found;
 }"""
 
+# A menu's choices are read whole (a select shows its chosen option cut at its
+# edge), and a button's or a badge's words stay on one line.
+SQUEEZED = """() => {
+  const found = [];
+  const measure = document.createElement("canvas").getContext("2d");
+  for (const select of document.querySelectorAll("select")) {
+    if (!select.checkVisibility()) continue;
+    const style = getComputedStyle(select);
+    measure.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = select.clientWidth - parseFloat(style.paddingLeft)
+      - parseFloat(style.paddingRight) - 20;  // the arrow
+    for (const option of select.options) {
+      if (measure.measureText(option.text).width > room) {
+        found.push(`menu ${select.name} clips "${option.text}"`);
+      }
+    }
+  }
+  for (const box of document.querySelectorAll(".button, .badge, button")) {
+    if (!box.checkVisibility() || !box.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(box);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (tops.size > 1) found.push(`wraps: ${box.textContent.trim()}`);
+  }
+  return found;
+}"""
+
 
 @pytest.fixture
 def demo_password():
@@ -128,6 +156,7 @@ class Audit:
                     f"{violation['impact']} {violation['id']} ({violation['help']}):"
                     f" {violation['nodes'][:4]}"
                 )
+        found.extend(page.evaluate(SQUEEZED))
         if self.size["width"] < 600:
             width = page.evaluate("document.documentElement.scrollWidth")
             if width > self.size["width"]:
