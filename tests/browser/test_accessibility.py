@@ -190,7 +190,10 @@ def test_axe_public_pages(audit):
     audit("/account/login/", "account-sign-in")
     audit("/account/register/", "account-register")
     audit("/no-such-page/", "not-found")
-    assert len(audit.pages) == 8 + len(guides.GUIDES)
+    audit("/l/pl_nosuchlink", "payment-link-unavailable")
+    audit("/payment-methods/mandate-authorized", "mandate-authorized")
+    audit("/demo/", "widget-demo")
+    assert len(audit.pages) == 11 + len(guides.GUIDES)
     audit.assert_clean()
 
 
