@@ -100,6 +100,7 @@ def _markdown() -> MarkdownIt:
     markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
     markdown.core.ruler.push("guide_heading_ids", _heading_ids)
     markdown.core.ruler.push("guide_links", _guide_links)
+    markdown.core.ruler.push("guide_cell_labels", _cell_labels)
     markdown.add_render_rule("table_open", _table_open)
     markdown.add_render_rule("table_close", _table_close)
     return markdown
@@ -146,6 +147,24 @@ def _guide_links(state) -> None:
             label = children[index + 1]
             if label.type == "text" and label.content in (href, f"{guide.slug}.md"):
                 label.content = guide.title
+
+
+def _cell_labels(state) -> None:
+    """Each body cell of a table carries its column's name (`data-label`): on a
+    phone a table is a stack of cards, each value under its name (site.css)."""
+    names: list[str] = []
+    column = 0
+    for index, token in enumerate(state.tokens):
+        if token.type == "thead_open":
+            names = []
+        elif token.type == "th_open":
+            names.append(_plain_text(state.tokens[index + 1]))
+        elif token.type == "tr_open":
+            column = 0
+        elif token.type == "td_open":
+            if column < len(names) and names[column]:
+                token.attrSet("data-label", names[column])
+            column += 1
 
 
 def _table_open(self, tokens, index, options, env) -> str:

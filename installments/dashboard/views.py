@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.views import View
 
 from config.api.formats import format_kobo
@@ -77,7 +78,22 @@ def _with_amounts(plan):
     plan.paid = selectors.amount_paid(plan)
     plan.remaining = selectors.amount_remaining(plan)
     plan.next_due = selectors.next_due_installment(plan)
+    plan.next_due_note = next_due_note(plan, plan.next_due)
     return plan
+
+
+def next_due_note(plan, installment) -> str:
+    """What the "next payment" is, when it is not simply coming: `uncollected`
+    on a plan that is no longer collected (defaulted: its later installments
+    keep their status with no next attempt), `overdue` when its due date (a
+    Lagos date) has passed; "" otherwise."""
+    if installment is None:
+        return ""
+    if plan.status != PaymentPlan.Status.ACTIVE:
+        return "uncollected"
+    if installment.due_date < timezone.localdate():
+        return "overdue"
+    return ""
 
 
 class PlanListView(MerchantLoginRequiredMixin, View):

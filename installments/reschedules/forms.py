@@ -8,7 +8,6 @@ from config.api.formats import format_kobo
 from config.web.forms import validate_with_serializer
 
 from ..serializers import RescheduleInput
-from .rules import long_date
 
 
 class RescheduleForm(forms.Form):
@@ -26,8 +25,9 @@ class RescheduleForm(forms.Form):
         self.fields["installment_id"].choices = [
             (
                 row.public_id,
-                f"Installment {row.sequence}: {format_kobo(row.amount, row.currency)} "
-                f"due {long_date(row.due_date)}",
+                # Short enough for a phone's menu (the field says "Installment").
+                f"#{row.sequence}, {format_kobo(row.amount, row.currency)}, "
+                f"due {row.due_date.day} {row.due_date:%b %Y}",
             )
             for row in installments
         ]

@@ -202,14 +202,14 @@ class PlanSettingsForm(forms.Form):
         label="Release money to your wallet",
         choices=[
             (RELEASE_ON_DEPOSIT, "When the deposit is paid"),
-            (RELEASE_AFTER_INSTALLMENTS, "After a number of installments are paid"),
+            (RELEASE_AFTER_INSTALLMENTS, "After N installments are paid"),
             (RELEASE_ON_COMPLETION, "When the plan is fully paid"),
         ],
     )
     release_after = forms.IntegerField(
         required=False,
         label="Number of installments",
-        help_text="Used with “after a number of installments”, 1 to 12.",
+        help_text="The N of “after N installments are paid”, 1 to 12.",
     )
     partial_collection_min_percent = forms.IntegerField(
         required=False,

@@ -9,6 +9,7 @@ refuse exactly the same values with the same messages.
 """
 
 from django import forms
+from django.db import transaction
 from rest_framework.exceptions import ValidationError as ApiValidationError
 
 from config.api.errors import DomainError
@@ -93,6 +94,14 @@ class CustomerRegisterForm(_SignInByForm):
             attrs={"autocomplete": "tel", "inputmode": "tel", "placeholder": "+234"}
         ),
     )
+    # Texting is the customer's choice (unticked until they tick it); the
+    # number can be changed or removed on /account/profile/ later.
+    sms_consent = forms.BooleanField(
+        required=False,
+        label="Also text me payment reminders and receipts at this number",
+        help_text="Nigerian mobile numbers only. You can change or remove it on "
+        "your profile at any time.",
+    )
     password = forms.CharField(
         max_length=128,
         strip=False,
@@ -103,20 +112,34 @@ class CustomerRegisterForm(_SignInByForm):
     def clean(self):
         cleaned = super().clean()
         if not self.errors:
-            validated = validate_with_serializer(self, CustomerRegisterInput, cleaned)
+            # The API's registration has no such box (texting is added there
+            # with the profile's number).
+            fields = {k: v for k, v in cleaned.items() if k != "sms_consent"}
+            validated = validate_with_serializer(self, CustomerRegisterInput, fields)
             if validated is not None:
                 cleaned.update(validated)
+        if cleaned.get("sms_consent") and not self.has_error("phone"):
+            try:
+                cleaned["sms_phone"] = nigerian_mobile(cleaned.get("phone", ""))
+            except NotANigerianMobile as error:
+                self.add_error("phone", f"{error} Or untick the box for text messages.")
         return cleaned
 
     def customer(self, *, client_ip: str) -> Customer:
         data = self.cleaned_data
-        return services.customer_register(
-            email=data["email"],
-            password=data["password"],
-            first_name=data["first_name"],
-            last_name=data["last_name"],
-            phone=data["phone"],
-        )
+        with transaction.atomic():
+            customer = services.customer_register(
+                email=data["email"],
+                password=data["password"],
+                first_name=data["first_name"],
+                last_name=data["last_name"],
+                phone=data["phone"],
+            )
+            if data.get("sms_phone"):
+                customer = services.customer_sms_phone_set(
+                    customer=customer, sms_phone=data["sms_phone"]
+                )
+        return customer
 
     def error_field(self, error: DomainError) -> str | None:
         return "email" if error.http_status == 409 else None

@@ -64,6 +64,43 @@ def _bank_name(code: str) -> str:
     return bank.name if bank else code
 
 
+def line_ids(*, resource_type, resource_id, reference, description) -> list:
+    """The ids shown under a wallet line, each once: what it was for (unless
+    its description or its processor reference already names it, as
+    `inst_…_a1` names `inst_…`, and a payout's reference is its own id), then
+    the processor reference (unless the description names it)."""
+    text, reference = description or "", reference or ""
+    named = resource_id in text or reference.startswith(resource_id)
+    ids = []
+    if resource_id and not named:
+        ids.append((resource_type, resource_id))
+    if reference and reference not in text:
+        ids.append(("processor reference", reference))
+    return ids
+
+
+PAYOUT_DESCRIPTIONS = {
+    Kind.PAYOUT: "Payout to",
+    Kind.PAYOUT_SETTLED: "Payout paid to",
+}
+
+
+def with_bank_names(merchant, rows) -> None:
+    """A payout's line names the bank it went to rather than its code (the
+    ledger, and so the API, keeps `Payout to 058 ••••1234`)."""
+    ids = [row["resource_id"] for txn, row in rows if txn.kind in PAYOUT_DESCRIPTIONS]
+    if not ids:
+        return
+    payouts = payout_selectors.payouts_by_id(merchant, ids)
+    for txn, row in rows:
+        payout = payouts.get(row["resource_id"])
+        if txn.kind in PAYOUT_DESCRIPTIONS and payout is not None:
+            row["description"] = (
+                f"{PAYOUT_DESCRIPTIONS[txn.kind]} {_bank_name(payout.bank_code)} "
+                f"••••{payout.account_last4}"
+            )
+
+
 class WalletView(MerchantLoginRequiredMixin, View):
     def get(self, request):
         merchant = request.merchant
@@ -88,6 +125,22 @@ class WalletView(MerchantLoginRequiredMixin, View):
         for txn in (*transactions.object_list, *refunds.object_list):
             txn.label = KIND_LABELS.get(txn.kind, txn.get_kind_display())
             txn.fee_share = abs(txn.fee)
+        rows = [
+            (txn, wallet_transaction_output(txn)) for txn in transactions.object_list
+        ]
+        with_bank_names(merchant, rows)
+        for _txn, row in rows:
+            row["ids"] = line_ids(
+                resource_type=row["resource_type"],
+                resource_id=row["resource_id"],
+                reference=row["reference"],
+                description=row["description"],
+            )
+        for txn in refunds.object_list:
+            # The refund's id is in its description: only the payment refunded.
+            txn.shown_refund_id = txn.resource_id not in (txn.description or "")
+        for payout in payouts.object_list:
+            payout.bank_name = _bank_name(payout.bank_code)
         return TemplateResponse(
             request,
             "payments/dashboard/wallet.html",
@@ -100,10 +153,7 @@ class WalletView(MerchantLoginRequiredMixin, View):
                 ),
                 "chart_days": CHART_DAYS,
                 "transactions": transactions,
-                "rows": [
-                    (txn, wallet_transaction_output(txn))
-                    for txn in transactions.object_list
-                ],
+                "rows": rows,
                 "transactions_query": query_without(request),
                 "payouts": payouts,
                 "payouts_query": query_without(request, "payouts_page"),

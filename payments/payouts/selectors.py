@@ -30,6 +30,13 @@ def payout_of(merchant, payout_id: str) -> Payout | None:
     return payouts_of(merchant).filter(public_id=payout_id).first()
 
 
+def payouts_by_id(merchant, payout_ids) -> dict[str, Payout]:
+    """The merchant's payouts of these ids, by id (ids of another merchant's
+    payouts are left out)."""
+    rows = Payout.objects.filter(merchant=merchant, public_id__in=list(payout_ids))
+    return {payout.public_id: payout for payout in rows}
+
+
 def covered_by_live_payout() -> Exists:
     """A wallet line (OuterRef) a payout that was not returned paid out."""
     return Exists(

@@ -1,4 +1,5 @@
-// Dashboard helpers: copy buttons, confirmations, and one-time pages.
+// Dashboard helpers: copy buttons, confirmations, one-time pages, and the
+// column names of table cells (for the cards tables become on a phone).
 "use strict";
 
 (function () {
@@ -48,25 +49,30 @@
     }
   });
 
-  // A table wider than its box scrolls sideways (on a phone): say so above it,
-  // and keep the hint in step when the window changes size.
-  function markScrollingTables() {
+  // On a phone a table is a stack of cards (dashboard.css): each cell shows its
+  // column's name, copied here from the header into data-label (a cell that
+  // has one of its own keeps it; a cell spanning columns gets none).
+  function labelCells() {
     document.querySelectorAll("table.table").forEach(function (table) {
-      var scrolls = table.scrollWidth > table.clientWidth + 1;
-      table.dataset.scrolls = scrolls ? "true" : "false";
-      var hint = table.previousElementSibling;
-      if (!hint || !hint.classList.contains("scroll-hint")) {
-        if (!scrolls) return;
-        hint = document.createElement("p");
-        hint.className = "scroll-hint";
-        hint.textContent = "Scroll the table sideways to see every column \u2192";
-        table.parentNode.insertBefore(hint, table);
-      }
-      hint.hidden = !scrolls;
+      if (!table.tHead || !table.tHead.rows.length) return;
+      var names = [];
+      Array.prototype.forEach.call(table.tHead.rows[0].cells, function (head) {
+        for (var i = 0; i < head.colSpan; i++) names.push(head.textContent.trim());
+      });
+      Array.prototype.forEach.call(table.tBodies, function (body) {
+        Array.prototype.forEach.call(body.rows, function (row) {
+          var column = 0;
+          Array.prototype.forEach.call(row.cells, function (cell) {
+            if (cell.colSpan === 1 && names[column] && !cell.hasAttribute("data-label")) {
+              cell.setAttribute("data-label", names[column]);
+            }
+            column += cell.colSpan;
+          });
+        });
+      });
     });
   }
-  markScrollingTables();
-  window.addEventListener("resize", markScrollingTables);
+  labelCells();
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-confirm]");

@@ -135,7 +135,7 @@ def test_a_merchant_sends_a_test_event_reads_the_log_and_replays_an_event(
         "Delivered"
     )
     retry_row = log.locator(f'[data-event-id="{retrying.public_id}"]')
-    expect(retry_row).to_contain_text("Retrying")
+    expect(retry_row).to_contain_text("Pending")
     expect(retry_row).to_contain_text("HTTP 503")
     screenshot("delivery-log")
 

@@ -486,3 +486,95 @@ def test_a_merchant_whose_plan_settings_leave_no_count_shows_why(browser, db):
     page = text(browser.get(f"/checkout/{token}"))
 
     assert "No installment plan is available" in page
+
+
+def test_the_step_to_take_comes_first_on_the_pay_page(browser, merchant_with_key):
+    """Issue 25 item 11: a new customer saw the disabled Pay button before
+    "Add a payment method". Without a method, adding one comes first; with
+    one, paying comes first and adding another after it."""
+    token = open_session(merchant_with_key)
+    register_on_page(browser, token)
+
+    page = browser.get(f"/checkout/{token}").content.decode()
+
+    add = page.index('<h2 id="add-h">Add a payment method</h2>')
+    assert add < page.index('id="pay-button"')
+    assert add < page.index('<h2 id="plan-h">')
+    assert re.search(r'id="pay-button"[^>]*disabled', page, re.S)
+
+    add_card_on_page(browser, token)
+    page = browser.get(f"/checkout/{token}").content.decode()
+
+    assert "Add a payment method</h2>" not in page
+    pay = page.index('id="pay-button"')
+    assert pay < page.index('<h2 id="add-h">Add another payment method</h2>')
+    assert not re.search(r'id="pay-button"[^>]*disabled', page, re.S)
+
+
+def test_registering_at_checkout_offers_the_phone_number_for_text_messages(
+    browser, merchant_with_key
+):
+    """Issue 25 item 11: the number typed at checkout was not offered for text
+    messages. A box offers it (unticked: texting is the customer's choice);
+    ticked, reminders and receipts go to it, as if added on the profile."""
+    token = open_session(merchant_with_key)
+    form = text(browser.get(f"/checkout/{token}"))
+    assert "Also text me payment reminders and receipts at this number" in form
+    assert re.search(r'<input type="checkbox" name="sms_consent"(?![^>]*checked)', form)
+
+    response = browser.post(
+        f"/checkout/{token}/register",
+        {
+            "email": "ada@mail.example.com",
+            "first_name": "Ada",
+            "last_name": "Obi",
+            "phone": "08031234567",
+            "sms_consent": "on",
+            "password": PASSWORD,
+        },
+    )
+
+    assert response.status_code == 303
+    customer = Customer.objects.get(email="ada@mail.example.com")
+    assert (customer.phone, customer.sms_phone) == ("08031234567", "+2348031234567")
+    profile = text(browser.get("/account/profile/"))
+    assert "to <strong>+2348031234567</strong>" in profile
+
+
+def test_without_the_box_ticked_the_number_is_not_texted(browser, merchant_with_key):
+    token = open_session(merchant_with_key)
+
+    assert register_on_page(browser, token).status_code == 303
+
+    customer = Customer.objects.get(email="ada@mail.example.com")
+    assert customer.phone == "+2348012345678"
+    assert customer.sms_phone == ""
+
+
+def test_a_number_that_cannot_get_texts_is_refused_only_with_the_box_ticked(
+    browser, merchant_with_key
+):
+    token = open_session(merchant_with_key)
+    body = {
+        "email": "ada@mail.example.com",
+        "first_name": "Ada",
+        "last_name": "Obi",
+        "phone": "+442079460958",
+        "sms_consent": "on",
+        "password": PASSWORD,
+    }
+
+    refused = browser.post(f"/checkout/{token}/register", body)
+
+    assert refused.status_code == 400
+    page = text(refused)
+    phone_field = page[page.index('data-field="phone"') :]
+    phone_field = phone_field[: phone_field.index('data-field="sms_consent"')]
+    assert "Only Nigerian mobile numbers (+234) can receive our text messages." in (
+        phone_field
+    )
+    assert not Customer.objects.filter(email="ada@mail.example.com").exists()
+
+    body.pop("sms_consent")
+    assert browser.post(f"/checkout/{token}/register", body).status_code == 303
+    assert Customer.objects.get(email="ada@mail.example.com").sms_phone == ""

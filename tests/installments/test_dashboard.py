@@ -2,9 +2,11 @@
 with its installments (issue 8, DESIGN §12)."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from installments.models import Installment, PaymentPlan
 
@@ -161,3 +163,88 @@ def test_another_merchants_plan_is_not_found(dashboard_for, merchant_active):
     assert client.get(f"{PLANS}plan_missing/").status_code == 404
     assert client.get(f"{PLANS}plan_%00/").status_code == 404
     assert shown_plan_ids(client.get(PLANS).content.decode()) == []
+
+
+def next_payment_cell(page: str, plan) -> str:
+    row = page[page.index(f'data-plan-id="{plan.public_id}"') :]
+    row = row[: row.index("</tr>")]
+    return row.split("<td")[6]
+
+
+def next_payment_fact(page: str) -> str:
+    fact = page[page.index("<dt>Next payment</dt>") :]
+    return fact[: fact.index("</dd>")]
+
+
+def test_a_next_payment_past_its_due_date_says_overdue(dashboard_for):
+    """Issue 25 item 11: a date in the past is not shown as if it were coming."""
+    setup = make_active_plan()
+    plan = setup.plan
+    first = plan.installments.order_by("sequence").first()
+    past = timezone.localdate() - timedelta(days=3)
+    Installment.objects.filter(pk=first.pk).update(
+        status=Installment.Status.FAILED, due_date=past
+    )
+    client = dashboard_for(setup.owner.merchant)
+
+    listed = next_payment_cell(client.get(PLANS).content.decode(), plan)
+    shown = next_payment_fact(client.get(f"{PLANS}{plan.public_id}/").content.decode())
+
+    for text in (listed, shown):
+        assert f"{past:%-d %b %Y}" in text
+        assert 'data-testid="next-due-note">Overdue<' in text
+
+
+def test_a_next_payment_to_come_has_no_note(dashboard_for):
+    setup = make_active_plan()
+    client = dashboard_for(setup.owner.merchant)
+
+    listed = next_payment_cell(client.get(PLANS).content.decode(), setup.plan)
+    shown = next_payment_fact(
+        client.get(f"{PLANS}{setup.plan.public_id}/").content.decode()
+    )
+
+    assert "next-due-note" not in listed + shown
+    assert "₦" in listed and "₦" in shown
+
+
+def test_a_defaulted_plans_next_payment_says_it_wont_be_collected(dashboard_for):
+    setup = make_active_plan()
+    plan = setup.plan
+    installments = list(plan.installments.order_by("sequence"))
+    past = timezone.localdate() - timedelta(days=20)
+    Installment.objects.filter(pk=installments[0].pk).update(
+        status=Installment.Status.DEFAULTED, due_date=past
+    )
+    PaymentPlan.objects.filter(pk=plan.pk).update(status=PaymentPlan.Status.DEFAULTED)
+    client = dashboard_for(setup.owner.merchant)
+
+    listed = next_payment_cell(client.get(PLANS).content.decode(), plan)
+    shown = next_payment_fact(client.get(f"{PLANS}{plan.public_id}/").content.decode())
+
+    for text in (listed, shown):
+        assert f"{installments[1].due_date:%-d %b %Y}" in text
+        assert 'data-testid="next-due-note">Won\'t be collected<' in text
+        assert "Overdue" not in text
+
+
+def test_an_installment_waiting_for_a_method_shows_what_is_still_owed(dashboard_for):
+    """An `action_required` installment counts in Remaining, so its row says
+    what it owes rather than "—"."""
+    setup = make_active_plan()
+    plan = setup.plan
+    first = plan.installments.order_by("sequence").first()
+    Installment.objects.filter(pk=first.pk).update(
+        status=Installment.Status.ACTION_REQUIRED, amount_paid=1_000
+    )
+
+    page = dashboard_for(setup.owner.merchant).get(f"{PLANS}{plan.public_id}/")
+
+    page = page.content.decode()
+    row = page[page.index(f'data-installment-id="{first.public_id}"') :]
+    owed = row[row.index('data-testid="owed"') :]
+    owed = owed[: owed.index("</td>")]
+    expected = first.amount - 1_000
+    assert owed.endswith(f">₦{expected // 100:,}.{expected % 100:02d}")
+    assert "—" not in owed
+    assert "badge-action_required" in row[: row.index("</tr>")]

@@ -10,6 +10,7 @@ import html
 import re
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from installments.dashboard.selectors import refund_confirmation_key
@@ -357,6 +358,19 @@ def test_the_cancel_page_says_what_stops_and_cancelling_stops_it(
     assert after.content.decode().count("badge-cancelled") == 4  # plan + 3
     assert "not collected" in shown
     check_ledger()
+
+
+def test_the_irreversible_cancel_button_is_red_not_the_green_of_a_step_forward(
+    dashboard, plan_active
+):
+    """Issue 25 item 11: "Yes, cancel the plan" was a primary (green) button."""
+    page = dashboard.get(cancel_url(plan_active)).content.decode()
+
+    button = re.search(r"<button [^>]*>Yes, cancel the plan</button>", page).group(0)
+    assert "button-danger" in button and "button-primary" not in button
+    css = (settings.BASE_DIR / "static" / "css" / "dashboard.css").read_text()
+    rule = re.search(r"\.button-danger \{([^}]*)\}", css).group(1)
+    assert "background: var(--danger)" in rule
 
 
 def test_a_double_submitted_cancel_cancels_once(dashboard, plan_active):

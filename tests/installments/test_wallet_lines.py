@@ -137,22 +137,31 @@ def test_lines_posted_before_the_ledger_named_them_are_backfilled(committed):
     assert again.json() == story.answer
 
 
-def test_the_dashboard_wallet_shows_each_lines_resource_and_processor_reference(
+def test_the_dashboard_wallet_names_each_lines_resource_and_reference_once(
     committed,
 ):
+    """Every line shows what it was for and the processor reference that moved
+    the money (issue 25 item 11), each once: a collection's reference
+    (`inst_…_a1`) names its installment, a payout's is its own id."""
     story = wallet_story(committed)
 
     page = sign_in(Client(), story.setup.owner.merchant).get("/dashboard/wallet/")
 
-    shown = re.findall(
-        r'data-testid="transaction-refs"><code title="(\w+)">(\S+)</code> · '
-        r'<code title="processor reference">(\S+)</code>',
-        page.content.decode(),
-    )
-    assert shown == [
-        (row["resource_type"], row["resource_id"], row["reference"])
-        for row in story.answer["data"]["transactions"]
-    ]
+    table = page.content.decode()
+    table = table[table.index('data-testid="transactions"') :]
+    table = table[table.index("<tbody>") : table.index("</tbody>")]
+    rows = table.split("</tr>")[:-1]
+    lines = story.answer["data"]["transactions"]
+    assert len(rows) == len(lines) == 3  # the installment, the payout, the deposit
+    for row, line in zip(rows, lines, strict=True):
+        cell = row.split("<td")[3]
+        ids = re.findall(r"\b(?:inst|plan|po|rf)_\w+", cell)
+        assert len(ids) == len(set(ids)), cell  # no id twice
+        assert line["reference"] in ids, cell
+        assert any(line["resource_id"] in shown for shown in ids), cell
+    payout_cell = rows[[line["type"] for line in lines].index("payout")]
+    assert payout_cell.count(story.payout.public_id) == 1
+    assert "Payout to Guaranty Trust Bank ••••" in payout_cell
 
 
 WALLET_DOC = Path(__file__).resolve().parents[2] / "docs" / "wallet.md"

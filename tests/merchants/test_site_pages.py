@@ -344,3 +344,20 @@ def test_a_customer_is_sent_back_to_their_account_not_to_the_merchant_site(clien
 
     assert "<h1>Page not found</h1>" in page
     assert 'href="/account/"' in page and 'href="/dashboard/"' not in page
+
+
+def test_each_cell_of_a_guides_table_carries_its_columns_name(client, docs):
+    """On a phone a guide's table is a stack of cards, each value under its
+    column's name (issue 25 item 10): the name comes with the cell."""
+    docs(
+        "quickstart",
+        "# Q\n\n| status | `amount` | |\n|---|---|---|\n| paid | 5,000 | x |\n\n"
+        "| other |\n|---|\n| one |\n",
+    )
+
+    page = client.get("/docs/quickstart/").content.decode()
+
+    assert '<td data-label="status">paid</td>' in page
+    assert '<td data-label="amount">5,000</td>' in page
+    assert "<td>x</td>" in page  # a column without a name: no label
+    assert '<td data-label="other">one</td>' in page

@@ -65,11 +65,14 @@ def test_the_wallet_shows_balances_transactions_and_payouts_from_the_ledger(
     assert "inst_x_a1" in transactions
     assert "₦1,500.00" in transactions and "₦37.50" in transactions
     assert "-₦1,950.00" in transactions  # the payout, out of the wallet
+    # The payout's line names its bank, not its code (issue 25 item 11).
+    assert "Payout to Guaranty Trust Bank ••••6780" in transactions
+    assert "Payout to 058" not in page
     payout = Payout.objects.get(merchant=merchant)
     payouts = page[page.index('data-testid="payouts"') :]
     assert payout.public_id in payouts
     assert "badge-paid" in payouts
-    assert "••••6780" in payouts
+    assert "Guaranty Trust Bank ••••6780" in payouts
     assert "₦9,999.00" not in page
 
 

@@ -3,6 +3,7 @@
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -295,3 +296,29 @@ def test_send_test_event_explains_a_url_the_guard_refuses(dashboard_for, db):
 
     assert response.status_code == 400
     assert "The webhook URL is not allowed" in response.content.decode()
+
+
+def test_the_log_and_its_csv_use_the_same_word_for_a_delivery_being_retried(
+    dashboard_for, merchant_active
+):
+    """Issue 25 item 11: a pending delivery with failed attempts was "Retrying"
+    in the log and `pending` in its CSV. Both say pending (the API's word, and
+    the filter's); the attempts and the next attempt say it is being retried."""
+    event = emit(merchant_active)
+    Delivery.objects.filter(event=event).update(
+        attempts=2, next_attempt_at=timezone.now() + timedelta(minutes=5)
+    )
+    client = dashboard_for(merchant_active)
+
+    page = client.get(LOG).content.decode()
+    csv = b"".join(client.get(f"{LOG}deliveries.csv").streaming_content).decode()
+
+    row = page[page.index(f'data-event-id="{event.public_id}"') :]
+    row = row[: row.index("</tr>")]
+    assert '<span class="badge badge-pending">Pending</span>' in row
+    assert "Retrying" not in page
+    [line] = [line for line in csv.splitlines() if line.startswith(event.public_id)]
+    assert ",pending,2," in line
+    assert shown_event_ids(client.get(f"{LOG}?status=pending").content.decode()) == [
+        event.public_id
+    ]

@@ -1,0 +1,297 @@
+"""axe-core in every page of the product (issue 25 item 10), at 1280x800 and at a
+phone's 390x844: the public site, the merchant dashboard with the demo data
+`make run` seeds, a demo customer's /account/ pages, and the hosted checkout from
+the sign-in form to the deposit paid (with the sandbox's card page between).
+
+Every page: no `serious` or `critical` violation of axe-core's rules (vendored in
+tests/browser/vendor/, see its README). At 390 px: the page is no wider than the
+screen, and every cell of every table is on screen and not clipped (a list is a
+stack of cards there, each value under its column's name), so a status or an
+amount is never off to the side. At both sizes no menu (select) is too narrow
+for its choices' text and no button or badge wraps its words onto two lines.
+
+The violations of every page are collected and reported together, so that one
+run lists them all. Screenshots: tests/screenshots/test_axe_*/.
+"""
+
+import re
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from checkout.services.sessions import session_create
+from installments.models import PaymentPlan
+from merchants import guides
+from merchants.demo import DEMO_MERCHANT_EMAIL
+from merchants.models import Merchant
+from payments.customers.models import Customer
+
+from ..factories import PASSWORD
+from .conftest import sign_in
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()
+SIZES = {
+    "desktop": {"width": 1280, "height": 800},
+    "phone": {"width": 390, "height": 844},
+}
+BLOCKING = ("serious", "critical")
+
+# Every cell of every table: its box on screen, and not cut off by a box that
+# clips or scrolls (an ancestor narrower than the cell's content).
+CLIPPED_CELLS = """width => {
+  const found = [];
+  for (const table of document.querySelectorAll("table")) {
+    if (!table.checkVisibility()) continue;
+    const name = table.dataset.testid || table.className || "table";
+    if (table.scrollWidth > table.clientWidth + 1) {
+      found.push("table scrolls sideways: " + name);
+    }
+    for (const cell of table.querySelectorAll("tbody td, tbody th")) {
+      if (!cell.textContent.trim()) continue;
+      const box = cell.getBoundingClientRect();
+      const what = name + ": " + cell.textContent.trim().slice(0, 40);
+      if (!cell.checkVisibility()) {
+        found.push("hidden " + what);
+        continue;
+      }
+      if (box.left < -1 || box.right > width + 1) {
+        found.push("off screen " + what);
+        continue;
+      }
+      if (cell.scrollWidth > cell.clientWidth + 1) found.push("clipped " + what);
+      let up = cell.parentElement;
+      for (; up && up !== document.body; up = up.parentElement) {
+        const r = up.getBoundingClientRect();
+        if (getComputedStyle(up).overflowX !== "visible"
+            && (box.left < r.left - 1 || box.right > r.right + 1)) {
+          found.push("clipped by its box " + what);
+          break;
+        }
+      }
+    }
+  }
+  return found;
+}"""
+
+# A menu's choices are read whole (a select shows its chosen option cut at its
+# edge), and a button's or a badge's words stay on one line.
+SQUEEZED = """() => {
+  const found = [];
+  const measure = document.createElement("canvas").getContext("2d");
+  for (const select of document.querySelectorAll("select")) {
+    if (!select.checkVisibility()) continue;
+    const style = getComputedStyle(select);
+    measure.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = select.clientWidth - parseFloat(style.paddingLeft)
+      - parseFloat(style.paddingRight) - 20;  // the arrow
+    for (const option of select.options) {
+      if (measure.measureText(option.text).width > room) {
+        found.push(`menu ${select.name} clips "${option.text}"`);
+      }
+    }
+  }
+  for (const box of document.querySelectorAll(".button, .badge, button")) {
+    if (!box.checkVisibility() || !box.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(box);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (tops.size > 1) found.push(`wraps: ${box.textContent.trim()}`);
+  }
+  return found;
+}"""
+
+
+@pytest.fixture
+def demo_password():
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    found = re.search(r"password: (\S+)", out.getvalue())
+    assert found, out.getvalue()
+    return found.group(1)
+
+
+@pytest.fixture
+def service(settings, live_server):
+    """The live server is the service's public address (the sandbox's card page
+    returns to it)."""
+    settings.BASE_URL = live_server.url
+    settings.CONSUMER_URL = live_server.url
+    return live_server.url
+
+
+class Audit:
+    """Open a page, run axe-core in it, check it fits a phone; collect findings."""
+
+    def __init__(self, page, size, screenshot):
+        self.page, self.size, self.screenshot = page, size, screenshot
+        self.findings: dict[str, list[str]] = {}
+        self.pages: list[str] = []
+
+    def __call__(self, path: str, name: str) -> None:
+        self.page.goto(path)
+        self.check(name)
+
+    def check(self, name: str) -> None:
+        page = self.page
+        page.wait_for_load_state("load")
+        self.pages.append(name)
+        self.screenshot(name)
+        found = []
+        # Evaluated through the DevTools protocol, so the pages' CSP (no inline
+        # script) does not apply to the audit itself.
+        page.evaluate(AXE)
+        result = page.evaluate(
+            """() => axe.run(document, {resultTypes: ["violations"]})
+                 .then(r => r.violations.map(v => ({id: v.id, impact: v.impact,
+                   help: v.help, nodes: v.nodes.map(n => n.target.join(" "))})))"""
+        )
+        for violation in result:
+            if violation["impact"] in BLOCKING:
+                found.append(
+                    f"{violation['impact']} {violation['id']} ({violation['help']}):"
+                    f" {violation['nodes'][:4]}"
+                )
+        found.extend(page.evaluate(SQUEEZED))
+        if self.size["width"] < 600:
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > self.size["width"]:
+                found.append(f"page is {width} px wide")
+            found.extend(page.evaluate(CLIPPED_CELLS, self.size["width"]))
+        if found:
+            self.findings[f"{name} ({page.url})"] = found
+
+    def assert_clean(self) -> None:
+        assert self.findings == {}, "\n".join(
+            f"{where}:\n  " + "\n  ".join(items)
+            for where, items in self.findings.items()
+        )
+
+
+@pytest.fixture(params=list(SIZES))
+def audit(request, page, screenshot):
+    size = SIZES[request.param]
+    page.set_viewport_size(size)
+    return Audit(page, size, screenshot)
+
+
+def test_axe_public_pages(audit):
+    audit("/", "landing")
+    audit("/docs/", "guides")
+    for guide in guides.GUIDES:
+        audit(f"/docs/{guide.slug}/", f"guide-{guide.slug}")
+    audit("/dashboard/login/", "dashboard-sign-in")
+    audit("/dashboard/signup/", "dashboard-sign-up")
+    audit("/dashboard/password-reset/", "dashboard-password-reset")
+    audit("/account/login/", "account-sign-in")
+    audit("/account/register/", "account-register")
+    audit("/no-such-page/", "not-found")
+    audit("/l/pl_nosuchlink", "payment-link-unavailable")
+    audit("/payment-methods/mandate-authorized", "mandate-authorized")
+    audit("/demo/", "widget-demo")
+    assert len(audit.pages) == 11 + len(guides.GUIDES)
+    audit.assert_clean()
+
+
+def test_axe_dashboard_pages(audit, demo_password):
+    page = audit.page
+    merchant = Merchant.objects.get(email=DEMO_MERCHANT_EMAIL)
+    plans = PaymentPlan.objects.filter(merchant=merchant).order_by("order_reference")
+    assert plans.count() == 9
+    sign_in(page, merchant, demo_password)
+    audit.check("overview")
+    audit("/dashboard/keys/", "keys")
+    audit("/dashboard/settings/", "settings")
+    audit("/dashboard/password/", "password")
+    audit("/dashboard/plans/", "plans")
+    for plan in plans:
+        audit(f"/dashboard/plans/{plan.public_id}/", f"plan-{plan.order_reference}")
+    active = plans.get(order_reference="DEMO-1006")
+    audit(f"/dashboard/plans/{active.public_id}/reschedule/", "reschedule")
+    audit(f"/dashboard/plans/{active.public_id}/cancel/", "cancel")
+    page.goto(f"/dashboard/plans/{active.public_id}/")
+    form = page.get_by_test_id("refund-form")
+    form.get_by_label("Amount").fill("1000")
+    form.get_by_label("Reason").fill("Part of the order was returned.")
+    form.get_by_role("button", name="Review refund").click()
+    page.get_by_test_id("refund-preview").wait_for()
+    audit.check("refund-preview")
+    audit("/dashboard/wallet/", "wallet")
+    audit("/dashboard/wallet/payout-account/", "payout-account")
+    audit("/dashboard/webhooks/", "webhooks")
+    page.get_by_test_id("event-log").locator("tbody tr a").first.click()
+    page.get_by_test_id("attempts").wait_for()
+    audit.check("webhook-event")
+    audit("/dashboard/links/", "links")
+    page.get_by_test_id("links").locator("tbody tr a").first.click()
+    page.get_by_test_id("link-sessions").wait_for()
+    audit.check("link")
+    assert len(audit.pages) == 14 + plans.count()
+    audit.assert_clean()
+
+
+def test_axe_account_pages(audit, demo_password):
+    """A demo customer with the most plans signs in to /account/."""
+    page = audit.page
+    customer = max(
+        Customer.objects.filter(payment_plans__isnull=False).distinct(),
+        key=lambda c: c.payment_plans.count(),
+    )
+    customer.set_password(PASSWORD)
+    customer.save()
+    page.goto("/account/login/")
+    page.get_by_label("Email").fill(customer.email)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/account/")
+    audit.check("account-overview")
+    audit("/account/profile/", "account-profile")
+    audit("/account/methods/bank/", "account-add-bank")
+    for plan in customer.payment_plans.order_by("order_reference"):
+        audit(f"/account/plans/{plan.public_id}/", f"account-plan-{plan.status}")
+        if plan.status == "active":
+            audit(f"/account/plans/{plan.public_id}/reschedule/", "account-reschedule")
+    assert len(audit.pages) >= 4
+    audit.assert_clean()
+
+
+def test_axe_hosted_checkout(audit, demo_password, service):
+    """A new customer registers at checkout, adds a card on the sandbox's page
+    and pays the deposit; a returning customer signs in."""
+    page = audit.page
+    merchant = Merchant.objects.get(email=DEMO_MERCHANT_EMAIL)
+    width = audit.size["width"]
+    token = session_create(
+        merchant=merchant,
+        amount=4_500_000,
+        currency="NGN",
+        title="Ergonomic office chair",
+        order_reference=f"AXE-{width}",
+    ).session.token
+    audit(f"/checkout/{token}", "checkout-sign-in")
+    new = page.get_by_role("region", name="I'm new here")
+    new.get_by_label("Email").fill(f"axe.{width}@mail.example.com")
+    new.get_by_label("First name").fill("Ada")
+    new.get_by_label("Last name").fill("Obi")
+    new.get_by_label("Phone number").fill("+2348012345678")
+    new.get_by_label("Password").fill(PASSWORD)
+    new.get_by_role("button", name="Create account").click()
+    expect(page.get_by_test_id("no-methods")).to_be_visible()
+    audit.check("checkout-no-method")
+    page.get_by_role("button", name="Add a card").click()
+    page.wait_for_url(re.compile(r"/sandbox/authorize/"))
+    audit.check("sandbox-card-page")
+    page.get_by_label("Card number").fill("4084084084084081")
+    page.get_by_role("button", name="Pay and continue").click()
+    page.wait_for_url(re.compile(r"/checkout/fcs_[0-9A-Za-z]+\?method=pm_"))
+    audit.check("checkout-pay")
+    page.get_by_role("button", name=re.compile(r"^Pay ₦")).click()
+    expect(page.get_by_role("heading", name="Deposit paid")).to_be_visible()
+    audit.check("checkout-done")
+    audit(f"/checkout/{token}", "checkout-already-paid")
+    assert len(audit.pages) == 6
+    audit.assert_clean()
