@@ -20,7 +20,7 @@ from tests import servers
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(
-        "connection.vendor != 'postgresql'", reason="pg_terminate_backend"
+        connection.vendor != "postgresql", reason="pg_terminate_backend"
     ),
 ]
 
