@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from config.schedules import declared
 from installments.models import Message
-from installments.notifications import services, tasks
+from installments.notifications import sending, services, tasks
 
 from ..config.test_metrics import metrics_token, scrape, value  # noqa: F401
 from .test_receipts import PHONE, refund, with_phone
@@ -178,12 +178,12 @@ def test_the_sweep_gives_up_on_a_message_whose_senders_keep_dying(
     time_machine.move_to("2026-03-02 10:00:00+01:00", tick=False)
     sender_dies_after_its_claim(monkeypatch)
     tasks.send_collection_receipts()
-    for _ in range(services.MAX_ATTEMPTS):
+    for _ in range(sending.MAX_ATTEMPTS):
         time_machine.move_to(timezone.now() + LEASE)
         sweep()
 
     row = Message.objects.get()
-    assert row.attempts == services.MAX_ATTEMPTS
+    assert row.attempts == sending.MAX_ATTEMPTS
     assert row.status == "failed"
     assert row.error == (
         "Not recorded after 5 tries: it may or may not have been sent."
