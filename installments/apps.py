@@ -69,6 +69,16 @@ def _declare_notice_schedules() -> None:
 
     from config.schedules import ScheduleSpec, declare
 
+    # The messages sweep: sends the reminders and receipts no sender holds
+    # (recorded and not sent yet, or whose sender died: docs/operations.md).
+    declare(
+        ScheduleSpec(
+            name="installments-send-due-messages",
+            func="installments.notifications.tasks.send_due_messages",
+            schedule_type=Schedule.MINUTES,
+            minutes=1,
+        )
+    )
     # Requests to add a payment method after a hard decline (DESIGN 15): sent
     # after the engine's commit; this sweep sends those whose task never ran.
     declare(
@@ -118,4 +128,5 @@ def _register_handlers() -> None:
         name="each successful payoff paid the installments it covers",
     )
     register_metrics_source("installments", metrics.metric_families)
+    register_metrics_source("installments_messages", metrics.message_families)
     register_order_lookup(orders.orders_of_resources)

@@ -3,12 +3,15 @@ collected or a plan defaulted, to the merchant when a plan defaulted.
 
 Builders return plain (subject, body, recipient) tuples, so a batch's e-mails
 travel to the task that sends them (after the commit) as data. Reminders and
-receipts (notifications/) are built there and sent one by one with
-`send_each`, which says what became of each.
+receipts (notifications/) are built there and sent one by one through
+`one_by_one`, which says what became of each.
 """
 
 import logging
 import smtplib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
@@ -165,33 +168,53 @@ def _why(error: Exception) -> str:
     return f"{type(error).__name__}: {error}"[:255]
 
 
-def send_each(messages: list[Message]) -> list[str]:
-    """Send them one by one over one connection; for each, "" when it went out,
-    else why not (a refused recipient does not stop the others)."""
-    if not messages:
-        return []
+@dataclass(frozen=True)
+class Outcome:
+    error: str = ""  # "" when the server took it
+    # True when the server was never reached: certainly not sent.
+    unsent: bool = False
+
+
+def message_id(key: str) -> str:
+    """The Message-ID header of the e-mail our record `key` names: the same
+    on every try, so a mail system that keeps one copy per Message-ID (many
+    do) shows a copy sent again after a crash once. SMTP has no idempotency
+    key; this is the nearest it has."""
+    domain = settings.DEFAULT_FROM_EMAIL.rpartition("@")[2] or "localhost"
+    return f"<{key}@{domain}>"
+
+
+@contextmanager
+def one_by_one() -> Iterator[Callable[..., Outcome]]:
+    """Yields `send(subject, body, recipient, key=None) -> Outcome`, sending
+    over one connection opened now (`key`: our record's id, made the
+    Message-ID). A server that cannot be reached fails each send as `unsent`;
+    a refused recipient fails only its own."""
     connection = get_connection(fail_silently=False)
     try:
         connection.open()
     except (smtplib.SMTPException, OSError) as error:
         logger.warning("E-mail server unreachable: %s", error)
-        return [_why(error)] * len(messages)
-    outcomes = []
+        why = _why(error)
+        yield lambda *args, **kwargs: Outcome(why, unsent=True)
+        return
+
+    def send(subject: str, body: str, recipient: str, key: str | None = None):
+        email = EmailMessage(
+            subject,
+            body,
+            settings.DEFAULT_FROM_EMAIL,
+            [recipient],
+            connection=connection,
+            headers={"Message-ID": message_id(key)} if key else None,
+        )
+        try:
+            email.send()
+        except (smtplib.SMTPException, OSError) as error:
+            return Outcome(_why(error))
+        return Outcome()
+
     try:
-        for subject, body, recipient in messages:
-            email = EmailMessage(
-                subject,
-                body,
-                settings.DEFAULT_FROM_EMAIL,
-                [recipient],
-                connection=connection,
-            )
-            try:
-                email.send()
-            except (smtplib.SMTPException, OSError) as error:
-                outcomes.append(_why(error))
-            else:
-                outcomes.append("")
+        yield send
     finally:
         connection.close()
-    return outcomes

@@ -95,10 +95,12 @@ class Month:
     @staticmethod
     def settle_and_deliver() -> None:
         """What the schedules do every few minutes: sandbox refunds settled,
-        receipts and requests for a payment method e-mailed, webhooks sent."""
+        receipts and requests for a payment method e-mailed (and the messages
+        recorded but not sent yet, such as refund receipts), webhooks sent."""
         gateway_tasks.sandbox_refunds_settle()
         notification_tasks.send_collection_receipts()
         notification_tasks.send_action_required_notices()
+        notification_tasks.send_due_messages()
         deliver_due_webhooks()
 
     def set_up(self) -> None:

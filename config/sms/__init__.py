@@ -7,7 +7,9 @@ e-mail through `EMAIL_BACKEND`: any app calls `sms_send(to=..., body=...)`.
 
 Numbers are E.164 (`+2348031234567`). A backend raises `SmsError` when a
 message was not accepted, or may not have been; callers record it and never
-retry blindly (a timeout may still have delivered the message).
+retry blindly (a timeout may still have delivered the message). `SmsNotSent`,
+a kind of `SmsError`, says the provider was never reached: that one may be
+sent again.
 """
 
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -15,7 +17,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from .base import SmsBackend, SmsError, SmsMessage
+from .base import SmsBackend, SmsError, SmsMessage, SmsNotSent
 from .console import ConsoleBackend
 from .locmem import LocmemBackend, outbox
 from .termii import TermiiBackend
@@ -24,6 +26,7 @@ __all__ = [
     "SmsBackend",
     "SmsError",
     "SmsMessage",
+    "SmsNotSent",
     "backend_from_url",
     "outbox",
     "sms_backend",

@@ -15,6 +15,11 @@ class SmsError(Exception):
     readable reason, free of credentials."""
 
 
+class SmsNotSent(SmsError):
+    """The provider was never reached (no connection): the message was
+    certainly not sent, so sending it again later cannot send it twice."""
+
+
 class SmsBackend(ABC):
     @abstractmethod
     def send(self, message: SmsMessage) -> str:

@@ -14,14 +14,19 @@ gives each account a base URL on its dashboard: `?host=` overrides the default.
 
 The POST is sent once, with connect and read timeouts, never retried here: after
 a timeout the message may have been sent, so the caller records it as failed
-rather than sending it again.
+rather than sending it again. Only when no connection was made (refused, no
+route, a connect timeout) is the message certainly not sent: `SmsNotSent`.
+
+Termii's send API takes no idempotency key: a message sent again after a lost
+answer reaches the phone twice, so nothing here resends one.
 """
 
 import logging
 
 import requests
+from urllib3.exceptions import NewConnectionError
 
-from .base import SmsBackend, SmsError, SmsMessage
+from .base import SmsBackend, SmsError, SmsMessage, SmsNotSent
 
 logger = logging.getLogger(__name__)
 
@@ -60,13 +65,20 @@ class TermiiBackend(SmsBackend):
         }
         try:
             response = self._session.post(self.url, json=payload, timeout=self.timeout)
+        except requests.ConnectTimeout:
+            raise SmsNotSent(
+                f"Termii could not be reached within {self.timeout[0]} s."
+            ) from None
         except requests.Timeout:
             raise SmsError(
                 f"Termii did not answer within {self.timeout[1]} s; the message "
                 "may or may not have been sent."
             ) from None
         except requests.RequestException as error:
-            raise SmsError(
+            unsent = isinstance(error, requests.ConnectionError) and (
+                _never_connected(error)
+            )
+            raise (SmsNotSent if unsent else SmsError)(
                 f"Termii could not be reached ({type(error).__name__})."
             ) from error
         return self._message_id(response)
@@ -87,3 +99,11 @@ class TermiiBackend(SmsBackend):
         if not message_id:
             raise SmsError(f"Termii answered without a message id ({said or 'empty'})")
         return str(message_id)
+
+
+def _never_connected(error: requests.ConnectionError) -> bool:
+    """Whether the connection was never made (refused, no route, no name), as
+    urllib3 says under requests' ConnectionError; a connection that broke after
+    the request went out may have sent it."""
+    reason = getattr(error.args[0] if error.args else None, "reason", None)
+    return isinstance(reason, NewConnectionError)

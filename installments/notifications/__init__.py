@@ -4,12 +4,16 @@ section 15), by e-mail and by SMS (DESIGN section 14; docs/payment-plans.md).
 
 Every message is a `Message` row, unique per (kind, subject, channel), inserted
 before it is sent: a rerun, or a second run at the same moment, finds the row
-taken and sends nothing (at most once; a message whose sending was cut short
-stays `sending`, never sent twice).
+taken and sends nothing. A message whose sending was cut short stays `sending`
+until its sender's lease runs out, then the sweep sends it (at least once; only
+the one a sender died on between the provider's answer and its record goes
+twice: docs/operations.md, "Customer messages").
 
     services.reminders_send(day)         the daily reminders (tasks.py)
     services.collection_receipts_send()  the sweep over recent collections
-    services.refund_receipt_send(refund) one refund's receipt (called on commit)
+    services.refund_receipt_send(refund) one refund's receipt (recorded in the
+                                         refund's transaction, sent after it)
+    services.messages_send_due()         the sweep: messages no sender holds
     services.action_required_notices_send()  the requests to add a payment
                                          method after a hard decline
 """

@@ -9,7 +9,10 @@ from config.models import StateMachine
 class Message(StateMachine):
     """One message on one channel. The row is inserted (`sending`) before the
     message leaves, under the unique (kind, subject, channel): whoever inserts
-    it sends it, anyone else finds it taken. `subject` is what the message is
+    it sends it, anyone else finds it taken. A sender holds a `sending` row
+    until `lease_expires_at`; a row its sender did not record as sent or failed
+    by then is taken again by the sweep (services.messages_send_due), at most
+    `MAX_ATTEMPTS` times. `subject` is what the message is
     about: the installment's id (reminder), the collection's ledger reference
     (its receipt), the refund's id (its receipt), the installment's attempt
     `<installment id>_a<attempt>` (the request to add a payment method after a
@@ -50,6 +53,10 @@ class Message(StateMachine):
     # The run that inserted the row: it finds its own rows by this token after
     # an insert that skipped the rows another run holds.
     claim = models.UUIDField(db_index=True)
+    # How many senders took the row, and until when the last one holds it
+    # (while `sending`; None once sent or failed).
+    attempts = models.PositiveSmallIntegerField(default=0)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
     provider_id = models.CharField(max_length=100, blank=True)
     error = models.CharField(max_length=255, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
@@ -63,7 +70,15 @@ class Message(StateMachine):
                 fields=["kind", "subject", "channel"], name="message_once_per_channel"
             )
         ]
-        indexes = [models.Index(fields=["customer", "created_at"])]
+        indexes = [
+            models.Index(fields=["customer", "created_at"]),
+            # The sweep's and /metrics' read: the few rows still `sending`.
+            models.Index(
+                fields=["lease_expires_at"],
+                condition=models.Q(status="sending"),
+                name="message_sending_lease",
+            ),
+        ]
 
     def __str__(self):
         return f"{self.kind} {self.subject} by {self.channel} ({self.status})"

@@ -1,34 +1,47 @@
-"""Sending reminders and receipts: claim each message by inserting its row,
-send outside any transaction, record what became of it.
+"""Sending reminders and receipts: record each message, send it outside any
+transaction, record what became of it; the sweep sends again whatever a sender
+left unrecorded (docs/operations.md, "Customer messages").
 
 A claim is one INSERT ... ON CONFLICT DO NOTHING of every message of a chunk
 under a fresh claim token; the rows that carry the token afterwards are this
-run's to send. A concurrent run's insert waits for ours to commit and then
-skips those rows, so two runs never send one message twice; a rerun finds them
-recorded and sends nothing. Sending happens after the claim committed: a run
-that dies in between leaves rows `sending`, which are never sent again (at
-most once: a duplicate reminder costs the customer's trust, a missed one only
-a nudge).
+run's to send, each held by a lease (`MESSAGE_LEASE_SECONDS`). A concurrent
+run's insert waits for ours to commit and then skips those rows, so two runs
+never send one message twice; a rerun finds them recorded and sends nothing.
+
+Each message is recorded as soon as the provider answered it. A sender that
+dies (a killed worker, a task lost with the broker) leaves its unrecorded
+messages `sending`: once their lease has run out, `messages_send_due` (the
+sweep, every minute) takes them again under a new lease, at most
+`MAX_ATTEMPTS` times and for `GIVE_UP_AFTER`. A message recorded `sent` is
+never sent again; the one a sender died on between the provider's answer and
+its record is sent twice. A failure is recorded and not retried, except when
+the provider was certainly not reached (nothing was sent): that message stays
+`sending` and the sweep tries it again.
+
+A refund's receipt is recorded in the refund's own transaction
+(`refund_receipt_send`) and sent after its commit, so it exists even when the
+task that sends it is lost.
 """
 
 import logging
-import uuid
 from dataclasses import dataclass
 from datetime import date, timedelta
 from time import monotonic
 
 from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured
-from django.db import transaction
 from django.utils import timezone
 
 from config.api.queue import enqueue_on_commit
-from config.sms import SmsError, SmsMessage, sms_backend
 
-from .. import emails
 from ..models import PaymentPlan
 from . import selectors, texts
-from .models import Message
+from .sending import (
+    Tally,
+    messages_claim,
+    messages_claim_due,
+    messages_deliver,
+    messages_record,
+)
 from .texts import Outgoing
 
 logger = logging.getLogger("installments.notifications")
@@ -40,87 +53,22 @@ BUDGET_SECONDS = 60
 # The receipt sweep looks this far back: a cluster down for less than this
 # still sends every receipt once it is back.
 RECEIPT_LOOKBACK = timedelta(hours=48)
+SEND_DUE_TASK = "installments.notifications.tasks.send_due_messages"
 
 
-@dataclass
-class Tally:
-    sent: int = 0
-    failed: int = 0
-    more: bool = False  # stopped by the time budget with work left
-
-    def add(self, other: "Tally") -> None:
-        self.sent += other.sent
-        self.failed += other.failed
-
-    def line(self) -> str:
-        return f"{self.sent} sent, {self.failed} failed" + (
-            " (continuing)" if self.more else ""
-        )
-
-
-def messages_claim(outgoing: list[Outgoing]) -> list[Message]:
-    """Insert a row per message; the rows this call inserted (those already
-    recorded, by an earlier or a concurrent run, are skipped)."""
-    if not outgoing:
-        return []
-    token = uuid.uuid4()
-    Message.objects.bulk_create(
-        [
-            Message(
-                kind=item.kind,
-                subject=item.subject,
-                channel=item.channel,
-                customer_id=item.customer_pk,
-                recipient=item.recipient,
-                title=item.title,
-                body=item.body,
-                claim=token,
-            )
-            for item in outgoing
-        ],
-        ignore_conflicts=True,
-    )
-    return list(Message.objects.filter(claim=token).order_by("id"))
-
-
-def _sms_outcomes(texts_: list[Message]) -> list[tuple[str, str]]:
-    """(provider id, error) per SMS."""
-    if not texts_:
-        return []
-    try:
-        backend = sms_backend()
-    except ImproperlyConfigured as error:
-        logger.error("SMS_URL is not usable: %s", error)
-        return [("", str(error)[:255])] * len(texts_)
-    outcomes = []
-    for message in texts_:
-        try:
-            outcomes.append(
-                (backend.send(SmsMessage(to=message.recipient, body=message.body)), "")
-            )
-        except SmsError as error:
-            outcomes.append(("", str(error)[:255]))
-    return outcomes
-
-
-def messages_deliver(claimed: list[Message]) -> Tally:
-    """Send the claimed messages (never inside a transaction), then record each
-    as sent or failed with the reason."""
-    mails = [m for m in claimed if m.channel == Message.Channel.EMAIL]
-    texts_ = [m for m in claimed if m.channel == Message.Channel.SMS]
-    errors = emails.send_each([(m.title, m.body, m.recipient) for m in mails])
-    outcomes = [("", error) for error in errors] + _sms_outcomes(texts_)
-    tally = Tally()
-    with transaction.atomic():
-        for message, (provider_id, error) in zip(mails + texts_, outcomes, strict=True):
-            message.provider_id, message.error = provider_id, error
-            status = Message.Status.FAILED if error else Message.Status.SENT
-            message.transition_to(status, update_fields=["provider_id", "error"])
-            if error:
-                tally.failed += 1
-                logger.warning("%s not sent: %s", message, error)
-            else:
-                tally.sent += 1
+def messages_send_due(
+    *, pks: list[int] | None = None, budget_seconds: float = BUDGET_SECONDS
+) -> Tally:
+    """Send the messages no sender holds (only `pks`, when given): those
+    recorded in a transaction and not sent yet, those whose sender died, those
+    the provider could not be reached for. Safe to run in any number of
+    workers at once."""
+    tally, started = Tally(), monotonic()
+    while claimed := messages_claim_due(CHUNK, pks):
+        tally.add(messages_deliver(claimed))
+        if monotonic() - started > budget_seconds:
+            tally.more = True
+            break
     return tally
 
 
@@ -206,8 +154,8 @@ REFUND_TASK = "installments.notifications.tasks.refund_receipt_deliver"
 def refund_receipt_send(refund) -> None:
     """The receipt of a processed refund, by e-mail (and SMS), sent once.
 
-    Call it when a refund is processed, on commit (A2's code or the lead's).
-    `refund` may be any object with:
+    Call it when a refund is processed, inside the transaction that records
+    it. `refund` may be any object with:
 
         public_id        str, the refund's id ("rf_..."), the message's subject
         amount           int, kobo refunded (reduced and returned together)
@@ -218,26 +166,20 @@ def refund_receipt_send(refund) -> None:
     receipt says how much goes back in money and how much came off unpaid
     installments; without, it says both may happen.
 
-    The caller never waits on the mail server or the SMS provider: a task
-    claims and sends the messages (enqueued now, or after the commit of the
-    caller's transaction), so a refund processed twice gets one receipt.
+    The messages are recorded now, in the caller's transaction (a refund
+    processed twice records them once), and sent by a task enqueued after the
+    commit; the sweep sends them if that task is lost. The caller never waits
+    on the mail server or the SMS provider.
     """
-    enqueue_on_commit(
-        REFUND_TASK,
-        {
-            "public_id": refund.public_id,
-            "amount": refund.amount,
-            "currency": refund.currency,
-            "plan_pk": refund.plan.pk,
-            "amount_returned": getattr(refund, "amount_returned", None),
-            "amount_reduced": getattr(refund, "amount_reduced", None),
-        },
-    )
+    pks = messages_record(texts.refund_receipt(refund))
+    if pks:
+        enqueue_on_commit(SEND_DUE_TASK, pks, task_name="send-refund-receipt")
 
 
 @dataclass(frozen=True)
 class RefundFacts:
-    """What the receipt task gets of a refund (plain data through the queue)."""
+    """What the receipt task got of a refund before receipts were recorded in
+    the refund's transaction (plain data through the queue)."""
 
     public_id: str
     amount: int
@@ -248,6 +190,8 @@ class RefundFacts:
 
 
 def refund_receipt_deliver(facts: dict) -> Tally:
+    """A receipt task queued by the version before this one (still in a queue
+    at the upgrade): claims and sends as it did."""
     plan = PaymentPlan.objects.select_related("customer", "merchant").get(
         pk=facts["plan_pk"]
     )

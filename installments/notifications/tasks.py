@@ -44,6 +44,19 @@ def send_action_required_notices(installment_pks: list[int] | None = None) -> st
     return tally.line()
 
 
+def send_due_messages(pks: list[int] | None = None) -> str:
+    """Every minute (the sweep), and after the commit that recorded messages
+    (their pks): send the messages no sender holds. A run stopped by its time
+    budget enqueues its continuation."""
+    tally = services.messages_send_due(pks=pks)
+    if tally.more:
+        async_task(services.SEND_DUE_TASK, task_name="send-due-messages-continued")
+    if tally.sent or tally.failed:
+        logger.info("send_due_messages: %s", tally.line())
+    return tally.line()
+
+
 def refund_receipt_deliver(facts: dict) -> str:
-    """Enqueued by services.refund_receipt_send."""
+    """A refund receipt task queued before receipts were recorded in the
+    refund's transaction (services.refund_receipt_deliver)."""
     return services.refund_receipt_deliver(facts).line()

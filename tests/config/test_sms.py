@@ -8,9 +8,10 @@ import pytest
 import requests
 import responses
 from django.core.exceptions import ImproperlyConfigured
+from urllib3.exceptions import MaxRetryError, NewConnectionError
 
 from config import sms
-from config.sms import SmsError, SmsMessage, backend_from_url, sms_send
+from config.sms import SmsError, SmsMessage, SmsNotSent, backend_from_url, sms_send
 from config.sms.termii import TermiiBackend
 
 TERMII_URL = "https://api.ng.termii.com/api/sms/send"
@@ -132,6 +133,40 @@ def test_termii_unreachable_is_an_error():
 
     with pytest.raises(SmsError, match="could not be reached"):
         termii().send(MESSAGE)
+
+
+@responses.activate
+@pytest.mark.parametrize(
+    "error",
+    [
+        requests.ConnectionError(
+            MaxRetryError(None, TERMII_URL, NewConnectionError(None, "refused"))
+        ),
+        requests.ConnectTimeout("connect timed out"),
+    ],
+    ids=["refused", "connect-timeout"],
+)
+def test_termii_never_connected_says_the_message_was_not_sent(error):
+    """Only then may the caller send it again (the messages sweep does)."""
+    responses.post(TERMII_URL, body=error)
+
+    with pytest.raises(SmsNotSent, match="could not be reached"):
+        termii().send(MESSAGE)
+
+
+@responses.activate
+@pytest.mark.parametrize(
+    "error",
+    [requests.ReadTimeout("read timed out"), requests.ConnectionError("reset")],
+    ids=["read-timeout", "connection-broke"],
+)
+def test_termii_after_the_request_went_out_is_not_a_sure_not_sent(error):
+    responses.post(TERMII_URL, body=error)
+
+    with pytest.raises(SmsError) as raised:
+        termii().send(MESSAGE)
+
+    assert not isinstance(raised.value, SmsNotSent)
 
 
 @responses.activate

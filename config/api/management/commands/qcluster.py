@@ -15,6 +15,15 @@ then stops the cluster as django-q2 does, unless the sentinel is already gone, a
 a watchdog kills whatever is left of the cluster after STOP_GRACE_SECONDS: a task
 cut short is handed out again by the queue later, and every task here is safe to
 run twice (docs/operations.md).
+
+It also makes the sentinel's heartbeat survive dropped database connections (a
+database restart, a failover, `pg_terminate_backend`): django-q2 closes unusable
+connections before each task (worker), each result (monitor) and each scheduler
+pass, but the sentinel saves its heartbeat every half second without doing so,
+so with the ORM broker (the heartbeat goes into the database cache) it logged
+"the connection is closed" until the next scheduler pass (up to 30 s) while
+`/readyz` said no cluster was running. The heartbeat now closes an unusable
+connection first (a `SELECT 1` health check, CONN_HEALTH_CHECKS).
 """
 
 import contextlib
@@ -26,8 +35,10 @@ import time
 from pathlib import Path
 
 from django.core.management.base import CommandError
+from django.db import close_old_connections
 from django_q.cluster import Cluster
 from django_q.management.commands import qcluster
+from django_q.status import Stat
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +63,7 @@ class Command(qcluster.Command):
         def request_stop(signum, frame):
             received.append(signum)
 
+        _heartbeat_reconnects()  # before the sentinel forks: it inherits it
         cluster = Cluster()  # installs django-q2's handlers: replaced right away
         signal.signal(signal.SIGTERM, request_stop)
         signal.signal(signal.SIGINT, request_stop)
@@ -75,6 +87,21 @@ class Command(qcluster.Command):
         _stop(cluster)
         if died:
             raise CommandError("The cluster's sentinel process exited unexpectedly.")
+
+
+def _heartbeat_reconnects() -> None:
+    """The sentinel's heartbeat (`Stat.save`, every guard cycle) closes an
+    unusable database connection before it writes."""
+    save = Stat.save
+    if getattr(save, "reconnects", False):
+        return
+
+    def save_reconnecting(self):
+        close_old_connections()
+        save(self)
+
+    save_reconnecting.reconnects = True
+    Stat.save = save_reconnecting
 
 
 def _stop(cluster: Cluster) -> None:
