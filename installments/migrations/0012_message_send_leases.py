@@ -23,7 +23,7 @@ def settle_interrupted(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('installments', '0010_reschedules'),
+        ('installments', '0011_refund_true_amounts'),
         ('payments', '0019_ledger_balances'),
     ]
 
