@@ -133,7 +133,7 @@ def messages_claim_due(limit: int, pks: list[int] | None = None) -> list[Message
         due = due.filter(pk__in=pks)
     with transaction.atomic():
         ids = list(
-            due.select_for_update(skip_locked=True)
+            due.select_for_update(skip_locked=True, of=("self",))
             .order_by("lease_expires_at", "id")
             .values_list("id", flat=True)[:limit]
         )
