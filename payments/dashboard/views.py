@@ -101,6 +101,27 @@ def with_bank_names(merchant, rows) -> None:
             )
 
 
+def wallet_rows(merchant, transactions, refunds) -> list[tuple]:
+    """The wallet page's lines as (transaction, the API's row with the ids to
+    show once); the refunds list's lines get their labels too."""
+    for txn in (*transactions, *refunds):
+        txn.label = KIND_LABELS.get(txn.kind, txn.get_kind_display())
+        txn.fee_share = abs(txn.fee)
+    rows = [(txn, wallet_transaction_output(txn)) for txn in transactions]
+    with_bank_names(merchant, rows)
+    for _txn, row in rows:
+        row["ids"] = line_ids(
+            resource_type=row["resource_type"],
+            resource_id=row["resource_id"],
+            reference=row["reference"],
+            description=row["description"],
+        )
+    for txn in refunds:
+        # The refund's id is in its description: only the payment refunded.
+        txn.shown_refund_id = txn.resource_id not in (txn.description or "")
+    return rows
+
+
 class WalletView(MerchantLoginRequiredMixin, View):
     def get(self, request):
         merchant = request.merchant
@@ -122,23 +143,7 @@ class WalletView(MerchantLoginRequiredMixin, View):
             REFUNDS_PAGE_SIZE,
             "refunds_page",
         )
-        for txn in (*transactions.object_list, *refunds.object_list):
-            txn.label = KIND_LABELS.get(txn.kind, txn.get_kind_display())
-            txn.fee_share = abs(txn.fee)
-        rows = [
-            (txn, wallet_transaction_output(txn)) for txn in transactions.object_list
-        ]
-        with_bank_names(merchant, rows)
-        for _txn, row in rows:
-            row["ids"] = line_ids(
-                resource_type=row["resource_type"],
-                resource_id=row["resource_id"],
-                reference=row["reference"],
-                description=row["description"],
-            )
-        for txn in refunds.object_list:
-            # The refund's id is in its description: only the payment refunded.
-            txn.shown_refund_id = txn.resource_id not in (txn.description or "")
+        rows = wallet_rows(merchant, transactions.object_list, refunds.object_list)
         for payout in payouts.object_list:
             payout.bank_name = _bank_name(payout.bank_code)
         return TemplateResponse(
