@@ -250,13 +250,13 @@ if urlparse(SMS_URL).scheme not in ("console", "locmem", "termii"):
         "SMS_URL must start with console://, locmem:// or termii:// "
         "(docs/operations.md)."
     )
-# Reminders go out this many days before an installment's due date.
 # A sender holds the reminders and receipts it took this long; the sweep takes
 # those it left unrecorded after it. Longer than a task may run (Q_CLUSTER
 # timeout), so a sender still at work never loses them to the sweep.
 MESSAGE_LEASE_SECONDS = env.int("MESSAGE_LEASE_SECONDS", default=300)
 if MESSAGE_LEASE_SECONDS < 1:
     raise ImproperlyConfigured("MESSAGE_LEASE_SECONDS must be 1 or more.")
+# Reminders go out this many days before an installment's due date.
 REMINDER_DAYS_BEFORE = env.int("REMINDER_DAYS_BEFORE", default=3)
 if REMINDER_DAYS_BEFORE < 1:
     raise ImproperlyConfigured("REMINDER_DAYS_BEFORE must be 1 or more.")

@@ -23,6 +23,12 @@ FUNCTION_LINES = 60
 PAYMENTS_TOP_LINES = 150
 PAYMENTS_TOP_EXCEPTED = {"apps.py", "urls.py", "models.py"}
 LEFT_OUT = {"migrations", "tests", "bench", "__pycache__"}
+# Modules left whole over MODULE_LINES, each with its reason (the size is a guide,
+# never a reason to split one concern or to cut its comments).
+LONG_MODULES_ALLOWED = {
+    "config/settings.py": "every setting defined once, read top to bottom, each "
+    "with the comment that says why",
+}
 
 
 def project_modules(root: Path) -> list[Path]:
@@ -54,7 +60,7 @@ def size_problems(root: Path) -> list[str]:
         text = path.read_text()
         name = path.relative_to(root).as_posix()
         lines = len(text.splitlines())
-        if lines > MODULE_LINES:
+        if lines > MODULE_LINES and name not in LONG_MODULES_ALLOWED:
             problems.append(
                 f"{name}: {lines} lines, over {MODULE_LINES}: give each concern "
                 "its own module or package"
@@ -86,6 +92,15 @@ def test_no_module_or_function_of_the_project_is_too_long():
     assert ROOT / "checkout" / "pages.py" in modules  # the walk did read the project
     assert len(modules) > 200
     assert size_problems(ROOT) == []
+
+
+def test_every_module_allowed_to_be_long_is_there_and_long():
+    for name in LONG_MODULES_ALLOWED:
+        path = ROOT / name
+        assert path.exists(), f"{name} is allowed to be long but is gone"
+        assert len(path.read_text().splitlines()) > MODULE_LINES, (
+            f"{name} is no longer over {MODULE_LINES} lines: take it off the list"
+        )
 
 
 def test_the_walk_leaves_out_migrations_tests_and_benchmarks():
