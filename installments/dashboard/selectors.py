@@ -7,11 +7,12 @@ filters, the API does not.
 
 import uuid
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db.models import Prefetch, Q, QuerySet
 
+from payments.ledger import selectors as ledger_selectors
 from payments.ledger.fees import fee_given_back
-from payments.ledger.models import LedgerTransaction
 
 from ..cancellation import OPEN_INSTALLMENT_STATUSES
 from ..models import (
@@ -24,6 +25,9 @@ from ..models import (
 from ..refunds import allocation
 from ..refunds import selectors as refund_selectors
 from ..selectors import plans_with_installments
+
+if TYPE_CHECKING:
+    from payments.ledger.models import LedgerTransaction
 
 # The namespace of the refund keys the dashboard makes (uuid5).
 DASHBOARD_REFUND_KEYS = uuid.UUID("4f1b1f4e-8f55-4d1e-9a57-6b1c2a3d9e10")
@@ -104,18 +108,6 @@ def refundable_now(plan: PaymentPlan) -> int:
     )
 
 
-def collections_described(references) -> dict[str, LedgerTransaction]:
-    """The collection (ledger) of each processor reference: what it was for
-    (`description`), its amount and when it was collected."""
-    return {
-        txn.processor_reference: txn
-        for txn in LedgerTransaction.objects.filter(
-            kind=LedgerTransaction.Kind.COLLECTION,
-            processor_reference__in=list(references),
-        )
-    }
-
-
 @dataclass(frozen=True)
 class ReductionLine:
     """An unpaid installment a refund would reduce (no money moves)."""
@@ -131,7 +123,7 @@ class PartLine:
     """A collection a refund would pay money back against."""
 
     reference: str
-    collection: LedgerTransaction | None
+    collection: "LedgerTransaction | None"
     left_before: int
     amount: int
     fee_back: int  # the platform fee given back on it
@@ -175,7 +167,7 @@ def refund_preview_lines(plan: PaymentPlan, amount: int) -> RefundPreview:
     installments = Installment.objects.in_bulk(
         [reduction.pk for reduction in found.reductions]
     )
-    collections = collections_described(
+    collections = ledger_selectors.collections_by_reference(
         part.collection_reference for part in found.parts
     )
     return RefundPreview(

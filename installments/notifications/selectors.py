@@ -7,7 +7,7 @@ from datetime import date, datetime
 from django.db.models import Case, CharField, Exists, F, OuterRef, Q, Value, When
 from django.db.models.functions import Cast, Concat
 
-from payments.ledger.models import LedgerTransaction
+from payments.ledger import selectors as ledger_selectors
 from payments.methods.selectors import payment_methods_chargeable_by_customer
 
 from ..models import Installment, PaymentPlan
@@ -124,29 +124,18 @@ def method_labels(customer_pks) -> dict[int, str]:
     }
 
 
-def _collections_of(plan: PaymentPlan) -> Q:
-    """A plan's collections: its installments' (by their ids) and the plan's
-    own (the deposit, a payoff)."""
-    installments = list(plan.installments.values_list("public_id", flat=True))
-    return Q(resource_type="installment", resource_id__in=installments) | Q(
-        resource_type="payment_plan", resource_id=plan.public_id
-    )
-
-
 def collections_to_receipt(
     since: datetime, *, after: int, limit: int, plan: PaymentPlan | None = None
 ) -> list:
     """Ledger collections (deposits, installments, early payments) recorded
-    since `since` (of one plan: `plan`, the sandbox clock), with their
+    since `since` (of one plan: `plan`, the sandbox clock: its installments'
+    by their ids and the plan's own, the deposit and a payoff), with their
     customer."""
-    rows = LedgerTransaction.objects.filter(
-        kind=LedgerTransaction.Kind.COLLECTION,
-        created_at__gte=since,
-        customer__isnull=False,
-        id__gt=after,
-    )
+    resources = None
     if plan is not None:
-        rows = rows.filter(_collections_of(plan))
+        installments = list(plan.installments.values_list("public_id", flat=True))
+        resources = {"installment": installments, "payment_plan": [plan.public_id]}
+    rows = ledger_selectors.collections_since(since, after=after, resources=resources)
     return list(
         rows.filter(
             _unsent(Message.Kind.RECEIPT_COLLECTION, "reference", "customer__sms_phone")

@@ -8,7 +8,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 
 from config.admin import ReadOnlyAdminMixin, ReadOnlyModelAdmin
-from payments.ledger.models import LedgerTransaction
+from payments.ledger.selectors import transactions_of
 
 from .models import Refund, RefundPart, RefundReduction
 
@@ -60,9 +60,7 @@ class PlanRefundInline(ReadOnlyAdminMixin, admin.TabularInline):
 def ledger_transactions_of(refund: Refund):
     """The ledger transactions of a refund's parts (kept by reference, not by
     key: the ledger sits below the plans), in the order they were posted."""
-    return LedgerTransaction.objects.filter(
-        resource_type="refund", resource_id=refund.public_id
-    ).order_by("created_at", "id")
+    return transactions_of(resource_type="refund", resource_id=refund.public_id)
 
 
 @admin.register(Refund)

@@ -1,67 +1,29 @@
-"""Reads of refunds: a plan's collections and what each has left, a plan's
-refunds, the answer kept for an `Idempotency-Key`."""
+"""Reads of refunds: a plan's collections and what each has left (asked of
+the ledger), a plan's refunds, the answer kept for an `Idempotency-Key`."""
 
 import uuid
 
-from django.db.models import Prefetch, Q, QuerySet, Sum
+from django.db.models import Prefetch, QuerySet
 
-from payments.ledger.models import LedgerTransaction
+from payments.ledger import selectors as ledger_selectors
 
 from ..models import Installment, PaymentPlan
 from .allocation import Allocation, Collected, Owed, allocate
 from .models import Refund, RefundIdempotencyRecord, RefundPart
 
 
-def plan_collections(plan: PaymentPlan) -> list[tuple[str, int]]:
-    """(processor reference, amount) of every collection of the plan, newest
-    first: its deposit and every installment or early payment collected (an
-    early payment of one installment names it, a payoff names the plan)."""
-    installment_ids = Installment.objects.filter(plan=plan).values("public_id")
-    return list(
-        LedgerTransaction.objects.filter(kind=LedgerTransaction.Kind.COLLECTION)
-        .filter(
-            Q(resource_type="payment_plan", resource_id=plan.public_id)
-            | Q(resource_type="installment", resource_id__in=installment_ids)
-        )
-        .order_by("-created_at", "-id")
-        .values_list("processor_reference", "amount")
-    )
-
-
-def refunded_by_collection(references: list[str]) -> dict[str, int]:
-    """What the refund parts not failed have taken from each collection."""
-    return dict(
-        RefundPart.objects.filter(collection_reference__in=references)
-        .exclude(status=RefundPart.Status.FAILED)
-        .order_by()
-        .values("collection_reference")
-        .annotate(total=Sum("amount"))
-        .values_list("collection_reference", "total")
-    )
-
-
 def plan_collected(plan: PaymentPlan) -> list[Collected]:
-    """The plan's collections newest first, each with what it has left."""
-    collections = plan_collections(plan)
-    taken = refunded_by_collection([reference for reference, _ in collections])
+    """The plan's collections newest first, each with what it has left (the
+    ledger's one rule, `collections_left`): its deposit and every installment
+    or early payment collected (an early payment of one installment names it,
+    a payoff names the plan)."""
+    installment_ids = Installment.objects.filter(plan=plan).values("public_id")
     return [
-        Collected(reference=reference, left=amount - taken.get(reference, 0))
-        for reference, amount in collections
-    ]
-
-
-def collection_left(reference: str) -> int:
-    """What one collection has left: collected less the parts not failed."""
-    collected = (
-        LedgerTransaction.objects.filter(
-            kind=LedgerTransaction.Kind.COLLECTION, processor_reference=reference
+        Collected(reference=collection.reference, left=collection.left)
+        for collection in ledger_selectors.collections_left(
+            {"payment_plan": [plan.public_id], "installment": installment_ids}
         )
-        .values_list("amount", flat=True)
-        .first()
-    )
-    if collected is None:
-        raise ValueError(f"no collection has processor reference {reference!r}")
-    return collected - refunded_by_collection([reference]).get(reference, 0)
+    ]
 
 
 def refunds_with_parts() -> QuerySet[Refund]:

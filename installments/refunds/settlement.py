@@ -33,6 +33,7 @@ from payments.gateway.services.refunds import (
     processor_refund_check,
     processor_refund_request,
 )
+from payments.ledger.selectors import collection_left
 from payments.ledger.services import (
     RefundPosting,
     refund_returned_post,
@@ -44,7 +45,6 @@ from .. import events
 from ..models import PaymentPlan
 from ..notifications.services import refund_receipt_send
 from .models import Refund, RefundPart
-from .selectors import collection_left
 
 logger = logging.getLogger("installments.refunds")
 

@@ -30,6 +30,7 @@ from .models import (
     LedgerLine,
     LedgerTransaction,
 )
+from .selectors import LEFT_CHANGE
 
 Kind = LedgerTransaction.Kind
 FIXED_ACCOUNTS = (
@@ -244,8 +245,8 @@ def refunds_match_collections() -> Iterator[str]:
                 yield f"refund {reference} ({kind}) names no collection {collection}"
                 continue
             touched.add(collection)
-            sign = {Kind.REFUND: -1, Kind.REFUND_RETURNED: 1}.get(kind, 0)
-            state[0] += sign * amount
+            # What it has left, by the rule of selectors.collections_left.
+            state[0] += LEFT_CHANGE.get(kind, 0) * amount
             state[1] += fee
         if set(kinds) == {Kind.REFUND}:
             open_total += kinds[Kind.REFUND][0]

@@ -1,12 +1,15 @@
-"""Reads of the ledger: account balances and a merchant's wallet.
+"""Reads of the ledger: account balances, a merchant's wallet, and the
+collections with what each has left to refund.
 
 Every balance is a kept balance plus the lines since the last checkpoint
 (balances.py), so a read costs the same whatever the account's history.
 """
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 
-from django.db.models import F
+from django.db.models import F, Q, QuerySet, Sum
 
 from .balances import Scope, balances_by_account, totals
 from .models import (
@@ -138,3 +141,114 @@ def wallet_transactions(merchant, count: int | None = None) -> WalletTransaction
     """The wallet's transactions; `count` when the caller read it already (the
     `transactions` of `wallet_balances`)."""
     return WalletTransactions(merchant, count)
+
+
+# --- collections and what each has left to refund (DESIGN section 14) --------
+
+# What each movement does to what a collection has left to refund: a plan
+# refund's part (`refund`) takes its amount off it, a part that failed
+# (`refund_returned`) gives it back. Settling a part changes nothing.
+LEFT_CHANGE = {Kind.REFUND: -1, Kind.REFUND_RETURNED: 1}
+
+
+@dataclass(frozen=True)
+class CollectionLeft:
+    """One collection (a deposit, an installment or a part of one, an early
+    payment) with what it has left to refund."""
+
+    reference: str  # the processor reference of the charge that collected it
+    collected: int
+    left: int  # collected, less its refunds not returned
+
+
+def collections_of(resources: Mapping[str, Iterable[str]]) -> QuerySet:
+    """The collections made for any of `resources` ({resource type: ids, a list
+    or a queryset of them}), e.g. a plan's: its own (`payment_plan`: the
+    deposit, a payoff) and its installments' (`installment`)."""
+    match = Q(pk__in=[])
+    for resource_type, ids in resources.items():
+        if isinstance(ids, QuerySet):
+            match |= Q(resource_type=resource_type, resource_id__in=ids)
+        else:
+            match |= Q(resource_type=resource_type, resource_id__in=list(ids))
+    return LedgerTransaction.objects.filter(match, kind=Kind.COLLECTION)
+
+
+def collections_since(
+    since: datetime, *, after: int, resources: Mapping | None = None
+) -> QuerySet:
+    """Collections of a customer recorded since `since`, with ids above
+    `after` (of `resources` only, when given: `collections_of`)."""
+    rows = (
+        collections_of(resources)
+        if resources is not None
+        else LedgerTransaction.objects.filter(kind=Kind.COLLECTION)
+    )
+    return rows.filter(created_at__gte=since, customer__isnull=False, id__gt=after)
+
+
+def collections_by_reference(references: Iterable[str]) -> dict[str, LedgerTransaction]:
+    """The collection of each processor reference found: what it was for
+    (`description`), its amount and when it was collected."""
+    return {
+        txn.processor_reference: txn
+        for txn in LedgerTransaction.objects.filter(
+            kind=Kind.COLLECTION, processor_reference__in=list(references)
+        )
+    }
+
+
+def _taken(references: list[str]) -> dict[str, int]:
+    """What the refunds not returned have taken from each collection."""
+    taken: dict[str, int] = {}
+    for reference, kind, total in (
+        LedgerTransaction.objects.filter(
+            kind__in=tuple(LEFT_CHANGE), processor_reference__in=references
+        )
+        .order_by()
+        .values("processor_reference", "kind")
+        .annotate(total=Sum("amount"))
+        .values_list("processor_reference", "kind", "total")
+    ):
+        taken[reference] = taken.get(reference, 0) - LEFT_CHANGE[kind] * total
+    return taken
+
+
+def collections_left(resources: Mapping[str, Iterable[str]]) -> list[CollectionLeft]:
+    """The collections of `resources` (`collections_of`), newest first, each
+    with what it has left to refund: the one rule of what a collection has
+    left (collected, less the refunds asked for against it, plus those that
+    failed), read in two queries."""
+    collections = list(
+        collections_of(resources)
+        .order_by("-created_at", "-id")
+        .values_list("processor_reference", "amount")
+    )
+    taken = _taken([reference for reference, _ in collections])
+    return [
+        CollectionLeft(reference, amount, amount - taken.get(reference, 0))
+        for reference, amount in collections
+    ]
+
+
+def collection_left(reference: str) -> int:
+    """What the collection of one processor reference has left to refund (the
+    rule of `collections_left`). Raises ValueError when no collection has it."""
+    collected = (
+        LedgerTransaction.objects.filter(
+            kind=Kind.COLLECTION, processor_reference=reference
+        )
+        .values_list("amount", flat=True)
+        .first()
+    )
+    if collected is None:
+        raise ValueError(f"no collection has processor reference {reference!r}")
+    return collected - _taken([reference]).get(reference, 0)
+
+
+def transactions_of(*, resource_type: str, resource_id: str) -> QuerySet:
+    """The transactions posted for one resource (a refund's parts), in the
+    order they were posted."""
+    return LedgerTransaction.objects.filter(
+        resource_type=resource_type, resource_id=resource_id
+    ).order_by("created_at", "id")
