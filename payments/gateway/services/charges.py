@@ -181,7 +181,7 @@ def verification_refund(*, charge_id: int) -> ProcessorRefund | None:
                 "refund_id": outcome.refund_id[:64],
                 "amount": outcome.amount,
                 "currency": charge.currency,
-                # The processor's own word, as every refund row of charges keeps.
+                # Paystack's own word (pending, processing, ...), not normalized.
                 "status": outcome.processor_status,
             },
         )
