@@ -263,6 +263,5 @@ def _check(part: RefundPart, *, now: datetime) -> None:
         logger.error(
             "Refund %s is pending here but unknown to the processor", part.reference
         )
-        return
-    with transaction.atomic(durable=True):
-        outcome_apply(outcome)
+    # Otherwise the check has handed the outcome to the refund handlers, this
+    # module's `outcome_apply` among them, in one transaction: applied once.

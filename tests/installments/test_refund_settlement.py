@@ -232,6 +232,37 @@ def test_the_poll_settles_a_pending_part_the_processor_has_processed(plan_active
     check_ledger()
 
 
+def test_the_poll_applies_an_outcome_once_in_one_transaction(plan_active, monkeypatch):
+    collect(installments_of(plan_active.plan)[0].due_date)
+    refund(plan_active, REST + 10_000)
+    get_processor().refunds_settle()  # processed there, not announced yet
+    real_settle, real_atomic = settlement.part_settle, transaction.atomic
+    settled, durable = [], []
+
+    def settle_spy(**kwargs):
+        settled.append(kwargs)
+        return real_settle(**kwargs)
+
+    def atomic_spy(*args, **kwargs):
+        if kwargs.get("durable"):
+            durable.append(kwargs)
+        return real_atomic(*args, **kwargs)
+
+    monkeypatch.setattr(settlement, "part_settle", settle_spy)
+    monkeypatch.setattr(transaction, "atomic", atomic_spy)
+    with time_machine.travel(timezone.now() + timedelta(minutes=11)):
+        assert settlement.parts_poll() == 1
+
+    monkeypatch.undo()
+    part = RefundPart.objects.get()
+    assert [each["status"] for each in settled] == ["processed"]
+    assert len(durable) == 1  # the one transaction that applied it
+    assert (part.status, part.refund.status) == ("processed", "processed")
+    assert LedgerTransaction.objects.filter(kind="refund_settled").count() == 1
+    assert len(event_data(plan_active.owner.merchant, "refund.processed")) == 1
+    check_ledger()
+
+
 def test_a_refund_the_processor_refuses_fails_and_gives_the_money_back(
     plan_active, monkeypatch
 ):

@@ -14,13 +14,18 @@ from django.utils import timezone
 from config.schedules import declared
 from payments.gateway.errors import ProcessorError, ProcessorRefused, ProcessorTimeout
 from payments.gateway.hooks import register_refund_handler, unregister_refund_handler
-from payments.gateway.processors import RefundResult, get_processor
+from payments.gateway.processors import (
+    RefundResult,
+    get_processor,
+    verification_refund_reference,
+)
 from payments.gateway.services import (
     RefundOutcome,
     processor_refund_check,
     processor_refund_request,
     sandbox_refunds_settle,
     verification_refund,
+    verification_refunds_retry,
 )
 from payments.gateway.services.refunds import refund_outcome_dispatch
 from payments.gateway.tasks import sandbox_refunds_settle as settle_task
@@ -266,9 +271,57 @@ def test_verification_refunds_stay_processed_at_once_and_the_pass_leaves_them(
 
     refund = ProcessorRefund.objects.get()
     assert refund.status == "processed"
-    assert SandboxRefund.objects.get().merchant_note == ""
+    assert SandboxRefund.objects.get().merchant_note == (
+        verification_refund_reference(refund.charge.reference)
+    )
     assert sandbox_refunds_settle() == 0
     assert not ProcessorEvent.objects.exists()
+
+
+def test_a_verification_refund_whose_answer_was_lost_is_found_by_its_reference(
+    alice, committed, monkeypatch
+):
+    """The processor made the refund but its answer was lost: the retry finds it
+    under the charge's refund reference and never asks for a second one."""
+    sandbox = get_processor()
+    real_refund = sandbox.refund
+    asked = []
+
+    def answer_lost(**kwargs):
+        asked.append(kwargs)
+        real_refund(**kwargs)
+        raise ProcessorTimeout()
+
+    monkeypatch.setattr(sandbox, "refund", answer_lost)
+    with committed():
+        add_card(alice)
+    charge = ProcessorCharge.objects.get()
+    assert not ProcessorRefund.objects.exists()  # the answer never came
+
+    again = verification_refund(charge_id=charge.pk)
+    with time_machine.travel(timezone.now() + timedelta(minutes=6)):
+        verification_refunds_retry()
+
+    [made] = SandboxRefund.objects.all()
+    assert [each["merchant_note"] for each in asked] == [
+        verification_refund_reference(charge.reference)
+    ]
+    assert made.merchant_note == verification_refund_reference(charge.reference)
+    assert ProcessorRefund.objects.get() == again
+    assert (again.refund_id, again.amount, again.status) == (
+        f"sbx_refund_{made.pk}",
+        5000,
+        "processed",
+    )
+    assert (
+        LedgerTransaction.objects.filter(
+            kind="verification_refund", reference=charge.reference
+        ).count()
+        == 1
+    )
+    out = StringIO()
+    call_command("check_ledger", stdout=out)
+    assert "clean" in out.getvalue()
 
 
 def test_the_poll_hands_the_refund_to_the_handlers_and_knows_unknown_ones(
@@ -382,7 +435,7 @@ def test_a_handler_that_raises_rolls_back_what_every_handler_did(alice, monkeypa
     try:
         with pytest.raises(RuntimeError):
             processor_refund_check(
-                reference="",
+                reference=verification_refund_reference(refund.charge.reference),
                 transaction_reference=refund.charge.reference,
                 refund_id=refund.refund_id,
             )

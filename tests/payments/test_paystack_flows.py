@@ -44,6 +44,16 @@ def charge_reply(status, **data):
     return ok({"reference": "x", "status": status, **data}, "Charge attempted")
 
 
+def no_refund_yet(fake):
+    """`GET /refund?transaction=`: the verification charge has no refund yet
+    (asked before any refund, to find one whose answer was lost)."""
+    fake.add(
+        "GET",
+        f"{BASE}/refund",
+        json=ok([], "Refunds retrieved", meta={"total": 0, "page": 1, "pageCount": 1}),
+    )
+
+
 def test_a_card_saved_through_paystack_is_refunded_through_paystack(
     alice, paystack, committed
 ):
@@ -69,6 +79,7 @@ def test_a_card_saved_through_paystack_is_refunded_through_paystack(
         f"{BASE}/transaction/verify/{reference}",
         json=ok({**TRANSACTION, "reference": reference}),
     )
+    no_refund_yet(paystack)
     paystack.add(
         "POST",
         f"{BASE}/refund",
@@ -114,6 +125,7 @@ def test_a_card_paystack_will_not_let_us_charge_again_is_refused_and_refunded(
         "authorization": {**AUTHORIZATION, "reusable": False},
     }
     paystack.add("GET", f"{BASE}/transaction/verify/{reference}", json=ok(one_off))
+    no_refund_yet(paystack)
     paystack.add(
         "POST",
         f"{BASE}/refund",

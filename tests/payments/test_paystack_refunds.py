@@ -5,22 +5,33 @@ answer, `GET /refund/:id` to re-verify; refusals, timeouts, 5xx, and the
 `refund.*` events of endpoint 24."""
 
 import json
+from io import StringIO
 
 import pytest
 import requests
 import responses
+from django.core.management import call_command
 from responses import matchers
 from rest_framework.test import APIClient
 
 from payments.gateway.errors import ProcessorError, ProcessorRefused, ProcessorTimeout
-from payments.gateway.processors import get_processor
+from payments.gateway.processors import get_processor, verification_refund_reference
 from payments.gateway.services import (
     RefundOutcome,
+    charge_record,
     processor_refund_check,
     processor_refund_request,
+    verification_refund,
 )
-from payments.models import InboundRequest, ProcessorEvent
+from payments.models import (
+    InboundRequest,
+    LedgerTransaction,
+    ProcessorCharge,
+    ProcessorEvent,
+    ProcessorRefund,
+)
 
+from ..factories import CustomerFactory
 from .conftest import signed_post
 from .test_paystack_adapter import ok, refused
 
@@ -426,3 +437,104 @@ def test_an_event_while_paystack_does_not_answer_is_left_for_the_retry(paystack,
     assert "ProcessorError" in inbound.error
     assert seen == []
     assert json.loads(bytes(inbound.body))["event"] == "refund.processed"
+
+
+# -- the refund of a verification charge ---------------------------------------
+
+CHARGE = "card-verify-1"
+CHARGE_REFUND = verification_refund_reference(CHARGE)
+
+
+def verification_charge():
+    return charge_record(
+        reference=CHARGE,
+        processor="paystack",
+        customer=CustomerFactory(),
+        purpose=ProcessorCharge.Purpose.CARD_VERIFICATION,
+        amount=5000,
+        currency="NGN",
+        succeeded=True,
+    )
+
+
+def charge_list_reply(fake, *items):
+    fake.add(
+        "GET",
+        f"{BASE}/refund",
+        match=[
+            matchers.query_param_matcher(
+                {"transaction": CHARGE, "perPage": "100", "page": "1"}
+            )
+        ],
+        json=listed(*items),
+    )
+
+
+def test_a_verification_refund_whose_answer_was_lost_is_found_by_its_reference(
+    paystack,
+):
+    """Paystack made the refund but its answer was lost: the retry finds it in
+    `GET /refund?transaction=` by its `merchant_note` and never posts again."""
+    charge = verification_charge()
+    charge_list_reply(paystack)
+    paystack.add(
+        "POST",
+        f"{BASE}/refund",
+        body=requests.exceptions.ReadTimeout(),
+        match=[
+            matchers.json_params_matcher(
+                {
+                    "transaction": CHARGE,
+                    "amount": 5000,
+                    "currency": "NGN",
+                    "merchant_note": CHARGE_REFUND,
+                }
+            )
+        ],
+    )
+
+    assert verification_refund(charge_id=charge.pk) is None
+    assert not ProcessorRefund.objects.exists()
+
+    charge_list_reply(
+        paystack, refund_item("processed", note=CHARGE_REFUND, amount=5000)
+    )
+    again = verification_refund(charge_id=charge.pk)
+
+    assert len(posts(paystack)) == 1
+    assert (again.refund_id, again.amount, again.status) == (
+        "3018284",
+        5000,
+        "processed",
+    )
+    assert verification_refund(charge_id=charge.pk) == again
+    assert len(posts(paystack)) == 1
+    assert (
+        LedgerTransaction.objects.filter(
+            kind="verification_refund", reference=CHARGE
+        ).count()
+        == 1
+    )
+    out = StringIO()
+    call_command("check_ledger", stdout=out)
+    assert "clean" in out.getvalue()
+
+
+def test_a_verification_refund_refused_with_none_under_its_reference_is_not_recorded(
+    paystack,
+):
+    """A refusal is no longer read as a refund made after all, whatever its
+    words: only a refund under the charge's reference is."""
+    charge = verification_charge()
+    charge_list_reply(paystack)
+    charge_list_reply(paystack)
+    paystack.add(
+        "POST",
+        f"{BASE}/refund",
+        status=400,
+        json=refused("Transaction has been fully reversed")[1],
+    )
+
+    assert verification_refund(charge_id=charge.pk) is None
+    assert not ProcessorRefund.objects.exists()
+    assert not LedgerTransaction.objects.filter(kind="verification_refund").exists()

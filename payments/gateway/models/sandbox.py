@@ -102,7 +102,8 @@ class SandboxRefund(StateMachine):
     """A refund the sandbox was asked for. One asked under a reference of the
     service (`merchant_note`) is `pending` until the settlement pass makes it
     `processed` (or `failed` at once, for a charge of the refunds-fail card);
-    one asked without (a verification charge given back) is `processed` at once.
+    a verification charge's refund (or one asked without a reference) is
+    `processed` at once.
     `announced_at`: when the pass sent its processor event (`refund.processed`,
     `refund.failed`), as Paystack's webhook would be."""
 
@@ -112,8 +113,9 @@ class SandboxRefund(StateMachine):
         FAILED = "failed"
 
     TRANSITIONS = {Status.PENDING: frozenset({Status.PROCESSED})}
-    # Asked without a reference of the service: processed at once (the
-    # default); under one, pending, or failed at once for the refunds-fail card.
+    # A verification charge's refund (or one without a reference): processed
+    # at once (the default); else pending, or failed at once for the
+    # refunds-fail card.
     INITIAL = frozenset({Status.PENDING, Status.FAILED})
 
     transaction = models.ForeignKey(

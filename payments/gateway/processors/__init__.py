@@ -24,6 +24,7 @@ from .base import (
     TransactionStatus,
     TransferRecipient,
     TransferResult,
+    verification_refund_reference,
 )
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "TransferResult",
     "get_processor",
     "processor_for",
+    "verification_refund_reference",
 ]
 
 

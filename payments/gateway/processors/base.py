@@ -144,6 +144,16 @@ class RefundResult:
     merchant_note: str = ""
 
 
+# The service's reference for the refund of a verification charge (asked as its
+# `merchant_note`, like a plan refund's part): the charge's reference under this
+# prefix. The sandbox gives such a refund back at once, as it always did.
+VERIFICATION_REFUND_PREFIX = "vr_"
+
+
+def verification_refund_reference(charge_reference: str) -> str:
+    return f"{VERIFICATION_REFUND_PREFIX}{charge_reference}"
+
+
 @dataclass(frozen=True)
 class Bank:
     name: str

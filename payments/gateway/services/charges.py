@@ -29,8 +29,14 @@ from ..processors import (
     TransactionResult,
     get_processor,
     processor_for,
+    verification_refund_reference,
 )
-from .refunds import RefundOutcome, refund_outcome, refund_outcome_dispatch
+from .refunds import (
+    RefundOutcome,
+    processor_refund_request,
+    refund_outcome,
+    refund_outcome_dispatch,
+)
 
 if TYPE_CHECKING:
     from ...methods.models import PaymentMethod
@@ -130,8 +136,10 @@ def verification_refund_schedule(charge: ProcessorCharge) -> None:
 
 def verification_refund(*, charge_id: int) -> ProcessorRefund | None:
     """Give a verification charge back through the processor and record it.
-    Safe to run twice: a charge has at most one refund row, and the processor
-    refuses to refund more than was charged."""
+    Safe to run twice: a charge has at most one refund row, and the refund is
+    asked under the charge's own refund reference, so a request whose answer
+    was lost is found again at the processor instead of being made twice (the
+    route of every processor refund, payments/gateway/services/refunds.py)."""
     charge = ProcessorCharge.objects.filter(
         pk=charge_id,
         status=ProcessorCharge.Status.SUCCESS,
@@ -152,16 +160,16 @@ def verification_refund(*, charge_id: int) -> ProcessorRefund | None:
         )
         return None
     try:
-        result = processor.refund(
-            transaction_reference=charge.reference, amount=charge.amount
+        outcome = processor_refund_request(
+            reference=verification_refund_reference(charge.reference),
+            transaction_reference=charge.reference,
+            amount=charge.amount,
+            currency=charge.currency,
+            processor=processor,
         )
-        refund_id, status, amount = result.refund_id, result.status, result.amount
     except ProcessorRefused as error:
-        if "fully reversed" not in error.processor_message.lower():
-            logger.error("Refund of %s refused: %s", charge.reference, error.message)
-            return None
-        # An earlier attempt reached the processor but its answer was lost.
-        refund_id, status, amount = "", "processed", charge.amount
+        logger.error("Refund of %s refused: %s", charge.reference, error.message)
+        return None
     except (ProcessorError, ProcessorTimeout) as error:
         logger.warning("Refund of %s not done yet: %s", charge.reference, error)
         return None
@@ -170,10 +178,11 @@ def verification_refund(*, charge_id: int) -> ProcessorRefund | None:
             charge=charge,
             defaults={
                 "processor": charge.processor,
-                "refund_id": refund_id,
-                "amount": amount,
+                "refund_id": outcome.refund_id[:64],
+                "amount": outcome.amount,
                 "currency": charge.currency,
-                "status": status,
+                # Paystack's own word (pending, processing, ...), not normalized.
+                "status": outcome.processor_status,
             },
         )
         if created and refund.status == REFUND_PROCESSED:

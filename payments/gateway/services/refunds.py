@@ -3,14 +3,16 @@ section 14): asking for one, finding it again after a lost answer, and telling
 the registered refund handlers (payments/gateway/hooks.py) where one stands.
 
 A refund is asked for with the caller's deterministic reference (a plan refund's
-part, `rf_..._<n>`) as Paystack's `merchant_note`. Before asking, the
-transaction's refunds are listed (`GET /refund?transaction=`) and one already
-carrying the reference is returned instead: a request whose answer was lost is
-never made twice. The caller claims its part before asking (so two workers do
-not ask at once) and settles it from the answer; a part left pending is settled
-later by the handlers, which the gateway calls whenever it learns from the
-processor where a refund stands (endpoint 24's `refund.*` events, re-verified
-with `GET /refund/:id`; the sandbox's settlement pass; `processor_refund_check`).
+part, `rf_..._<n>`; a verification charge's, `vr_<charge reference>`) as
+Paystack's `merchant_note`: every refund at the processor takes this route.
+Before asking, the transaction's refunds are listed (`GET /refund?transaction=`)
+and one already carrying the reference is returned instead: a request whose
+answer was lost is never made twice. The caller claims its part before asking
+(so two workers do not ask at once) and settles it from the answer; a part left
+pending is settled later by the handlers, which the gateway calls whenever it
+learns from the processor where a refund stands (endpoint 24's `refund.*`
+events, re-verified with `GET /refund/:id`; the sandbox's settlement pass;
+`processor_refund_check`).
 """
 
 import logging
@@ -20,7 +22,7 @@ from django.db import transaction
 
 from ..errors import ProcessorRefused
 from ..hooks import refund_handlers
-from ..processors import RefundResult, get_processor
+from ..processors import Processor, RefundResult, get_processor
 
 logger = logging.getLogger("payments")
 
@@ -71,12 +73,14 @@ def refund_outcome(
     )
 
 
-def _find(*, reference: str, transaction_reference: str) -> RefundOutcome | None:
+def _find(
+    *, reference: str, transaction_reference: str, processor: Processor | None = None
+) -> RefundOutcome | None:
     """The refund of the transaction asked under `reference`, if any (one that
     did not fail first, should there be several)."""
     mine = [
         result
-        for result in get_processor().list_refunds(
+        for result in (processor or get_processor()).list_refunds(
             transaction_reference=transaction_reference
         )
         if result.merchant_note == reference
@@ -98,6 +102,7 @@ def processor_refund_request(
     amount: int,
     currency: str = "NGN",
     note: str = "",
+    processor: Processor | None = None,
 ) -> RefundOutcome:
     """Never call inside a transaction. Finds a refund already made under
     `reference` (a lost answer) before asking for a new one, so calling twice
@@ -105,14 +110,20 @@ def processor_refund_request(
     is unknown (call again later with the same reference); ProcessorRefused when
     the processor said no (the caller fails the part).
 
-    `note` is shown to the customer (Paystack's `customer_note`)."""
+    `note` is shown to the customer (Paystack's `customer_note`); `processor` is
+    the one the transaction was made on (the service's own when None)."""
     if not reference or reference != reference.strip() or len(reference) > 255:
         raise ValueError(
             "A refund needs a reference of 1 to 255 characters, no spaces around."
         )
     if amount <= 0:
         raise ValueError("A refund's amount is a positive number of kobo.")
-    found = _find(reference=reference, transaction_reference=transaction_reference)
+    processor = processor or get_processor()
+    found = _find(
+        reference=reference,
+        transaction_reference=transaction_reference,
+        processor=processor,
+    )
     if found is not None:
         if found.amount != amount:
             logger.error(
@@ -123,7 +134,7 @@ def processor_refund_request(
             )
         return found
     try:
-        result = get_processor().refund(
+        result = processor.refund(
             transaction_reference=transaction_reference,
             amount=amount,
             currency=currency,
@@ -133,7 +144,11 @@ def processor_refund_request(
     except ProcessorRefused:
         # "Fully reversed" may mean that an earlier request of ours, whose
         # answer was lost, took it after all (a list can lag behind a refund).
-        found = _find(reference=reference, transaction_reference=transaction_reference)
+        found = _find(
+            reference=reference,
+            transaction_reference=transaction_reference,
+            processor=processor,
+        )
         if found is not None:
             return found
         raise

@@ -4,8 +4,9 @@ A refund asked under a reference of the service (Paystack's `merchant_note`, how
 `payments.gateway.services.refunds` asks) is `pending` until the sandbox's
 settlement pass (`sandbox_refunds_settle`, every minute) makes it `processed`;
 one of a charge made with the refunds-fail card (4084080000005408) is `failed`
-at once. A refund asked without a reference (the service giving a verification
-charge back) is `processed` at once, as it always was.
+at once. The refund of a verification charge (a reference under
+`VERIFICATION_REFUND_PREFIX`), or one asked without a reference, is `processed`
+at once and sends no processor event, as it always did.
 """
 
 from django.db import transaction
@@ -13,7 +14,7 @@ from django.utils import timezone
 
 from ...errors import ProcessorRefused
 from ...models import SandboxAuthorization, SandboxRefund, SandboxTransaction
-from ..base import RefundResult
+from ..base import VERIFICATION_REFUND_PREFIX, RefundResult
 
 REFUND_ID_PREFIX = "sbx_refund_"
 
@@ -32,8 +33,12 @@ def _refused(message: str, status: int = 400) -> ProcessorRefused:
     )
 
 
+def _given_back_at_once(merchant_note: str) -> bool:
+    return not merchant_note or merchant_note.startswith(VERIFICATION_REFUND_PREFIX)
+
+
 def _first_status(row: SandboxTransaction, merchant_note: str) -> str:
-    if not merchant_note:
+    if _given_back_at_once(merchant_note):
         return RefundStatus.PROCESSED
     auth = row.authorization
     if (
@@ -141,6 +146,7 @@ class SandboxRefunds:
                 created_at__gte=since,
             )
             .exclude(merchant_note="")
+            .exclude(merchant_note__startswith=VERIFICATION_REFUND_PREFIX)
             .order_by("pk")
         ]
 
