@@ -6,8 +6,8 @@ resulting terms for display."""
 from dataclasses import dataclass
 
 from config.api.errors import DomainError
+from config.money import format_kobo
 from installments import rules
-from installments.templatetags.money import format_kobo
 
 from . import selectors
 

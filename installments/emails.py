@@ -18,6 +18,7 @@ from django.conf import settings
 from django.core.mail import EmailMessage, get_connection, send_mass_mail
 from django.utils import timezone
 
+from config.money import TEXT, format_kobo
 from config.text import one_line
 from payments.gateway.declines import decline_of
 
@@ -25,7 +26,8 @@ Message = tuple[str, str, str]
 
 
 def naira(kobo: int) -> str:
-    return f"NGN {kobo // 100:,}.{kobo % 100:02d}"
+    """An amount as every e-mail and SMS writes it (`config.money.TEXT`)."""
+    return format_kobo(kobo, style=TEXT)
 
 
 # What a merchant or a customer typed goes into every e-mail and SMS through

@@ -11,9 +11,8 @@ accept and refuse the same links.
 from django import forms
 
 from config.api.errors import AmountOutOfRange
-from config.api.formats import naira_to_kobo
+from config.money import format_kobo, naira_to_kobo
 from installments.rules import MAX_AMOUNT, MIN_AMOUNT, check_amount
-from installments.templatetags.money import format_kobo
 
 from ..serializers import PaymentLinkCreateInput
 from ..services import SUPPORTED_CURRENCIES

@@ -27,6 +27,7 @@ from django.http import StreamingHttpResponse
 from django.utils import timezone
 
 from config.api.formats import iso_utc
+from config.money import CSV, format_kobo
 
 CONTENT_TYPE = "text/csv; charset=utf-8"
 # Rows fetched from the database per round trip, and written per chunk sent.
@@ -36,12 +37,8 @@ _LAGOS = ZoneInfo("Africa/Lagos")
 
 
 def naira(kobo: int | None) -> str:
-    """12345678 -> "123456.78" (integer arithmetic, no float rounding)."""
-    if kobo is None:
-        return ""
-    sign = "-" if kobo < 0 else ""
-    whole, rest = divmod(abs(int(kobo)), 100)
-    return f"{sign}{whole}.{rest:02d}"
+    """12345678 -> "123456.78" (`config.money`'s CSV style); nothing for none."""
+    return "" if kobo is None else format_kobo(kobo, style=CSV)
 
 
 def cell(value) -> str | int:

@@ -3,7 +3,7 @@ then confirmed) and a cancellation."""
 
 from django import forms
 
-from config.api.formats import format_kobo, naira_to_kobo
+from config.money import format_kobo, naira_to_kobo
 from config.web.forms import FilterForm, SerializerForm, validate_with_serializer
 
 from ..models import PaymentPlan
@@ -84,7 +84,7 @@ class RefundForm(forms.Form):
             )
         if not 0 < kobo <= MAX_AMOUNT:
             raise forms.ValidationError(
-                f"Enter an amount from ₦0.01 to {format_kobo(MAX_AMOUNT)}."
+                f"Enter an amount from {format_kobo(1)} to {format_kobo(MAX_AMOUNT)}."
             )
         return kobo
 

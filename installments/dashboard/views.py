@@ -19,8 +19,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
-from config.api.formats import format_kobo
 from config.exports import csv_response
+from config.money import format_kobo
 from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin

@@ -4,7 +4,7 @@ which installment and its new date, checked with the API's `RescheduleInput`
 
 from django import forms
 
-from config.api.formats import format_kobo
+from config.money import format_kobo
 from config.web.forms import validate_with_serializer
 
 from ..serializers import RescheduleInput

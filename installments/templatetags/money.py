@@ -1,22 +1,8 @@
-"""`{% load money %}`: amounts in kobo shown to people."""
+"""`{% load money %}`: amounts in kobo shown to people (`config.money`)."""
 
 from django import template
 
+from config import money
+
 register = template.Library()
-
-CURRENCY_SIGNS = {"NGN": "₦"}
-
-
-def format_kobo(amount: int, currency: str = "NGN") -> str:
-    """12345678 -> "₦123,456.78": integer arithmetic, no float rounding."""
-    sign = "-" if amount < 0 else ""
-    whole, kobo = divmod(abs(int(amount)), 100)
-    symbol = CURRENCY_SIGNS.get(currency, f"{currency} ")
-    return f"{sign}{symbol}{whole:,}.{kobo:02d}"
-
-
-@register.filter
-def naira(amount, currency: str = "NGN") -> str:
-    if amount is None or amount == "":
-        return ""
-    return format_kobo(amount, currency)
+register.filter("naira", money.naira)

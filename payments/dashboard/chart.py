@@ -3,7 +3,7 @@ screen readers through its summary and by mouse users through each bar's title."
 
 from dataclasses import dataclass
 
-from config.api.formats import format_kobo
+from config.money import format_kobo
 
 from .selectors import DayTotal
 

@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from config.money import TEXT, format_kobo
 from config.web.security_headers import allow_form_targets
 
 from .models import SandboxTransaction
@@ -91,7 +92,7 @@ def authorize(request, reference):
         "payments/sandbox/authorize.html",
         {
             "transaction": row,
-            "amount": f"{row.amount // 100:,}.{row.amount % 100:02d}",
+            "amount": format_kobo(row.amount, row.currency, style=TEXT),
             "cards": TEST_CARDS,
             "error": error,
         },

@@ -1,16 +1,10 @@
-"""`{% load kobo %}`: amounts in kobo shown to people, for the pages of
-`payments` (which cannot load `installments`' `money` library: payments sits
-below installments)."""
+"""`{% load kobo %}`: amounts in kobo shown to people (`config.money`), for the
+pages of `payments` (which cannot load `installments`' `money` library: payments
+sits below installments)."""
 
 from django import template
 
-from config.api.formats import format_kobo
+from config import money
 
 register = template.Library()
-
-
-@register.filter
-def naira(amount, currency: str = "NGN") -> str:
-    if amount is None or amount == "":
-        return ""
-    return format_kobo(amount, currency)
+register.filter("naira", money.naira)

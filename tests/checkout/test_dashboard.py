@@ -8,7 +8,7 @@ from django.test import Client
 
 from checkout import services
 from checkout.models import PaymentLink
-from config.api.formats import naira_to_kobo
+from config.money import naira_to_kobo
 
 from ..factories import MerchantFactory
 from ..merchants.conftest import sign_in

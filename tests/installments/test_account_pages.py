@@ -10,9 +10,11 @@ from django.core.cache import cache
 from django.test import Client
 from rest_framework.test import APIClient
 
+from config.money import format_kobo
 from installments.models import RefundPart
 from installments.refunds import settlement
 from payments.gateway.processors.sandbox.values import CARD_REFUNDS_FAIL
+from payments.gateway.services.charges import VERIFICATION_AMOUNT
 from payments.gateway.services.refunds import RefundOutcome
 from payments.models import PaymentMethod
 
@@ -227,6 +229,15 @@ def bank_start(client, account_number, next_url=""):
     response = client.post("/account/methods/bank/", body)
     assert response.status_code == 303, response.content
     return response["Location"]
+
+
+def test_the_bank_page_names_the_verification_charge_it_makes(fresh_cache):
+    """The page writes the amount in words (tests/config/test_money.py allows
+    it): this fails when the charge changes and the page does not."""
+    page = text(signed_in(CustomerFactory().email).get("/account/methods/bank/"))
+
+    charge = format_kobo(VERIFICATION_AMOUNT)
+    assert f"We charge {charge} to check the account" in page
 
 
 def test_a_bank_mandate_asking_for_birthday_then_otp(fresh_cache):
