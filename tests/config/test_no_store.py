@@ -113,7 +113,7 @@ def test_dashboard_pages_showing_a_new_key_or_webhook_secret(merchant_active):
     key = dashboard.post("/dashboard/keys/", {"name": "Server"})
     secret = dashboard.post("/dashboard/settings/", {"action": "webhook_secret"})
 
-    assert re.search(r"service_live_sk_\w+", key.content.decode())
+    assert re.search(r"service_live_sk_[\w-]{40,}", key.content.decode())
     assert_no_store(key)
     assert re.search(r"whsec_[\w-]{20,}", secret.content.decode())
     assert_no_store(secret)
