@@ -22,7 +22,7 @@ from payments.gateway.services import (
 from payments.models import InboundRequest, ProcessorEvent
 
 from .conftest import signed_post
-from .test_paystack_adapter import ok, refused
+from .paystack import ok, refused
 
 pytestmark = pytest.mark.django_db
 
