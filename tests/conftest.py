@@ -3,13 +3,17 @@ from functools import cache
 
 import pytest
 from django.conf import settings
+from django.test import Client
 from rest_framework.test import APIClient
 
 from config.api.auth import ROLE_CUSTOMER, ROLE_MERCHANT, issue_tokens
 from merchants import services as merchant_services
 from merchants.models import Merchant
 
+from .dashboards import sign_in
 from .factories import PASSWORD, CustomerFactory, MerchantFactory
+from .metrics import TOKEN
+from .receivers import Receiver
 
 
 def pytest_collection_modifyitems(config, items):
@@ -52,6 +56,34 @@ def sms_outbox():
 
     sms.outbox.clear()
     return sms.outbox
+
+
+@pytest.fixture
+def dashboard_for():
+    """`dashboard_for(merchant)`: a new browser-like client signed in as them."""
+    return lambda merchant: sign_in(Client(), merchant)
+
+
+@pytest.fixture
+def metrics_token(settings):
+    """/metrics readable with tests/metrics.py's TOKEN (`scrape`)."""
+    settings.METRICS_TOKEN = TOKEN
+
+
+@pytest.fixture
+def local_network(settings):
+    """Allow what the receiver on 127.0.0.1 needs: plain http, a private address."""
+    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
+    settings.WEBHOOK_ALLOW_HTTP = True
+
+
+@pytest.fixture
+def receiver(local_network):
+    """A real HTTP receiver on 127.0.0.1 for merchant webhooks, closed after the
+    test."""
+    server = Receiver()
+    yield server
+    server.close()
 
 
 @cache

@@ -6,31 +6,13 @@ import re
 import pytest
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
-from django.urls import URLPattern, URLResolver, get_resolver
 from openapi_spec_validator import validate
 
 from config.api.schema import SCHEME_OF_KIND, accepted_kinds
 
+from .routes import api_views
+
 HTTP_METHODS = ("get", "post", "put", "patch", "delete")
-
-
-def api_views():
-    """(path, view class) of every /api/v1 route, `{param}` style, no twins."""
-    found = {}
-
-    def walk(patterns, prefix):
-        for pattern in patterns:
-            route = prefix + str(pattern.pattern)
-            if isinstance(pattern, URLResolver):
-                walk(pattern.url_patterns, route)
-            elif isinstance(pattern, URLPattern):
-                view = getattr(pattern.callback, "view_class", None)
-                path = "/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route)
-                if path.startswith("/api/v1/") and view is not None:
-                    found[path.rstrip("/")] = view
-
-    walk(get_resolver().url_patterns, "")
-    return found
 
 
 @pytest.fixture(scope="module")

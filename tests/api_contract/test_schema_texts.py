@@ -12,7 +12,7 @@ from merchants import guides
 
 from ..repository_paths import repository_paths
 from ..spec_numbers import spec_numbers
-from .test_schema import api_views
+from .routes import api_views
 
 pytestmark = pytest.mark.django_db
 

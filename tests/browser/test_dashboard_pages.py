@@ -24,7 +24,6 @@ from ..conftest import make_merchant_with_key
 from ..factories import MerchantFactory
 from ..installments.conftest import make_active_plan
 from ..payments.conftest import credit_wallet
-from ..webhooks.conftest import Receiver
 from .conftest import PHONE, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -51,13 +50,6 @@ def service(settings, live_server):
     # is plain http.
     settings.DEBUG = True
     return live_server.url
-
-
-@pytest.fixture
-def receiver():
-    server = Receiver()
-    yield server
-    server.close()
 
 
 def field(page, name):

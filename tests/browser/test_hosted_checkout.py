@@ -25,7 +25,7 @@ from payments.ledger.selectors import wallet_available_balance
 from ..checkout.conftest import add_card, register
 from ..conftest import make_merchant_with_key
 from ..factories import PASSWORD
-from ..webhooks.conftest import SECRET, Receiver
+from ..webhooks.conftest import SECRET
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,13 +41,6 @@ def service(settings, live_server):
     settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
     settings.WEBHOOK_ALLOW_HTTP = True
     return live_server.url
-
-
-@pytest.fixture
-def receiver():
-    server = Receiver()
-    yield server
-    server.close()
 
 
 def create_link(service: str, owner, **fields) -> dict:

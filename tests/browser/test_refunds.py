@@ -23,8 +23,8 @@ from ..installments.conftest import (
     refund,
     sandbox_refunds_settle,
 )
+from ..payments.commands import run_payouts
 from ..payments.conftest import set_payout_account
-from ..payments.test_payouts import run_payouts
 from .conftest import PHONE, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -11,16 +11,10 @@ from checkout.models import PaymentLink
 from config.money import naira_to_kobo
 
 from ..factories import MerchantFactory
-from ..merchants.conftest import sign_in
 
 pytestmark = pytest.mark.django_db
 
 LINKS = "/dashboard/links/"
-
-
-@pytest.fixture
-def dashboard_for():
-    return lambda merchant: sign_in(Client(), merchant)
 
 
 def make_link(merchant, title="Office chair", amount=4_500_000, **fields):

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from payments.ledger.selectors import wallet_available_balance
 
 from ..conftest import make_merchant_with_key
-from ..webhooks.conftest import SECRET, Receiver
+from ..webhooks.conftest import SECRET
 from .conftest import (
     SESSIONS_URL,
     add_card,
@@ -25,15 +25,6 @@ from .conftest import (
 pytestmark = pytest.mark.django_db(transaction=True)
 
 AMOUNT = 1_000_000  # ₦10,000: tier B, deposit 30% = 300,000 kobo
-
-
-@pytest.fixture
-def receiver(settings):
-    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
-    settings.WEBHOOK_ALLOW_HTTP = True
-    server = Receiver()
-    yield server
-    server.close()
 
 
 def verified_events(receiver) -> list[dict]:

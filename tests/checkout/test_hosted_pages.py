@@ -3,7 +3,6 @@
 
 import re
 from datetime import timedelta
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import time_machine
@@ -17,41 +16,13 @@ from payments.models import Customer
 
 from ..conftest import make_merchant_with_key
 from ..factories import PASSWORD, CustomerFactory
-from .conftest import CARD_OK, CARD_POOR, deposit_charges, open_session
+from .conftest import CARD_POOR, deposit_charges, open_session
+from .hosted import add_card_on_page, register_on_page, text
 
 
 @pytest.fixture
 def browser():
     return Client()
-
-
-def register_on_page(browser, token, email="ada@mail.example.com"):
-    return browser.post(
-        f"/checkout/{token}/register",
-        {
-            "email": email,
-            "first_name": "Ada",
-            "last_name": "Obi",
-            "phone": "+2348012345678",
-            "password": PASSWORD,
-        },
-    )
-
-
-def add_card_on_page(browser, token, card_number=CARD_OK):
-    """The card flow from the checkout: our page, the sandbox's page, back."""
-    here = f"/checkout/{token}"
-    started = browser.post("/account/methods/card/", {"next": here})
-    assert started.status_code == 303, started.content
-    authorize = urlsplit(started["Location"]).path
-    assert authorize.startswith("/sandbox/authorize/")
-    back = Client().post(authorize, {"card_number": card_number})
-    assert back.status_code == 302
-    returned = browser.get(back["Location"])
-    assert returned.status_code == 303
-    location = returned["Location"]
-    assert location.startswith(f"{here}?method=pm_"), location
-    return parse_qs(urlsplit(location).query)["method"][0]
 
 
 def pay_on_page(browser, token, method_id, count=3):
@@ -63,10 +34,6 @@ def pay_on_page(browser, token, method_id, count=3):
             "payment_method_id": method_id,
         },
     )
-
-
-def text(response) -> str:
-    return re.sub(r"\s+", " ", response.content.decode())
 
 
 def test_an_unknown_session_shows_a_clear_404_page(browser, db):

@@ -12,7 +12,7 @@ from installments.models import PaymentPlan
 
 from ..conftest import make_merchant_with_key
 from .conftest import deposit_charges, open_session
-from .test_hosted_pages import add_card_on_page, register_on_page, text
+from .hosted import add_card_on_page, register_on_page, text
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.test import Client
 from checkout.services import payment_link_create
 from webhooks.services import emit_event
 
+from ..dashboards import sign_in
 from ..factories import PASSWORD, MerchantFactory
-from ..merchants.conftest import sign_in
 
 pytestmark = pytest.mark.django_db
 

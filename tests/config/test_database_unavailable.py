@@ -5,12 +5,8 @@ and clients back off, and it logs the outage once, not a traceback per request."
 import logging
 
 import pytest
-from django.db import connections
-from django.db.backends.postgresql.base import DatabaseWrapper
 
-from config.api import unavailable
 from merchants.models import API_KEY_PREFIX
-from tests import servers
 
 pytestmark = pytest.mark.django_db
 
@@ -19,45 +15,6 @@ KEY_HISTORY = "/api/v1/merchant/mer_0000000000000000/api-key/history"
 CREDENTIALS = {"email": "a@shop.example.com", "password": "x" * 12}
 # Well-formed, so that looking it up needs the database.
 API_KEY = {"HTTP_AUTHORIZATION": f"Bearer {API_KEY_PREFIX}{'0' * 40}"}
-
-
-class Outage:
-    """Points the default connection at a PostgreSQL port with nothing listening:
-    every connection attempt is refused (a real refusal, by the kernel)."""
-
-    def __init__(self):
-        settings = connections.configure_settings(
-            {
-                "default": {
-                    "ENGINE": "django.db.backends.postgresql",
-                    "NAME": "installments",
-                    "USER": "postgres",
-                    "HOST": "127.0.0.1",
-                    "PORT": servers.free_port(),
-                }
-            }
-        )["default"]
-        self.working = connections["default"]
-        self.refusing = DatabaseWrapper(settings, "default")
-
-    def start(self) -> None:
-        connections["default"] = self.refusing
-
-    def end(self) -> None:
-        connections["default"] = self.working
-
-
-@pytest.fixture
-def database_refusing():
-    """An outage that begins with the test (in this process, none is under way:
-    no other test's outage is still remembered) and ends with it."""
-    unavailable.outage.ended()
-    outage = Outage()
-    outage.start()
-    yield outage
-    outage.end()
-    outage.refusing.close()
-    unavailable.outage.ended()
 
 
 def warnings_and_errors(caplog) -> list[logging.LogRecord]:

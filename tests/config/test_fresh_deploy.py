@@ -13,7 +13,8 @@ import pytest
 from django.db import connection
 
 from tests import servers
-from tests.webhooks.conftest import SECRET, Receiver
+from tests.receivers import Receiver
+from tests.webhooks.conftest import SECRET
 
 DELIVERED_WITHIN_SECONDS = 2
 

@@ -22,8 +22,6 @@ from django_q.conf import Conf
 from django_q.signing import SignedPackage
 from django_q.status import Stat, Status
 
-from .test_database_unavailable import database_refusing  # noqa: F401 (fixture)
-
 pytestmark = pytest.mark.django_db
 
 OK = {"database": "ok", "migrations": "ok", "cluster": "ok"}

@@ -15,6 +15,8 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+from .source_trees import write_files
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # Highest first: an app may import itself and any app after it.
@@ -215,15 +217,8 @@ def test_every_payments_subpackage_has_its_place_in_the_layers():
 # --- the checks themselves fail where they must --------------------------------------
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-
-
 def test_an_upward_import_is_reported_and_the_exceptions_are_not(tmp_path):
-    _write(
+    write_files(
         tmp_path,
         {
             "merchants/__init__.py": "",
@@ -252,7 +247,7 @@ def test_an_upward_import_is_reported_and_the_exceptions_are_not(tmp_path):
 def test_a_cycle_and_an_upward_import_between_payments_subpackages_are_reported(
     tmp_path,
 ):
-    _write(
+    write_files(
         tmp_path,
         {
             "payments/__init__.py": "",

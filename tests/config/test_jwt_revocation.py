@@ -21,8 +21,8 @@ from merchants.models import Merchant
 from payments.models import Customer
 
 from ..conftest import bearer
+from ..dashboards import sign_in
 from ..factories import PASSWORD, MerchantFactory
-from ..merchants.conftest import sign_in
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ at start."""
 
 import json
 
-from .test_production_settings import manage
+from .production import manage
 
 LOG_A_LINE = "import logging; logging.getLogger('shop').warning('stock low')"
 

@@ -3,13 +3,10 @@ METRICS_TOKEN (404 while it is unset, no exception for localhost); requests
 labelled by their URL pattern's name; business figures counted from the database
 at scrape time, so they move when the real engine collects or declines."""
 
-import secrets
-
 import pytest
 from django.db import transaction
 from django.test import Client
 from django_q.brokers import get_broker
-from prometheus_client.parser import text_string_to_metric_families
 from rest_framework.test import APIClient
 
 from config.observability import sources
@@ -24,35 +21,10 @@ from ..installments.conftest import (
     installments_of,
     make_active_plan,
 )
-from ..installments.test_collection_failures import only_card
-from .test_database_unavailable import database_refusing  # noqa: F401 (fixture)
+from ..installments.failed_collections import only_card
+from ..metrics import TOKEN, scrape, value
 
-pytestmark = pytest.mark.django_db
-
-TOKEN = secrets.token_urlsafe(32)
-
-
-@pytest.fixture(autouse=True)
-def metrics_token(settings):
-    settings.METRICS_TOKEN = TOKEN
-
-
-def scrape(client=None) -> dict:
-    """{(sample name, frozenset of labels): value} of an authorized scrape."""
-    response = (client or Client()).get(
-        "/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}"
-    )
-    assert response.status_code == 200, response.content
-    assert response["Content-Type"].startswith("text/plain; version=")
-    samples = {}
-    for family in text_string_to_metric_families(response.content.decode()):
-        for sample in family.samples:
-            samples[(sample.name, frozenset(sample.labels.items()))] = sample.value
-    return samples
-
-
-def value(samples: dict, name: str, **labels) -> float:
-    return samples.get((name, frozenset(labels.items())), 0.0)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("metrics_token")]
 
 
 # --- who may read them -------------------------------------------------------
@@ -88,7 +60,7 @@ def test_a_wrong_token_is_refused_without_detail(authorization):
 
 
 def test_a_short_token_stops_the_service_at_start():
-    from .test_production_settings import manage
+    from .production import manage
 
     result = manage("check", METRICS_TOKEN="short")
 

@@ -14,7 +14,7 @@ import ast
 import os
 from pathlib import Path
 
-from .test_import_direction import _write
+from .source_trees import write_files
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -127,7 +127,7 @@ def _lines(count: int) -> str:
 
 
 def test_long_modules_and_functions_are_reported_and_the_left_out_are_not(tmp_path):
-    _write(
+    write_files(
         tmp_path,
         {
             "app/big.py": _lines(401),
@@ -166,7 +166,7 @@ def test_long_modules_and_functions_are_reported_and_the_left_out_are_not(tmp_pa
 
 
 def test_a_long_module_flat_at_the_top_of_payments_is_reported(tmp_path):
-    _write(
+    write_files(
         tmp_path,
         {
             "payments/admin.py": _lines(151),

@@ -11,8 +11,8 @@ from django.utils.cache import get_max_age
 
 from ..checkout.conftest import open_session, session_body
 from ..conftest import bearer, merchant_jwt
+from ..dashboards import sign_in
 from ..factories import PASSWORD
-from ..merchants.conftest import sign_in
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ walk reads the apps with `ast` (nothing is imported), migrations left out.
 import ast
 from pathlib import Path
 
-from .test_import_direction import _write
+from .source_trees import write_files
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = ["checkout", "installments", "payments", "webhooks", "merchants"]
@@ -124,7 +124,7 @@ RESPONSE = "from django.template.response import TemplateResponse\n"
 
 
 def test_pages_under_another_name_or_with_anothers_templates_are_reported(tmp_path):
-    _write(
+    write_files(
         tmp_path,
         {
             "shop/dashboard/views.py": RESPONSE + 'T = "shop/dashboard/list.html"\n',

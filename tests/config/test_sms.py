@@ -189,7 +189,7 @@ def test_sms_send_uses_the_backend_sms_url_names(settings):
 
 
 def test_an_unknown_sms_url_scheme_stops_the_service_at_start_up():
-    from .test_production_settings import manage
+    from .production import manage
 
     result = manage("check", SMS_URL="twilio://sid:token@x")
 

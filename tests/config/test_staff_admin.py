@@ -24,20 +24,11 @@ from webhooks.services import event_replay
 from ..conftest import make_merchant_with_key
 from ..installments.conftest import make_active_plan, refund
 from ..payments.conftest import credit_wallet, set_payout_account, signed_post
-from ..webhooks.conftest import SECRET, Receiver
+from ..webhooks.conftest import SECRET
 
 pytestmark = pytest.mark.django_db
 
 CHANGE_PAGES_PER_MODEL = 5
-
-
-@pytest.fixture
-def receiver(settings):
-    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
-    settings.WEBHOOK_ALLOW_HTTP = True
-    server = Receiver()
-    yield server
-    server.close()
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+from installments.collection import PassSummary, collect_due
 from installments.models import PaymentPlan
 from payments.gateway import tasks as gateway_tasks
 from payments.models import SandboxTransaction
@@ -15,7 +16,6 @@ from webhooks.models import Event
 
 from ..checkout.conftest import Shopper, add_card, complete, open_session, register
 from ..conftest import MerchantWithKey, make_merchant_with_key
-from ..webhooks.conftest import local_network, receiver  # noqa: F401 (fixtures)
 
 
 @dataclass
@@ -48,12 +48,11 @@ def plan_active(db) -> PlanSetup:
 # --- the collection engine --------------------------------------------------
 
 
-def collect(on_date=None, **options) -> str:
-    """`python manage.py collect_installments [--date ...]`; its output."""
-    out = StringIO()
-    args = ["--date", on_date.isoformat()] if on_date else []
-    call_command("collect_installments", *args, stdout=out, **options)
-    return out.getvalue()
+def collect(on_date=None, **options) -> PassSummary:
+    """One collection pass as `python manage.py collect_installments [--date ...]`
+    runs it (due by now, or by the end of `on_date`); the summary it returns
+    (the command prints its `line()`)."""
+    return collect_due(on_date=on_date, **options)
 
 
 def check_ledger() -> str:

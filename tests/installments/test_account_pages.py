@@ -19,19 +19,9 @@ from payments.gateway.services.refunds import RefundOutcome
 from payments.models import PaymentMethod
 
 from ..factories import PASSWORD, CustomerFactory
+from .account import signed_in, text
 from .conftest import check_ledger, collect, refund
-from .test_refund_settlement import dispatch, plan_paid_with
-
-
-def text(response) -> str:
-    return re.sub(r"\s+", " ", response.content.decode())
-
-
-def signed_in(email: str) -> Client:
-    client = Client()
-    response = client.post("/account/login/", {"email": email, "password": PASSWORD})
-    assert response.status_code == 303, response.content
-    return client
+from .refund_plans import dispatch, plan_paid_with
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from installments.models import Installment
 from payments.models import LedgerTransaction
 
 from ..checkout.conftest import CARD_POOR, add_card
+from .account import signed_in, text
 from .conftest import check_ledger, installments_of, make_active_plan
-from .test_account_pages import signed_in, text
 
 pytestmark = pytest.mark.django_db
 

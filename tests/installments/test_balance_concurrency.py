@@ -20,7 +20,7 @@ from payments.ledger.models import (
 from payments.models import LedgerLine, LedgerTransaction
 
 from .conftest import check_ledger, make_active_plan, refund
-from .test_collection_concurrency import due_installments, engine_process
+from .engines import due_installments, engine_process
 
 CUSTOMERS = 300
 

@@ -9,98 +9,40 @@ Time moves with time-machine: the sandbox's card `4084080000000011` expires at
 the end of the month it is added in, so a plan bought on 25 March with it meets
 an expired card at its first due date in April."""
 
-from contextlib import contextmanager
-from datetime import date, datetime, time, timedelta
+from datetime import timedelta
 
 import pytest
-import time_machine
 from django.core import mail
-from django.utils import timezone
 
 from installments.collection import MAX_ATTEMPTS
-from installments.models import Installment, PaymentPlan
+from installments.models import Installment
 from installments.notifications import tasks as notification_tasks
 from installments.notifications.models import Message
 from payments.gateway.processors import get_processor
 from payments.gateway.processors.sandbox.values import CARD_EXPIRES_THIS_MONTH
-from payments.models import Customer, PaymentMethod, SandboxTransaction
-from webhooks.models import Event
+from payments.models import Customer, PaymentMethod
 
 from ..checkout.conftest import (
     CARD_OK,
     CARD_POOR,
-    add_card,
     complete,
     open_session,
-    register,
 )
-from ..conftest import make_merchant_with_key
-from .conftest import PlanSetup, charges_for, check_ledger, collect, installments_of
-from .test_collection_failures import delete, make_default
+from .conftest import PlanSetup, charges_for, check_ledger, installments_of
+from .declines import (
+    BOUGHT_ON,
+    add_card_later,
+    bought_with,
+    charges_with,
+    collect_now,
+    lagos,
+    method_of,
+    on,
+    wait_for_method,
+)
+from .failed_collections import failures
 
 pytestmark = pytest.mark.django_db
-
-BOUGHT_ON = date(2026, 3, 25)
-
-
-def lagos(day: date, hour: int = 9, minute: int = 0) -> datetime:
-    return timezone.make_aware(datetime.combine(day, time(hour, minute)))
-
-
-@contextmanager
-def on(day: date, hour: int = 9, minute: int = 0):
-    with time_machine.travel(lagos(day, hour, minute), tick=False):
-        yield
-
-
-def collect_now(committed) -> str:
-    """One engine pass as of now (the schedule's), its on-commit work done."""
-    with committed():
-        return collect()
-
-
-def bought_with(
-    *cards: str, default: str | None = None, remove: tuple[str, ...] = ()
-) -> PlanSetup:
-    """On BOUGHT_ON: a shopper saves these cards (the first pays the deposit)
-    and buys on 3 monthly installments; `default` then becomes the default and
-    the cards of `remove` are deleted."""
-    with on(BOUGHT_ON, 12):
-        owner = make_merchant_with_key()
-        shopper = register("ada@mail.example.com")
-        ids = {number: add_card(shopper, number) for number in cards}
-        response = complete(shopper, open_session(owner), ids[cards[0]])
-        assert response.status_code == 201, response.content
-        plan = PaymentPlan.objects.get(public_id=response.json()["data"]["id"])
-        setup = PlanSetup(owner=owner, shopper=shopper, plan=plan)
-        if default:
-            make_default(setup, ids[default])
-        for number in remove:
-            delete(setup, ids[number])
-    return setup
-
-
-def method_of(setup: PlanSetup, number: str) -> PaymentMethod:
-    return PaymentMethod.objects.get(
-        customer_id=setup.plan.customer_id, last4=number[-4:]
-    )
-
-
-def charges_with(method: PaymentMethod):
-    """Every charge the processor was asked to make on this authorization."""
-    return SandboxTransaction.objects.filter(
-        kind=SandboxTransaction.Kind.AUTHORIZATION_CHARGE,
-        authorization__authorization_code=method.authorization_code,
-    )
-
-
-def failures(plan) -> list[dict]:
-    return [
-        event.data
-        for event in Event.objects.filter(
-            merchant=plan.merchant, event_type="payment.failed"
-        ).order_by("id")
-    ]
 
 
 def notices(installment) -> list[Message]:
@@ -112,26 +54,10 @@ def notices(installment) -> list[Message]:
     )
 
 
-def add_card_later(setup: PlanSetup, number: str = CARD_OK) -> str:
-    """The customer comes back (a fresh sign-in) and saves another card."""
-    setup.shopper.sign_in_again()
-    return add_card(setup.shopper, number)
-
-
 @pytest.fixture
 def expired_only(db) -> PlanSetup:
     """A plan whose customer's only card has expired by its first due date."""
     return bought_with(CARD_EXPIRES_THIS_MONTH)
-
-
-def wait_for_method(setup: PlanSetup, committed) -> Installment:
-    """The first installment's first attempt, on its due date: hard declined."""
-    first = installments_of(setup.plan)[0]
-    assert first.due_date.month > BOUGHT_ON.month
-    with on(first.due_date):
-        collect_now(committed)
-    first.refresh_from_db()
-    return first
 
 
 # --- nothing left: action_required ---------------------------------------------
@@ -198,7 +124,7 @@ def test_a_waiting_installment_is_left_alone_by_passes_without_a_new_method(
 
     for days, hour in ((0, 12), (1, 11), (3, 11), (6, 23)):
         with on(first.due_date + timedelta(days=days), hour):
-            assert "0 attempt(s)" in collect_now(committed)
+            assert collect_now(committed).claimed == 0
 
     first.refresh_from_db()
     assert (first.status, first.attempts) == ("action_required", 1)
@@ -219,7 +145,7 @@ def test_a_new_method_is_charged_at_the_next_pass_and_not_before(
     day = first.due_date + timedelta(days=2)
 
     with on(day, 13, 55):
-        assert "0 attempt(s)" in collect_now(committed)
+        assert collect_now(committed).claimed == 0
     with on(day, 14):
         new = add_card_later(setup)
     # Adding it charges nothing by itself: the next engine pass does.
@@ -227,9 +153,9 @@ def test_a_new_method_is_charged_at_the_next_pass_and_not_before(
     assert (first.status, first.attempts) == ("action_required", 1)
 
     with on(day, 14, 5):
-        output = collect_now(committed)
+        summary = collect_now(committed)
 
-    assert "1 attempt(s) (0 resumed): 1 paid" in output
+    assert (summary.claimed, summary.resumed, summary.tally.paid) == (1, 0, 1)
     first.refresh_from_db()
     assert (first.status, first.attempts) == ("paid", 2)
     assert first.processor_reference == f"{first.public_id}_a2"
@@ -246,13 +172,19 @@ def test_the_wait_ends_with_one_more_attempt_then_the_default(expired_only, comm
     first = wait_for_method(setup, committed)
     last_retry_day = first.due_date + timedelta(days=7)
     with on(last_retry_day, 9, 55):
-        assert "0 attempt(s)" in collect_now(committed)
+        assert collect_now(committed).claimed == 0
     mail.outbox.clear()
 
     with on(last_retry_day, 10, 5):
-        output = collect_now(committed)
+        summary = collect_now(committed)
 
-    assert "1 attempt(s) (0 resumed): 0 paid, 1 failed (1 defaulted)" in output
+    assert (
+        summary.claimed,
+        summary.resumed,
+        summary.tally.paid,
+        summary.tally.failed,
+        summary.tally.defaulted,
+    ) == (1, 0, 0, 1, 1)
     first.refresh_from_db()
     assert (first.status, first.attempts) == ("defaulted", 2)
     assert first.last_failure_reason == "no_payment_method"
@@ -331,9 +263,9 @@ def test_after_a_hard_decline_the_other_method_pays_in_the_same_attempt(db, comm
     expired = method_of(setup, CARD_EXPIRES_THIS_MONTH)
 
     with on(first.due_date):
-        output = collect_now(committed)
+        summary = collect_now(committed)
 
-    assert "1 paid, 0 failed" in output
+    assert (summary.tally.paid, summary.tally.failed) == (1, 0)
     first.refresh_from_db()
     assert (first.status, first.attempts) == ("paid", 1)
     assert first.processor_reference == f"{first.public_id}_a1m2"

@@ -22,50 +22,13 @@ from .conftest import (
     installments_of,
     make_active_plan,
 )
+from .failed_collections import delete, failures, make_default, methods_of, only_card
 
 pytestmark = pytest.mark.django_db
 
 
 def at_ten(day) -> datetime:
     return timezone.make_aware(datetime.combine(day, time(10, 0)))
-
-
-def methods_of(setup) -> list[dict]:
-    response = setup.shopper.get(
-        f"/api/v1/payment-methods/customers/{setup.shopper.customer_id}"
-    )
-    assert response.status_code == 200, response.content
-    return response.json()["data"]
-
-
-def make_default(setup, method_id: str) -> None:
-    response = setup.shopper.client.put(f"/api/v1/payment-methods/{method_id}/default")
-    assert response.status_code == 200, response.content
-
-
-def delete(setup, method_id: str) -> None:
-    response = setup.shopper.client.delete(f"/api/v1/payment-methods/{method_id}")
-    assert response.status_code == 200, response.content
-
-
-def only_card(setup, number: str) -> str:
-    """After the deposit: the shopper adds this card as their default and removes
-    every other method."""
-    card = add_card(setup.shopper, number)
-    make_default(setup, card)
-    for method in methods_of(setup):
-        if method["id"] != card:
-            delete(setup, method["id"])
-    return card
-
-
-def failures(plan) -> list[dict]:
-    return [
-        event.data
-        for event in Event.objects.filter(
-            merchant=plan.merchant, event_type="payment.failed"
-        ).order_by("id")
-    ]
 
 
 @pytest.fixture
@@ -83,9 +46,15 @@ def test_a_failing_card_fails_with_insufficient_funds_and_retries_the_next_day(
     first = installments_of(plan)[0]
 
     with committed():
-        output = collect(first.due_date)
+        summary = collect(first.due_date)
 
-    assert "1 attempt(s) (0 resumed): 0 paid, 1 failed (0 defaulted)" in output
+    assert (
+        summary.claimed,
+        summary.resumed,
+        summary.tally.paid,
+        summary.tally.failed,
+        summary.tally.defaulted,
+    ) == (1, 0, 0, 1, 0)
     first.refresh_from_db()
     assert (first.status, first.attempts) == ("failed", 1)
     assert first.last_failure_reason == "insufficient_funds"
@@ -105,7 +74,7 @@ def test_a_failing_card_fails_with_insufficient_funds_and_retries_the_next_day(
     assert "not enough funds" in message.body
     assert "at 10:00" in message.body
     # The same day again: the retry is not due yet.
-    assert "0 attempt(s)" in collect(first.due_date)
+    assert collect(first.due_date).claimed == 0
 
 
 def test_retries_follow_the_documented_days_then_the_plan_defaults(
@@ -124,7 +93,7 @@ def test_retries_follow_the_documented_days_then_the_plan_defaults(
     for attempt, pass_date in enumerate(pass_dates, start=1):
         # The day before each retry nothing happens.
         if attempt > 1:
-            assert "0 attempt(s)" in collect(pass_date - timedelta(days=1))
+            assert collect(pass_date - timedelta(days=1)).claimed == 0
         with committed():
             collect(pass_date)
         first.refresh_from_db()
@@ -133,9 +102,9 @@ def test_retries_follow_the_documented_days_then_the_plan_defaults(
     assert seen == expected_retries
 
     with committed():
-        output = collect(due + timedelta(days=7))
+        summary = collect(due + timedelta(days=7))
 
-    assert "1 failed (1 defaulted)" in output
+    assert (summary.tally.failed, summary.tally.defaulted) == (1, 1)
     first.refresh_from_db()
     assert (first.status, first.attempts) == ("defaulted", 4)
     assert first.defaulted_at is not None and first.next_attempt_at is None
@@ -146,7 +115,7 @@ def test_retries_follow_the_documented_days_then_the_plan_defaults(
     for later in (second, third):
         later.refresh_from_db()
         assert (later.status, later.next_attempt_at) == ("scheduled", None)
-    assert "0 attempt(s)" in collect(third.due_date + timedelta(days=30))
+    assert collect(third.due_date + timedelta(days=30)).claimed == 0
     assert [f["reason"] for f in failures(plan)] == ["insufficient_funds"] * 4
     assert [c.reference for c in charges_for(first)] == [
         f"{first.public_id}_a{n}" for n in (1, 2, 3, 4)
@@ -204,9 +173,9 @@ def test_a_second_active_method_is_tried_before_giving_up(db):
     make_default(setup, poor)
     first = installments_of(setup.plan)[0]
 
-    output = collect(first.due_date)
+    summary = collect(first.due_date)
 
-    assert "1 paid, 0 failed" in output
+    assert (summary.tally.paid, summary.tally.failed) == (1, 0)
     first.refresh_from_db()
     assert (first.status, first.attempts) == ("paid", 1)
     assert first.processor_reference == f"{first.public_id}_a1m2"
@@ -335,9 +304,16 @@ def test_one_bad_installment_does_not_stop_the_batch(db, monkeypatch):
     monkeypatch.setattr(charging, "_charge", breaks_on_one)
     first = installments_of(good.plan)[0]
 
-    output = collect(max(first.due_date, bad.due_date))
+    summary = collect(max(first.due_date, bad.due_date))
 
-    assert "2 attempt(s) (0 resumed): 1 paid, 0 failed (0 defaulted), 1 left" in output
+    assert (
+        summary.claimed,
+        summary.resumed,
+        summary.tally.paid,
+        summary.tally.failed,
+        summary.tally.defaulted,
+        summary.in_flight,
+    ) == (2, 0, 1, 0, 0, 1)
     first.refresh_from_db()
     bad.refresh_from_db()
     assert first.status == "paid"
@@ -360,9 +336,9 @@ def test_a_batch_that_cannot_be_recorded_whole_is_recorded_one_by_one(db, monkey
 
     monkeypatch.setattr(outcomes, "_record_paid", refuses_batches)
 
-    output = collect(max(first.due_date for first in firsts))
+    summary = collect(max(first.due_date for first in firsts))
 
-    assert "3 attempt(s) (0 resumed): 2 paid" in output
-    assert "1 left in flight" in output
+    assert (summary.claimed, summary.resumed, summary.tally.paid) == (3, 0, 2)
+    assert summary.in_flight == 1
     statuses = [Installment.objects.get(pk=first.pk).status for first in firsts]
     assert statuses == ["paid", "processing", "paid"]

@@ -15,6 +15,7 @@ from config.models import IllegalTransition
 from config.schedules import declared
 from installments import tasks
 from installments.collection import claims
+from installments.management.commands import collect_installments
 from installments.models import Installment
 from payments.ledger.hooks import ledger_checks
 from payments.ledger.services import Collection, collections_post
@@ -50,14 +51,53 @@ def test_a_terminal_shows_a_progress_line_and_a_summary(plan_active):
     )
 
 
-def test_a_pipe_gets_only_the_summary_line(plan_active):
+def command(*args: str) -> str:
+    """`python manage.py collect_installments ...` into a pipe; what it printed."""
+    out = StringIO()
+    call_command("collect_installments", *args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def passes(monkeypatch) -> list:
+    """The summaries of the passes the command runs, as `collect_due` returns
+    them."""
+    ran = []
+    real = collect_installments.collect_due
+
+    def recorded(**options):
+        ran.append(real(**options))
+        return ran[-1]
+
+    monkeypatch.setattr(collect_installments, "collect_due", recorded)
+    return ran
+
+
+def test_a_pipe_gets_only_the_summary_line(plan_active, passes):
     first = installments_of(plan_active.plan)[0]
 
-    output = collect(first.due_date)
+    output = command("--date", str(first.due_date))
 
+    [summary] = passes
+    assert summary.claimed == 1
     assert "\r" not in output
     assert output.count("\n") == 1
-    assert output.startswith(f"collect_installments (due by end of {first.due_date})")
+    assert output == (
+        f"collect_installments (due by end of {first.due_date}): {summary.line()}\n"
+    )
+
+
+def test_without_a_date_the_line_says_due_by_now(plan_active, passes):
+    first = installments_of(plan_active.plan)[0]
+    Installment.objects.filter(pk=first.pk).update(
+        next_attempt_at=timezone.now() - timedelta(minutes=1)
+    )
+
+    output = command()
+
+    [summary] = passes
+    assert summary.claimed == 1
+    assert output == f"collect_installments (due by now): {summary.line()}\n"
 
 
 @pytest.mark.parametrize("value", ["2026-13-01", "tomorrow", "01/02/2026"])
@@ -75,10 +115,10 @@ def test_small_batches_collect_everything_due(db):
     plans = [make_active_plan(email=f"s{n}@mail.example.com").plan for n in range(3)]
     last = max(installments_of(plan)[-1].due_date for plan in plans)
 
-    output = collect(last, batch_size=2)
+    summary = collect(last, batch_size=2)
 
-    assert "9 attempt(s) (0 resumed): 9 paid" in output
-    assert "3 plan(s) completed" in output
+    assert (summary.claimed, summary.resumed, summary.tally.paid) == (9, 0, 9)
+    assert summary.tally.completed == 3
 
 
 def test_the_engine_is_a_five_minute_schedule():

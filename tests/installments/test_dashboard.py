@@ -5,23 +5,16 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from installments.models import Installment, PaymentPlan
 
 from ..factories import CustomerFactory, MerchantFactory
-from ..merchants.conftest import sign_in
 from .conftest import make_active_plan
 
 pytestmark = pytest.mark.django_db
 
 PLANS = "/dashboard/plans/"
-
-
-@pytest.fixture
-def dashboard_for():
-    return lambda merchant: sign_in(Client(), merchant)
 
 
 def plan_row(

@@ -21,8 +21,8 @@ from payments.ledger.models import LedgerTransaction
 from payments.models import SandboxRefund
 from webhooks.models import Event
 
+from ..dashboards import sign_in
 from ..factories import MerchantFactory
-from ..merchants.conftest import sign_in
 from .conftest import (
     check_ledger,
     collect,
@@ -31,7 +31,7 @@ from .conftest import (
     refund,
     sandbox_refunds_settle,
 )
-from .test_refund_settlement import plan_paid_with
+from .refund_plans import plan_paid_with
 
 pytestmark = pytest.mark.django_db
 

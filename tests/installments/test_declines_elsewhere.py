@@ -42,18 +42,18 @@ from ..checkout.conftest import (
     register,
 )
 from ..conftest import make_merchant_with_key
-from ..merchants.conftest import sign_in as merchant_sign_in
+from ..dashboards import sign_in as merchant_sign_in
 from .conftest import cancel, check_ledger, installments_of, refund
-from .test_collection_declines import (
+from .declines import (
     BOUGHT_ON,
     add_card_later,
     bought_with,
     charges_with,
-    failures,
     method_of,
     on,
     wait_for_method,
 )
+from .failed_collections import failures
 
 pytestmark = pytest.mark.django_db
 

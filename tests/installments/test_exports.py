@@ -13,7 +13,7 @@ from django.test import Client
 from payments.payouts.services.payouts import payout_create
 
 from ..conftest import make_merchant_with_key
-from ..merchants.conftest import sign_in
+from ..dashboards import sign_in
 from ..payments.conftest import set_payout_account
 from .conftest import check_ledger, make_active_plan
 

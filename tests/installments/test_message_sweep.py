@@ -20,10 +20,10 @@ from config.schedules import declared
 from installments.models import Message
 from installments.notifications import sending, services, tasks
 
-from ..config.test_metrics import metrics_token, scrape, value  # noqa: F401
-from .test_receipts import PHONE, refund, with_phone
+from ..metrics import scrape, value
+from .receipts import PHONE, refund, with_phone
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("metrics_token")]
 
 LEASE = timedelta(seconds=300)  # MESSAGE_LEASE_SECONDS, the default
 

@@ -20,8 +20,6 @@ from rest_framework.test import APIClient
 from config.api.formats import iso_utc
 from config.exports import naira
 from installments.collection import partial
-from installments.models import Installment
-from merchants.models import Merchant
 from payments.gateway.processors import get_processor
 from payments.gateway.processors.sandbox.values import CARD_PARTIAL_FUNDS
 from payments.ledger.fees import platform_fee
@@ -39,44 +37,14 @@ from .conftest import (
     collect,
     event_data,
     installments_of,
-    make_active_plan,
 )
-from .test_collection_failures import only_card
+from .partial_plans import first_three_attempts, last_retry, partial_plan, refreshed
 
 pytestmark = pytest.mark.django_db
-
-RETRY_DAYS = (1, 3, 7)
 
 
 def lagos(day, hour=10):
     return timezone.make_aware(datetime.combine(day, time(hour)))
-
-
-def partial_plan(percent: int | None = 50, card: str = CARD_PARTIAL_FUNDS):
-    """An active plan whose customer now has only `card`, its merchant's
-    partial collection at `percent` (None: off)."""
-    setup = make_active_plan()
-    Merchant.objects.filter(pk=setup.owner.merchant.pk).update(
-        partial_collection_min_percent=percent
-    )
-    only_card(setup, card)
-    return setup
-
-
-def first_three_attempts(first: Installment) -> None:
-    """The attempt on the due date and the retries on the due date + 1 and 3."""
-    collect(first.due_date)
-    for days in RETRY_DAYS[:2]:
-        collect(first.due_date + timedelta(days=days))
-
-
-def last_retry(first: Installment) -> str:
-    return collect(first.due_date + timedelta(days=RETRY_DAYS[-1]))
-
-
-def refreshed(installment: Installment) -> Installment:
-    installment.refresh_from_db()
-    return installment
 
 
 def test_the_last_retry_collects_part_and_the_rest_keeps_one_more_try(db):
@@ -91,9 +59,9 @@ def test_the_last_retry_collects_part_and_the_rest_keeps_one_more_try(db):
     ]
     assert refreshed(first).amount_paid == 0
 
-    output = last_retry(first)
+    summary = last_retry(first)
 
-    assert "1 partially collected" in output
+    assert summary.tally.partial == 1
     reference = f"{first.public_id}_a4p"
     charges = list(charges_for(first))
     assert [c.reference for c in charges] == [
@@ -153,9 +121,9 @@ def test_the_rests_last_try_failing_defaults_without_a_second_partial(db):
     last_retry(first)
     collected = refreshed(first).amount_paid
 
-    output = collect(first.due_date + timedelta(days=14))
+    summary = collect(first.due_date + timedelta(days=14))
 
-    assert "1 defaulted" in output
+    assert summary.tally.defaulted == 1
     first = refreshed(first)
     assert (first.status, first.attempts, first.amount_paid) == (
         "defaulted",

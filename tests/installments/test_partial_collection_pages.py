@@ -6,15 +6,10 @@ import re
 import pytest
 from django.test import Client
 
-from ..merchants.conftest import sign_in
+from ..dashboards import sign_in
+from .account import signed_in
 from .conftest import installments_of
-from .test_account_pages import signed_in
-from .test_partial_collection import (
-    first_three_attempts,
-    last_retry,
-    partial_plan,
-    refreshed,
-)
+from .partial_plans import first_three_attempts, last_retry, partial_plan, refreshed
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from installments.collection import LEASE, charging, partial
+from installments.collection import LEASE, PassSummary, charging, partial
 from installments.models import Installment
 from payments.gateway.errors import ProcessorTimeout
 from payments.gateway.processors.sandbox import SandboxProcessor
@@ -20,17 +20,13 @@ from webhooks.models import Event
 
 from ..checkout.conftest import CARD_OK, add_card
 from .conftest import charges_for, check_ledger, collect, installments_of
-from .test_collection_recovery import Crash
-from .test_partial_collection import (
-    first_three_attempts,
-    partial_plan,
-    refreshed,
-)
+from .crashes import Crash
+from .partial_plans import first_three_attempts, partial_plan, refreshed
 
 pytestmark = pytest.mark.django_db
 
 
-def after_the_lease(on_date) -> str:
+def after_the_lease(on_date) -> PassSummary:
     with time_machine.travel(timezone.now() + LEASE + timedelta(seconds=1)):
         return collect(on_date)
 
@@ -58,9 +54,9 @@ def test_a_crash_after_the_partial_debit_is_recorded_once_by_verifying_it(
         raise Crash(f"killed after the partial debit of {claim.public_id}")
 
     monkeypatch.setattr(charging, "after_charge", crash)
-    output = collect(last_retry_day(first))
+    summary = collect(last_retry_day(first))
 
-    assert "1 left in flight" in output
+    assert summary.in_flight == 1
     first = refreshed(first)
     reference = f"{first.public_id}_a4p"
     assert (first.status, first.attempts) == ("processing", 4)
@@ -73,9 +69,9 @@ def test_a_crash_after_the_partial_debit_is_recorded_once_by_verifying_it(
     # The process restarts; meanwhile the customer saved a card with money.
     monkeypatch.setattr(charging, "after_charge", lambda claim, result: None)
     add_card(setup.shopper, CARD_OK)
-    output = after_the_lease(last_retry_day(first))
+    summary = after_the_lease(last_retry_day(first))
 
-    assert "1 attempt(s) (1 resumed)" in output
+    assert (summary.claimed, summary.resumed) == (1, 1)
     first = refreshed(first)
     assert (first.status, first.attempts, first.amount_paid) == (
         "failed",
@@ -99,14 +95,14 @@ def test_a_crash_before_the_call_never_sends_it_and_collects_nothing(monkeypatch
         raise Crash("killed between the claim and the call")
 
     monkeypatch.setattr(partial, "saved_method_partial_debit", dies)
-    assert "1 left in flight" in collect(last_retry_day(first))
+    assert collect(last_retry_day(first)).in_flight == 1
     first = refreshed(first)
     assert first.partial_reference == f"{first.public_id}_a4p"
 
     monkeypatch.undo()
-    output = after_the_lease(last_retry_day(first))
+    summary = after_the_lease(last_retry_day(first))
 
-    assert "1 defaulted" in output
+    assert summary.tally.defaulted == 1
     first = refreshed(first)
     assert (first.status, first.amount_paid) == ("defaulted", 0)
     assert not SandboxTransaction.objects.filter(
@@ -134,7 +130,7 @@ def test_an_unanswered_partial_debit_stays_in_flight_until_verified(monkeypatch)
     monkeypatch.setattr(SandboxProcessor, "partial_debit", debit_then_time_out)
     real_verify = SandboxProcessor.verify_transaction
     monkeypatch.setattr(SandboxProcessor, "verify_transaction", verify_times_out)
-    assert "1 left in flight" in collect(last_retry_day(first))
+    assert collect(last_retry_day(first)).in_flight == 1
     assert refreshed(first).status == "processing"
 
     monkeypatch.setattr(SandboxProcessor, "verify_transaction", real_verify)

@@ -17,7 +17,7 @@ from .conftest import (
     installments_of,
     refund,
 )
-from .test_refunds import snapshot
+from .refund_figures import snapshot
 
 Inst = Installment.Status
 

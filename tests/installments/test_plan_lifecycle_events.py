@@ -11,7 +11,7 @@ from webhooks.models import Delivery, Event
 
 from ..checkout.conftest import CARD_POOR
 from .conftest import check_ledger, collect, installments_of, make_active_plan
-from .test_collection_failures import failures, only_card
+from .failed_collections import failures, only_card
 
 pytestmark = pytest.mark.django_db
 

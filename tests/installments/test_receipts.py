@@ -3,7 +3,6 @@ collections, outside the engine) and after each processed refund
 (`refund_receipt_send`), each sent once whatever reruns."""
 
 from datetime import timedelta
-from types import SimpleNamespace
 
 import pytest
 import time_machine
@@ -16,10 +15,9 @@ from installments.notifications import tasks
 from installments.notifications.services import refund_receipt_send
 
 from .conftest import collect, installments_of
+from .receipts import PHONE, refund, with_phone
 
 pytestmark = pytest.mark.django_db
-
-PHONE = "+2348031234567"
 
 
 def sweep() -> str:
@@ -28,12 +26,6 @@ def sweep() -> str:
 
 def receipts(kind=Message.Kind.RECEIPT_COLLECTION):
     return Message.objects.filter(kind=kind)
-
-
-def with_phone(setup):
-    customer = setup.shopper.customer
-    customer.sms_phone = PHONE
-    customer.save(update_fields=["sms_phone"])
 
 
 def test_the_deposit_gets_a_receipt_once(plan_active):
@@ -108,13 +100,6 @@ def test_receipts_are_a_frequent_sweep():
 
     assert spec.func == "installments.notifications.tasks.send_collection_receipts"
     assert (spec.schedule_type, spec.minutes) == ("I", 2)
-
-
-def refund(plan, **extra):
-    """Any object with the documented attributes (A2's Refund in the end)."""
-    return SimpleNamespace(
-        public_id="rf_test0001", amount=60_000, currency="NGN", plan=plan, **extra
-    )
 
 
 def test_a_refund_gets_one_receipt_by_email_and_sms(plan_active, committed, sms_outbox):

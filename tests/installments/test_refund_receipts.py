@@ -12,8 +12,8 @@ from installments.models import Message, Refund, RefundPart
 from payments.gateway.processors.sandbox.values import CARD_REFUNDS_FAIL
 
 from .conftest import collect, installments_of, refund, sandbox_refunds_settle
-from .test_receipts import PHONE, with_phone
-from .test_refund_settlement import dispatch, plan_paid_with
+from .receipts import PHONE, with_phone
+from .refund_plans import dispatch, plan_paid_with
 
 
 def refund_receipts() -> list[tuple[str, str, str]]:

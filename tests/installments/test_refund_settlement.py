@@ -11,7 +11,6 @@ import pytest
 import time_machine
 from django.apps import apps
 from django.core.management import CommandError, call_command
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -21,37 +20,25 @@ from installments.refunds import settlement
 from payments.gateway.errors import ProcessorRefused, ProcessorTimeout
 from payments.gateway.processors import get_processor
 from payments.gateway.processors.sandbox.values import CARD_REFUNDS_FAIL
-from payments.gateway.services.refunds import RefundOutcome, refund_outcome_dispatch
+from payments.gateway.services.refunds import RefundOutcome
 from payments.ledger.fees import platform_fee
 from payments.ledger.models import PLATFORM_FEES, LedgerLine, LedgerTransaction
 from payments.models import SandboxRefund
 
-from ..checkout.conftest import add_card, complete, open_session, register
-from ..conftest import make_merchant_with_key
 from .conftest import (
-    PlanSetup,
     check_ledger,
     collect,
     event_data,
     installments_of,
     refund,
 )
-from .test_refunds import fees, wallet
+from .refund_figures import fees, wallet
+from .refund_plans import dispatch, plan_paid_with
 
 UNPAID = 58_334 + 58_333 + 58_333
 # Unpaid once the first installment is collected.
 REST = 58_333 + 58_333
 DEPOSIT = 75_000
-
-
-def plan_paid_with(card_number: str) -> PlanSetup:
-    owner = make_merchant_with_key()
-    shopper = register("ada@mail.example.com")
-    card = add_card(shopper, card_number)
-    response = complete(shopper, open_session(owner), card)
-    assert response.status_code == 201, response.content
-    plan = PaymentPlan.objects.get(public_id=response.json()["data"]["id"])
-    return PlanSetup(owner=owner, shopper=shopper, plan=plan)
 
 
 def fee_kept_on(processor_reference: str) -> int:
@@ -75,22 +62,6 @@ def left_on(processor_reference: str) -> int:
         status="failed"
     )
     return collected - sum(part.amount for part in taken)
-
-
-def dispatch(part: RefundPart, status: str) -> list[str]:
-    """The processor's word on a part, handed to the refund handlers as the
-    gateway does (endpoint 24, the sandbox's pass, the poll)."""
-    with transaction.atomic():
-        return refund_outcome_dispatch(
-            RefundOutcome(
-                reference=part.reference,
-                transaction_reference=part.collection_reference,
-                refund_id=f"rfd_{part.pk}",
-                amount=part.amount,
-                status=status,
-                processor_status=status,
-            )
-        )
 
 
 def test_a_failed_refund_puts_every_kobo_back(db):

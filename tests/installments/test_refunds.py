@@ -21,10 +21,8 @@ from installments.errors import RefundExceedsRefundable
 from installments.models import Installment, PaymentPlan, Refund, RefundPart
 from installments.refunds.selectors import refund_preview
 from payments.ledger.fees import platform_fee
-from payments.ledger.models import PLATFORM_FEES, LedgerTransaction, wallet_account
-from payments.ledger.selectors import account_balance
+from payments.ledger.models import LedgerTransaction
 from payments.models import SandboxRefund
-from webhooks.models import Event
 
 from ..conftest import bearer
 from .conftest import (
@@ -36,33 +34,11 @@ from .conftest import (
     refund,
     sandbox_refunds_settle,
 )
+from .refund_figures import fees, snapshot, wallet
 
 DEPOSIT = 75_000
 TOTAL = 250_000
 AMOUNTS = [58_334, 58_333, 58_333]
-
-
-def wallet(setup) -> int:
-    return -account_balance(wallet_account(setup.owner.merchant.public_id))
-
-
-def fees() -> int:
-    return -account_balance(PLATFORM_FEES)
-
-
-def snapshot(setup) -> dict:
-    plan = PaymentPlan.objects.get(pk=setup.plan.pk)
-    return {
-        "plan": (plan.status, plan.amount_refunded),
-        "installments": [
-            (row.status, row.amount, row.original_amount)
-            for row in installments_of(plan)
-        ],
-        "refunds": Refund.objects.count(),
-        "ledger": LedgerTransaction.objects.count(),
-        "events": Event.objects.count(),
-        "processor refunds": SandboxRefund.objects.count(),
-    }
 
 
 def test_a_refund_smaller_than_the_unpaid_balance_moves_no_money_and_reduces_the_last_installments(  # noqa: E501

@@ -14,8 +14,8 @@ from payments.gateway.processors.sandbox.values import CARD_REFUNDS_FAIL
 from payments.ledger.fees import platform_fee
 
 from .conftest import check_ledger, collect, event_data, installments_of, refund
-from .test_refund_settlement import dispatch, plan_paid_with
-from .test_refunds import fees, wallet
+from .refund_figures import fees, wallet
+from .refund_plans import dispatch, plan_paid_with
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "refunds.md"
 

@@ -8,106 +8,29 @@ pass, which the cluster's scheduler runs): the receiver gets `refund.created`,
 `refund.processed` and `payment_plan.cancelled` once per fact, signed, and the
 wallet endpoint shows the balance to the kobo at every step."""
 
-import hashlib
-import hmac
 import json
 from collections import Counter
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
-import requests
 from django.utils import timezone
 from django_q.models import Schedule
 
 from config import schedules
 from merchants import services as merchant_services
-from payments.gateway.processors.sandbox.values import CARD_SUCCEEDS
 from webhooks.models import Delivery, Event
 
 from .. import servers
-from ..factories import PASSWORD
 from ..scale_out.clusters import tail, wait_for
-from ..webhooks.conftest import SECRET, make_subscriber
+from ..webhooks.conftest import make_subscriber
 from .conftest import check_ledger
+from .live_api import Api, customer_with_card, signed
 from .refund_model import fee
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 SETTLEMENT_PASS = "payments-sandbox-refunds-settle"
-CALLBACK_URL = "https://shop.example.com/cards/done"
 DEPOSIT, FIRST = 75_000, 58_334  # of 250,000 in 3 monthly installments
 REFUND_EVENTS = ("refund.created", "refund.processed", "refund.failed")
-
-
-class Api:
-    """JSON over HTTP to the live server, as one caller (a bearer token)."""
-
-    def __init__(self, base: str, token: str = ""):
-        self.base = base
-        self.session = requests.Session()
-        if token:
-            self.session.headers["Authorization"] = f"Bearer {token}"
-
-    def post(self, path: str, body: dict | None = None, expect: int = 200) -> dict:
-        response = self.session.post(f"{self.base}{path}", json=body or {}, timeout=60)
-        assert response.status_code == expect, response.text
-        return response.json()
-
-    def get(self, path: str) -> dict:
-        response = self.session.get(f"{self.base}{path}", timeout=60)
-        assert response.status_code == 200, response.text
-        return response.json()
-
-
-def customer_with_card(
-    base: str, email: str = "ada@mail.example.com", card_number: str = CARD_SUCCEEDS
-) -> tuple[Api, str, str]:
-    """Registers over HTTP and adds `card_number` through the sandbox's card
-    page: (the customer's client, their id, the card's id)."""
-    registered = Api(base).post(
-        "/api/v1/auth/customer/register",
-        {
-            "email": email,
-            "password": PASSWORD,
-            "first_name": "Ada",
-            "last_name": "Obi",
-            "phone": "+2348012345678",
-        },
-        expect=201,
-    )["data"]
-    customer = Api(base, registered["access"])
-    customer_id = registered["customer_id"]
-    started = customer.post(
-        "/api/v1/payment-methods/initialize-card",
-        {"customer_id": customer_id, "callback_url": CALLBACK_URL},
-    )
-    form = requests.post(
-        f"{base}{urlsplit(started['authorization_url']).path}",
-        data={"card_number": card_number},
-        allow_redirects=False,
-        timeout=60,
-    )
-    assert form.status_code == 302, form.text
-    reference = parse_qs(urlsplit(form.headers["Location"]).query)["reference"][0]
-    card = customer.post(
-        "/api/v1/payment-methods/verify-card",
-        {"customer_id": customer_id, "reference": reference},
-    )["data"]["id"]
-    return customer, customer_id, card
-
-
-def signed(received) -> bool:
-    """The receiver's own check, by the rule of docs/webhooks.md."""
-    expected = hmac.new(SECRET.encode(), received.body, hashlib.sha256).hexdigest()
-    timestamp = received.headers["x-service-timestamp"]
-    stamped = hmac.new(
-        SECRET.encode(), f"{timestamp}.".encode() + received.body, hashlib.sha256
-    ).hexdigest()
-    return hmac.compare_digest(
-        received.headers["x-service-signature"], expected
-    ) and received.headers["x-service-signature-timestamped"] == (
-        f"t={timestamp},v1={stamped}"
-    )
 
 
 def received_data(receiver) -> list[tuple[str, dict]]:

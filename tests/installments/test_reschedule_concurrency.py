@@ -19,7 +19,7 @@ from webhooks.models import Event
 
 from ..concurrency import in_thread, run_concurrently
 from .conftest import check_ledger, installments_of, make_active_plan
-from .test_reschedules import FIRST, TODAY, on
+from .reschedule_days import FIRST, TODAY, on
 
 pytestmark = [
     pytest.mark.postgres,

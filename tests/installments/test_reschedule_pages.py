@@ -11,10 +11,10 @@ from django.test import Client
 from installments.models import Reschedule
 from merchants.models import Merchant
 
-from ..merchants.conftest import sign_in
+from ..dashboards import sign_in
+from .account import signed_in, text
 from .conftest import installments_of, make_active_plan
-from .test_account_pages import signed_in, text
-from .test_reschedules import FIRST, SECOND, THIRD, TODAY, on
+from .reschedule_days import FIRST, SECOND, THIRD, TODAY, on
 
 pytestmark = pytest.mark.django_db
 

@@ -4,11 +4,9 @@ last, to a later working day within their merchant's limits; the merchant moves
 any unpaid one; nobody moves one onto or past the next installment's date. Only
 the due date moves: the engine collects on the new date, never the old one."""
 
-from contextlib import contextmanager
-from datetime import date, datetime, time, timedelta
+from datetime import date, timedelta
 
 import pytest
-import time_machine
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -29,23 +27,9 @@ from .conftest import (
     installments_of,
     make_active_plan,
 )
+from .reschedule_days import FIRST, SECOND, THIRD, TODAY, lagos, on
 
 pytestmark = pytest.mark.django_db
-
-# A Monday: the plan's installments are due on 2 December 2026, 4 January 2027
-# (the 2nd is a Saturday) and 2 February 2027.
-TODAY = date(2026, 11, 2)
-FIRST, SECOND, THIRD = date(2026, 12, 2), date(2027, 1, 4), date(2027, 2, 2)
-
-
-def lagos(day: date, hour: int = 9) -> datetime:
-    return timezone.make_aware(datetime.combine(day, time(hour)))
-
-
-@contextmanager
-def on(day: date, hour: int = 9):
-    with time_machine.travel(lagos(day, hour), tick=False):
-        yield
 
 
 @pytest.fixture
@@ -390,7 +374,7 @@ def test_a_failed_installment_moved_is_tried_on_its_new_date_with_its_attempts_k
     setup,
 ):
     from ..checkout.conftest import CARD_POOR
-    from .test_collection_failures import only_card
+    from .failed_collections import only_card
 
     only_card(setup, CARD_POOR)
     with on(FIRST, 12):
@@ -429,7 +413,7 @@ def test_an_installment_waiting_for_a_method_is_not_tried_before_its_new_date(se
 
     from ..payments.conftest import add_card as add_card_now
     from ..payments.conftest import sign_in
-    from .test_collection_failures import only_card
+    from .failed_collections import only_card
 
     only_card(setup, CARD_EXPIRES_THIS_MONTH)  # expires at the end of November
     with on(FIRST, 12):

@@ -32,7 +32,7 @@ from webhooks.models import Event
 
 from ..checkout.conftest import CARD_OK, add_card, complete, open_session, register
 from ..conftest import bearer, make_merchant_with_key, merchant_jwt
-from ..merchants.conftest import sign_in
+from ..dashboards import sign_in
 from ..webhooks.conftest import SECRET
 from .conftest import PlanSetup, charges_for, check_ledger, installments_of
 

@@ -30,7 +30,7 @@ from webhooks.models import EVENT_TYPES
 from .. import servers
 from ..webhooks.conftest import make_subscriber
 from .conftest import check_ledger
-from .test_refunds_end_to_end import Api, customer_with_card, signed
+from .live_api import Api, customer_with_card, signed
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -13,7 +13,7 @@ from ..checkout.conftest import CARD_POOR
 from ..conftest import bearer, make_merchant_with_key, merchant_jwt
 from ..webhooks.conftest import SECRET
 from .conftest import charges_for, check_ledger, installments_of, make_active_plan
-from .test_collection_failures import only_card
+from .failed_collections import only_card
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -23,7 +23,7 @@ from .conftest import (
     make_active_plan,
     refund,
 )
-from .test_collection_failures import failures, only_card
+from .failed_collections import failures, only_card
 
 pytestmark = [
     pytest.mark.postgres,

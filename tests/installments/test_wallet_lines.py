@@ -4,83 +4,29 @@ a deposit paid on its second try (`plan_..._d2`), a payout (`po_...`), an
 installment paid by the customer's second method (`inst_..._a1m2`)."""
 
 import re
-from dataclasses import dataclass
 from datetime import timedelta
 from importlib import import_module
-from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.apps import apps as django_apps
-from django.core.cache import cache
-from django.core.management import call_command
 from django.test import Client
 from rest_framework.test import APIClient
 
-from installments.models import Installment, PaymentPlan
-from payments.models import LedgerTransaction, Payout
+from payments.models import LedgerTransaction
 from webhooks.models import Event
 
 from ..checkout.conftest import (
     CARD_OK,
-    CARD_POOR,
     add_card,
-    complete,
-    open_session,
-    register,
 )
-from ..conftest import make_merchant_with_key
-from ..merchants.conftest import sign_in
-from ..payments.conftest import set_payout_account
-from .conftest import PlanSetup, check_ledger, collect, installments_of
-from .test_collection_failures import make_default
-from .test_partial_collection import first_three_attempts, last_retry, partial_plan
+from ..dashboards import sign_in
+from .conftest import check_ledger, collect, installments_of
+from .failed_collections import make_default
+from .partial_plans import first_three_attempts, last_retry, partial_plan
+from .wallet_story import wallet_story
 
 pytestmark = pytest.mark.django_db
-
-ORDER_AMOUNT = 400_000
-
-
-@dataclass
-class WalletStory:
-    setup: PlanSetup
-    payout: Payout
-    first: Installment
-    answer: dict  # endpoint 9's whole answer
-
-
-def wallet_story(committed) -> WalletStory:
-    """A merchant's first month, through the API and the engine: the deposit's
-    first card declines and a second pays it; the daily payout pays it out; the
-    first installment's default card (the declining one) fails and the other
-    card pays it."""
-    cache.clear()  # the bank list is cached; the payout account looks it up
-    owner = make_merchant_with_key()
-    set_payout_account(owner.merchant)
-    shopper = register("ada@mail.example.com")
-    poor = add_card(shopper, CARD_POOR)
-    token = open_session(owner, amount=ORDER_AMOUNT, order_reference="ORD-2041")
-    assert complete(shopper, token, poor).status_code == 402
-    response = complete(shopper, token, add_card(shopper))
-    assert response.status_code == 201, response.content
-    plan = PaymentPlan.objects.get(public_id=response.json()["data"]["id"])
-    setup = PlanSetup(owner=owner, shopper=shopper, plan=plan)
-    with committed():
-        call_command("run_payouts", stdout=StringIO())
-    make_default(setup, poor)
-    first = installments_of(plan)[0]
-    assert "1 paid" in collect(first.due_date)
-    first.refresh_from_db()
-    answer = APIClient().get(
-        f"/api/v1/merchant/{owner.merchant.public_id}/wallet", **owner.headers
-    )
-    assert answer.status_code == 200, answer.content
-    return WalletStory(
-        setup=setup,
-        payout=Payout.objects.get(merchant=owner.merchant),
-        first=first,
-        answer=answer.json(),
-    )
 
 
 def event_data(event_type: str) -> dict:

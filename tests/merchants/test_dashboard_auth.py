@@ -20,8 +20,8 @@ from merchants.dashboard.auth import (
 )
 from merchants.models import Merchant
 
+from ..dashboards import sign_in
 from ..factories import PASSWORD
-from .conftest import sign_in
 
 pytestmark = pytest.mark.django_db
 

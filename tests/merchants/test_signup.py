@@ -2,9 +2,6 @@
 messages and e-mail as the API's registration, then the dashboard with the pending
 banner until staff approve the account."""
 
-import html
-import re
-
 import pytest
 from django.core import mail
 from django.test import Client
@@ -12,8 +9,9 @@ from django.test import Client
 from merchants import services
 from merchants.models import Merchant
 
+from ..dashboards import sign_in
 from ..factories import MerchantFactory
-from .conftest import sign_in
+from .forms import field_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -30,17 +28,6 @@ def body(**overrides):
         "password": "Kente-and-Aso-0ke",
         **overrides,
     }
-
-
-def field_errors(page: str) -> dict[str, list[str]]:
-    """The messages shown under each field of a rendered form."""
-    errors = {}
-    for chunk in page.split('data-field="')[1:]:
-        name = chunk.split('"', 1)[0]
-        messages = re.findall(r'<p class="field-error"[^>]*>(.*?)</p>', chunk, re.S)
-        if messages:
-            errors[name] = [html.unescape(message) for message in messages]
-    return errors
 
 
 def test_signing_up_creates_a_pending_merchant_like_the_api_then_asks_to_sign_in(

@@ -16,10 +16,10 @@ from config.api.rates import parse_rate
 from merchants import services
 from merchants.models import Merchant
 
-from ..config.test_production_settings import manage
+from ..config.production import manage
 from ..conftest import bearer, merchant_jwt, redis_client
 from ..factories import MerchantFactory
-from .test_signup import field_errors
+from .forms import field_errors
 
 pytestmark = pytest.mark.django_db
 

@@ -15,9 +15,9 @@ from django.contrib.staticfiles import finders
 from merchants import guides
 
 from ..conftest import bearer, merchant_jwt
+from ..dashboards import sign_in
 from ..repository_paths import repository_paths
 from ..spec_numbers import spec_numbers
-from .conftest import sign_in
 
 pytestmark = pytest.mark.django_db
 

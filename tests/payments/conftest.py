@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+import responses
 from django.core.cache import cache
 from django.db import connection
 from rest_framework.test import APIClient
@@ -27,7 +28,7 @@ from payments.payouts.services import payout_account_set
 
 from ..conftest import customer_jwt, make_merchant_with_key
 from ..factories import CustomerFactory
-from ..webhooks.conftest import Receiver
+from .paystack import BANKS, BASE
 
 CALLBACK_URL = "https://shop.example.com/cards/done"
 CARD_OK = "4084084084084081"
@@ -249,17 +250,6 @@ def payee(fresh_cache):
     return payee
 
 
-@pytest.fixture
-def receiver(settings):
-    """A real HTTP receiver on 127.0.0.1 for merchant webhooks (plain http and a
-    private address allowed, as in tests/webhooks)."""
-    settings.WEBHOOK_ALLOW_PRIVATE_NETWORKS = True
-    settings.WEBHOOK_ALLOW_HTTP = True
-    server = Receiver()
-    yield server
-    server.close()
-
-
 # Refunds of collections --------------------------------------------------------
 
 COLLECTED = 250_000
@@ -298,3 +288,23 @@ def seen():
     register_refund_handler(plan_refunds)
     yield outcomes
     unregister_refund_handler(plan_refunds)
+
+
+# Paystack ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def paystack(settings):
+    """PROCESSOR=paystack against `responses` (its bank list answered), no
+    sleeping between retries; the fake to add answers to. (A module may define
+    its own `paystack` for a different set-up.)"""
+    settings.PROCESSOR = "paystack"
+    settings.PAYSTACK_BASE_URL = BASE
+    settings.PAYSTACK_SECRET_KEY = "sk_test_flows"
+    processor = get_processor()
+    real_sleep = processor._sleep
+    processor._sleep = lambda seconds: None
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as fake:
+        fake.add("GET", f"{BASE}/bank", json=BANKS)
+        yield fake
+    processor._sleep = real_sleep

@@ -7,7 +7,6 @@ from io import StringIO
 import pytest
 import time_machine
 from django.core.management import call_command
-from django.test import Client
 from django.utils import timezone
 
 from payments.dashboard import selectors as dashboard_selectors
@@ -16,18 +15,12 @@ from payments.gateway.errors import AccountNotResolved, ProcessorTimeout
 from payments.models import Payout
 
 from ..factories import MerchantFactory
-from ..merchants.conftest import sign_in
 from .conftest import GTBANK, PAYOUT_ACCOUNT_OK, credit_wallet
 
 pytestmark = pytest.mark.django_db
 
 WALLET = "/dashboard/wallet/"
 ACCOUNT = "/dashboard/wallet/payout-account/"
-
-
-@pytest.fixture
-def dashboard_for():
-    return lambda merchant: sign_in(Client(), merchant)
 
 
 def text_of(page: str, name: str) -> str:

@@ -19,10 +19,10 @@ from payments.ledger.services import (
     refund_settled_post,
 )
 
+from ..dashboards import sign_in
 from ..factories import CustomerFactory
-from ..merchants.conftest import sign_in
+from .commands import check_ledger
 from .conftest import credit_wallet
-from .test_payouts import check_ledger
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ import requests
 from .. import servers
 from ..conftest import make_merchant_with_key
 from .conftest import postgres_only
-from .test_export_memory import NET, seed_collections
+from .seeds import NET, seed_collections
 
 LINES = 60_000  # about 10 MB of CSV
 

@@ -4,16 +4,15 @@ merchant's own, and every line a payout paid out, adding up to it exactly."""
 
 import csv
 import io
-from io import StringIO
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 
 from payments.payouts.services.payouts import payout_create, payout_fail
 
 from ..conftest import bearer, make_merchant_with_key
-from ..merchants.conftest import sign_in
+from ..dashboards import sign_in
+from .commands import check_ledger
 from .conftest import credit_wallet, set_payout_account
 
 pytestmark = pytest.mark.django_db
@@ -37,12 +36,6 @@ def json_pages(api, path: str, key: str, headers: dict) -> tuple[list[dict], int
         offset += 2
         if offset >= body["total"]:
             return items, body["total"]
-
-
-def check_ledger() -> str:
-    out = StringIO()
-    call_command("check_ledger", stdout=out)
-    return out.getvalue()
 
 
 @pytest.fixture

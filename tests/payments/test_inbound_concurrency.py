@@ -9,7 +9,7 @@ from payments.models import InboundRequest
 
 from ..concurrency import run_concurrently
 from .conftest import postgres_only, signed_post
-from .test_inbound_limits import MINUTE, REFUSED_RECORDS_PER_MINUTE
+from .inbound import MINUTE, REFUSED_RECORDS_PER_MINUTE
 
 
 @postgres_only

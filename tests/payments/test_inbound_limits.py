@@ -4,7 +4,7 @@ deeply nested signed body is refused like on every other endpoint."""
 
 import hashlib
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 import time_machine
@@ -15,20 +15,17 @@ from payments.gateway.services import paystack_events_retry
 from payments.models import InboundRequest
 
 from .conftest import signed_post
+from .inbound import MINUTE, REFUSED_RECORDS_PER_MINUTE
 
 pytestmark = pytest.mark.django_db
 
 MIB = 1024 * 1024
-# The documented bound (docs/operations.md, "Inbound processor requests").
-REFUSED_RECORDS_PER_MINUTE = 5
 
 ENDPOINTS = [
     ("paystack", "/api/v1/webhooks/paystack"),
     ("payment_gateway", "/api/v1/webhooks/payment-gateway"),
 ]
 ENDPOINT_IDS = ["endpoint-24", "endpoint-25"]
-# The start of a minute: every request of a test falls in one rate window.
-MINUTE = datetime(2031, 3, 4, 10, 20, 0, tzinfo=UTC)
 
 
 def one_mib_event() -> bytes:

@@ -11,8 +11,8 @@ from payments.models import PayoutItem
 from payments.payouts.services.payouts import payout_create, payout_fail
 
 from ..conftest import make_merchant_with_key
+from .commands import check_ledger
 from .conftest import credit_wallet, set_payout_account
-from .test_exports import check_ledger
 
 pytestmark = pytest.mark.django_db
 

@@ -5,11 +5,9 @@ import hmac
 import json
 import re
 from datetime import timedelta
-from io import StringIO
 
 import pytest
 import time_machine
-from django.core.management import call_command
 from django.db import transaction
 from django.utils import timezone
 
@@ -36,6 +34,7 @@ from payments.payouts.services import (
 from webhooks.models import Event
 
 from ..webhooks.conftest import SECRET, make_subscriber
+from .commands import check_ledger, run_payouts
 from .conftest import (
     PAYOUT_ACCOUNT_FAILS,
     credit_wallet,
@@ -45,18 +44,6 @@ from .conftest import (
 pytestmark = pytest.mark.django_db
 
 Kind = LedgerTransaction.Kind
-
-
-def run_payouts(**options) -> str:
-    out = StringIO()
-    call_command("run_payouts", stdout=out, **options)
-    return out.getvalue()
-
-
-def check_ledger() -> str:
-    out = StringIO()
-    call_command("check_ledger", stdout=out)
-    return out.getvalue()
 
 
 def balances(merchant) -> tuple[int, int, int]:

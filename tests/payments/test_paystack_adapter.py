@@ -20,51 +20,10 @@ from payments.gateway.errors import (
 from payments.gateway.processors import FailureReason, TransactionStatus
 from payments.gateway.processors.paystack import PaystackProcessor
 
+from .paystack import AUTHORIZATION, TRANSACTION, ok, refused
+
 BASE = "https://api.paystack.co"
 SECRET = "sk_test_0123456789"
-
-AUTHORIZATION = {
-    "authorization_code": "AUTH_8dfhjjdt",
-    "bin": "408408",
-    "last4": "4081",
-    "exp_month": "12",
-    "exp_year": "2030",
-    "channel": "card",
-    "card_type": "visa ",
-    "bank": "TEST BANK",
-    "country_code": "NG",
-    "brand": "visa",
-    "reusable": True,
-    "signature": "SIG_uSYN4fv1adlAuoij8QXh",
-    "account_name": None,
-}
-TRANSACTION = {
-    "id": 4099260516,
-    "status": "success",
-    "reference": "card-abc",
-    "amount": 5000,
-    "currency": "NGN",
-    "gateway_response": "Successful",
-    "paid_at": "2024-08-22T09:15:02.000Z",
-    "channel": "card",
-    "customer": {
-        "id": 181873746,
-        "customer_code": "CUS_1rkzaqsv4rrhqo6",
-        "email": "a@b.ng",
-    },
-    "authorization": AUTHORIZATION,
-}
-
-
-def ok(data, message="OK", **extra):
-    return {"status": True, "message": message, "data": data, **extra}
-
-
-def refused(message, code="", status=400):
-    body = {"status": False, "message": message, "type": "validation_error"}
-    if code:
-        body["code"] = code
-    return status, body
 
 
 @dataclass

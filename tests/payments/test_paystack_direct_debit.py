@@ -12,8 +12,7 @@ from django.urls import reverse
 from payments.models import BankMandate, PaymentMethod, ProcessorCharge, ProcessorRefund
 
 from .conftest import initiate_mandate, mandate_step
-from .test_paystack_adapter import AUTHORIZATION, TRANSACTION, ok
-from .test_paystack_flows import BASE, paystack  # noqa: F401 - a fixture
+from .paystack import AUTHORIZATION, BASE, TRANSACTION, ok
 
 pytestmark = pytest.mark.django_db
 

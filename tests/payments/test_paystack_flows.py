@@ -7,7 +7,6 @@ from datetime import timedelta
 
 import pytest
 import requests
-import responses
 import time_machine
 from django.utils import timezone
 
@@ -15,29 +14,11 @@ from payments.gateway.processors import get_processor
 from payments.models import PaymentMethod, ProcessorRefund
 
 from .conftest import initiate_mandate, mandate_step, sign_in, verify_card
-from .test_paystack_adapter import AUTHORIZATION, TRANSACTION, ok
+from .paystack import AUTHORIZATION, BASE, TRANSACTION, ok
 
 pytestmark = pytest.mark.django_db
 
-BASE = "https://api.paystack.co"
 BANKS_URL = "/api/v1/payment-methods/banks"
-BANKS = ok(
-    [{"name": "Access Bank", "code": "044"}, {"name": "Zenith Bank", "code": "057"}]
-)
-
-
-@pytest.fixture
-def paystack(settings):
-    settings.PROCESSOR = "paystack"
-    settings.PAYSTACK_BASE_URL = BASE
-    settings.PAYSTACK_SECRET_KEY = "sk_test_flows"
-    processor = get_processor()
-    real_sleep = processor._sleep
-    processor._sleep = lambda seconds: None
-    with responses.RequestsMock(assert_all_requests_are_fired=False) as fake:
-        fake.add("GET", f"{BASE}/bank", json=BANKS)
-        yield fake
-    processor._sleep = real_sleep
 
 
 def charge_reply(status, **data):

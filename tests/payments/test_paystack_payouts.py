@@ -14,7 +14,7 @@ from payments.models import Payout, PayoutRecipient
 
 from ..conftest import bearer, make_merchant_with_key, merchant_jwt
 from .conftest import credit_wallet, signed_post
-from .test_paystack_adapter import ok
+from .paystack import ok
 
 pytestmark = pytest.mark.django_db
 

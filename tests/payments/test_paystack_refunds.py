@@ -33,7 +33,7 @@ from payments.models import (
 
 from ..factories import CustomerFactory
 from .conftest import signed_post
-from .test_paystack_adapter import ok, refused
+from .paystack import ok, refused
 
 pytestmark = pytest.mark.django_db
 

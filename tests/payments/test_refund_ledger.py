@@ -27,8 +27,8 @@ from payments.models import Payout
 from payments.payouts.services import MINIMUM_PAYOUT
 
 from ..factories import CustomerFactory
+from .commands import check_ledger, run_payouts
 from .conftest import credit_wallet
-from .test_payouts import check_ledger, run_payouts
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from payments.ledger.fees import platform_fee
 from payments.models import Payout
 from payments.payouts.services.payouts import MINIMUM_PAYOUT, transfer_success_data
 
-from ..installments.test_wallet_lines import wallet_story
+from ..installments.wallet_story import wallet_story
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "wallet.md"
 

@@ -20,7 +20,7 @@ from ..checkout.conftest import CARD_POOR
 from ..conftest import make_merchant_with_key
 from ..factories import CustomerFactory
 from ..installments.conftest import collect, installments_of, make_active_plan
-from ..installments.test_collection_failures import only_card
+from ..installments.failed_collections import only_card
 from ..payments.conftest import (
     add_card,
     credit_wallet,
@@ -109,9 +109,15 @@ def test_a_collection_pass_while_the_broker_is_down_records_its_failures(
     first = installments_of(setup.plan)[0]
     stop_broker(monkeypatch)
 
-    output = collect(first.due_date)
+    summary = collect(first.due_date)
 
-    assert "1 attempt(s) (0 resumed): 0 paid, 1 failed (0 defaulted)" in output
+    assert (
+        summary.claimed,
+        summary.resumed,
+        summary.tally.paid,
+        summary.tally.failed,
+        summary.tally.defaulted,
+    ) == (1, 0, 0, 1, 0)
     first.refresh_from_db()
     assert (first.status, first.last_failure_reason) == (
         "failed",

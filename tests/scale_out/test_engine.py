@@ -21,7 +21,7 @@ from webhooks.models import Delivery, Event
 from webhooks.services import DELIVER_TASK
 
 from ..installments.conftest import check_ledger
-from ..installments.test_collection_concurrency import due_installments
+from ..installments.engines import due_installments
 from ..webhooks.conftest import SECRET
 from .clusters import overlapping, processed, qclusters, tail, wait_for
 

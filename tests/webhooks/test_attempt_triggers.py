@@ -22,7 +22,7 @@ from webhooks.models import RETRY_DELAYS, Delivery, DeliveryAttempt, Event
 
 from ..concurrency import run_concurrently
 from ..conftest import bearer, merchant_jwt
-from ..merchants.conftest import sign_in
+from ..dashboards import sign_in
 from .conftest import make_subscriber
 
 pytestmark = pytest.mark.django_db

@@ -6,47 +6,18 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from webhooks import services
 from webhooks.models import Delivery, DeliveryAttempt, Event
 
 from ..factories import MerchantFactory
-from ..merchants.conftest import sign_in
 from .conftest import SECRET, make_subscriber
+from .events import emit, settle
 
 pytestmark = pytest.mark.django_db
 
 LOG = "/dashboard/webhooks/"
-
-
-@pytest.fixture
-def dashboard_for():
-    return lambda merchant: sign_in(Client(), merchant)
-
-
-def emit(merchant, event_type="goods.release", reference="o-1") -> Event:
-    return services.emit_event(
-        merchant=merchant,
-        event_type=event_type,
-        data={
-            "resourceType": "payment_plan",
-            "resourceId": "plan_1",
-            "orderReference": reference,
-        },
-    )
-
-
-def settle(event: Event, status: str) -> None:
-    """Arrange a delivery outcome without sending anything."""
-    now = timezone.now()
-    fields = {"status": status, "next_attempt_at": None}
-    if status == Delivery.Status.DELIVERED:
-        fields["delivered_at"] = now
-    else:
-        fields["failed_at"] = now
-    Delivery.objects.filter(event=event).update(**fields)
 
 
 def shown_event_ids(page: str) -> list[str]:

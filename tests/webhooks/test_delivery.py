@@ -15,7 +15,8 @@ from webhooks import services, tasks
 from webhooks.models import MAX_ATTEMPTS, Delivery, DeliveryAttempt, Event
 
 from ..conftest import bearer, merchant_jwt
-from .conftest import SECRET, Receiver, make_subscriber
+from ..receivers import Receiver
+from .conftest import SECRET, make_subscriber
 
 pytestmark = pytest.mark.django_db
 

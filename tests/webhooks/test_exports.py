@@ -11,8 +11,8 @@ from django.test import Client
 from webhooks.models import Delivery
 
 from ..conftest import bearer, make_merchant_with_key
-from ..merchants.conftest import sign_in
-from .test_dashboard import emit, settle
+from ..dashboards import sign_in
+from .events import emit, settle
 
 pytestmark = pytest.mark.django_db
 

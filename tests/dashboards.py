@@ -1,9 +1,9 @@
-"""Fixtures for the merchant dashboard tests (Django's test client)."""
+"""The merchant dashboard over Django's test client (the `dashboard_for`
+fixture of tests/conftest.py signs a merchant in)."""
 
-import pytest
 from django.test import Client
 
-from ..factories import PASSWORD
+from .factories import PASSWORD
 
 
 def sign_in(client: Client, merchant, password: str = PASSWORD):
@@ -13,9 +13,3 @@ def sign_in(client: Client, merchant, password: str = PASSWORD):
     )
     assert response.status_code == 303, response.content.decode()[:2000]
     return client
-
-
-@pytest.fixture
-def dashboard_for():
-    """`dashboard_for(merchant)`: a new browser-like client signed in as them."""
-    return lambda merchant: sign_in(Client(), merchant)

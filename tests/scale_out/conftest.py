@@ -1,1 +1,0 @@
-from ..webhooks.conftest import local_network, receiver  # noqa: F401 (fixtures)
