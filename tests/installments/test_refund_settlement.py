@@ -11,6 +11,7 @@ import pytest
 import time_machine
 from django.apps import apps
 from django.core.management import CommandError, call_command
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from rest_framework.test import APIClient
