@@ -16,9 +16,11 @@ order they were taken.
 import os
 import re
 import shutil
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from ..factories import PASSWORD
 
@@ -112,6 +114,16 @@ def page(request, browser, live_server):
     yield tab
     context.close()
     assert problems == []
+
+
+@pytest.fixture
+def demo_password():
+    """Seeds the demo month (`make run`'s) and gives its merchant's password."""
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    found = re.search(r"password: (\S+)", out.getvalue())
+    assert found, out.getvalue()
+    return found.group(1)
 
 
 @pytest.fixture

@@ -15,11 +15,9 @@ run lists them all. Screenshots: tests/screenshots/test_axe_*/.
 """
 
 import re
-from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import expect
 
 from checkout.services.sessions import session_create
@@ -104,15 +102,6 @@ SQUEEZED = """() => {
   }
   return found;
 }"""
-
-
-@pytest.fixture
-def demo_password():
-    out = StringIO()
-    call_command("seed_demo", stdout=out)
-    found = re.search(r"password: (\S+)", out.getvalue())
-    assert found, out.getvalue()
-    return found.group(1)
 
 
 @pytest.fixture

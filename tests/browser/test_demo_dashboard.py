@@ -9,11 +9,7 @@ scrolls sideways (tables are stacks of cards there). No page logs a console erro
 Screenshots: tests/screenshots/test_every_dashboard_page_<size>_/.
 """
 
-import re
-from io import StringIO
-
 import pytest
-from django.core.management import call_command
 
 from installments.models import PaymentPlan
 from merchants.demo import DEMO_MERCHANT_EMAIL
@@ -27,15 +23,6 @@ SIZES = {
     "desktop": {"width": 1280, "height": 800},
     "phone": {"width": 390, "height": 844},
 }
-
-
-@pytest.fixture
-def demo_password():
-    out = StringIO()
-    call_command("seed_demo", stdout=out)
-    found = re.search(r"password: (\S+)", out.getvalue())
-    assert found, out.getvalue()
-    return found.group(1)
 
 
 @pytest.fixture
