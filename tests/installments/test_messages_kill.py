@@ -113,7 +113,9 @@ def test_a_killed_cluster_loses_no_receipt_and_sends_none_twice_but_in_flight(
         started = wait_for(lambda: sum(copies(drop).values()) >= total // 3, 120)
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-        assert wait_for(lambda: not servers.live_group_members(proc.pid))
+        assert wait_for(
+            lambda: not servers.live_group_members(proc.pid), servers.READY_SECONDS
+        )
     at_kill = Message.objects.filter(status=Message.Status.SENT).count()
     accepted_at_kill = sum(copies(drop).values())
 

@@ -53,3 +53,13 @@ BASE = "https://api.paystack.co"
 BANKS = ok(
     [{"name": "Access Bank", "code": "044"}, {"name": "Zenith Bank", "code": "057"}]
 )
+
+
+def no_refund_yet(fake):
+    """`GET /refund?transaction=`: the verification charge has no refund yet
+    (asked before any refund, to find one whose answer was lost)."""
+    fake.add(
+        "GET",
+        f"{BASE}/refund",
+        json=ok([], "Refunds retrieved", meta={"total": 0, "page": 1, "pageCount": 1}),
+    )

@@ -12,7 +12,7 @@ from django.urls import reverse
 from payments.models import BankMandate, PaymentMethod, ProcessorCharge, ProcessorRefund
 
 from .conftest import initiate_mandate, mandate_step
-from .paystack import AUTHORIZATION, BASE, TRANSACTION, ok
+from .paystack import AUTHORIZATION, BASE, TRANSACTION, no_refund_yet, ok
 
 pytestmark = pytest.mark.django_db
 
@@ -85,6 +85,7 @@ def bank_charge_ends_with(paystack, *, reusable: bool):  # noqa: F811
             "Charge attempted",
         ),
     )
+    no_refund_yet(paystack)
     paystack.add(
         "POST",
         f"{BASE}/refund",

@@ -14,7 +14,7 @@ from payments.gateway.processors import get_processor
 from payments.models import PaymentMethod, ProcessorRefund
 
 from .conftest import initiate_mandate, mandate_step, sign_in, verify_card
-from .paystack import AUTHORIZATION, BASE, TRANSACTION, ok
+from .paystack import AUTHORIZATION, BASE, TRANSACTION, no_refund_yet, ok
 
 pytestmark = pytest.mark.django_db
 
@@ -23,16 +23,6 @@ BANKS_URL = "/api/v1/payment-methods/banks"
 
 def charge_reply(status, **data):
     return ok({"reference": "x", "status": status, **data}, "Charge attempted")
-
-
-def no_refund_yet(fake):
-    """`GET /refund?transaction=`: the verification charge has no refund yet
-    (asked before any refund, to find one whose answer was lost)."""
-    fake.add(
-        "GET",
-        f"{BASE}/refund",
-        json=ok([], "Refunds retrieved", meta={"total": 0, "page": 1, "pageCount": 1}),
-    )
 
 
 def test_a_card_saved_through_paystack_is_refunded_through_paystack(
