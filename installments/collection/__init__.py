@@ -5,6 +5,7 @@ collect_installments`: claims (claims.py), processor calls outside any
 transaction (charging.py), set-based recording (outcomes.py).
 """
 
+from .batch import Tally
 from .charging import Result
 from .claims import LEASE, Claim, attempt_reference
 from .engine import (
@@ -14,7 +15,6 @@ from .engine import (
     due_count,
     installment_collect_now,
 )
-from .outcomes import Tally
 from .retries import MAX_ATTEMPTS, RETRY_DAYS, retry_at, waiting_until
 
 __all__ = [

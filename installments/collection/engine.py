@@ -14,6 +14,7 @@ from datetime import date, datetime, timedelta
 from django.utils import timezone
 
 from ..models import Installment, start_of_day
+from .batch import Tally
 from .charging import BROKEN, UNDECIDED, ChargePool
 from .claims import (
     claim_due,
@@ -25,7 +26,7 @@ from .claims import (
     waiting,
 )
 from .early_recovery import early_payments_recover
-from .outcomes import Tally, record
+from .outcomes import record
 
 BATCH_SIZE = 500
 

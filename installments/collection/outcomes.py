@@ -34,8 +34,7 @@ when its lease ends).
 
 import logging
 from collections import defaultdict
-from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 
 from django.db import transaction
 from django.utils import timezone
@@ -50,6 +49,7 @@ from .. import emails, events, scores
 from ..milestones import milestones_reach
 from ..models import Installment, PaymentPlan
 from ..selectors import installments_paid_sums
+from .batch import Batch, Tally
 from .charging import FAILED, PAID, Result
 from .claims import partial_reference_expression, reference_expression
 from .partial_outcomes import partials_record
@@ -61,23 +61,6 @@ Status = Installment.Status
 
 EMAIL_TASK = "installments.tasks.send_emails"
 NOTICE_TASK = "installments.notifications.tasks.send_action_required_notices"
-
-
-@dataclass
-class Tally:
-    paid: int = 0
-    failed: int = 0  # failed attempts, including those that defaulted or wait
-    defaulted: int = 0
-    waiting: int = 0  # action required: waiting for the customer's new method
-    completed: int = 0  # plans
-    released: int = 0  # plans whose goods were released
-    partial: int = 0  # failed attempts whose partial debit collected part
-    skipped: int = 0  # settled by someone else meanwhile
-    broken: int = 0  # could not be recorded: left in flight
-
-    def add(self, other: "Tally") -> None:
-        for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 _ROW_FIELDS = (
@@ -112,25 +95,7 @@ _PLAN_FIELDS = (
 )
 
 
-@dataclass
-class _Batch:
-    """What one recording writes, gathered before it is written."""
-
-    now: datetime
-    pass_date: date
-    rows: dict[int, Installment]
-    plans: dict[int, PaymentPlan]
-    merchants: dict[int, Merchant]
-    events: dict[int, list[tuple[str, dict]]] = field(
-        default_factory=lambda: defaultdict(list)
-    )
-    mail: list[emails.Message] = field(default_factory=list)
-    # Installments (pks) whose customer is asked to add a payment method.
-    notices: list[int] = field(default_factory=list)
-    tally: Tally = field(default_factory=Tally)
-
-
-def _record_paid(batch: _Batch, results: list[Result]) -> None:
+def _record_paid(batch: Batch, results: list[Result]) -> None:
     # One UPDATE per method position (nearly always one: the default paid).
     groups: dict[int, list[Installment]] = defaultdict(list)
     for result in results:
@@ -177,7 +142,7 @@ def _record_paid(batch: _Batch, results: list[Result]) -> None:
     batch.tally.paid += len(results)
 
 
-def _next_step(batch: _Batch, result: Result, row: Installment) -> str:
+def _next_step(batch: Batch, result: Result, row: Installment) -> str:
     """RETRY, WAIT or DEFAULT (retries.py), with the row's next attempt set."""
     since = row.action_required_at
     step, row.next_attempt_at = after_failure(
@@ -192,7 +157,7 @@ def _next_step(batch: _Batch, result: Result, row: Installment) -> str:
 
 
 def _record_failed(
-    batch: _Batch, results: list[Result], customers: dict[int, Customer]
+    batch: Batch, results: list[Result], customers: dict[int, Customer]
 ) -> list[Installment]:
     """The failed attempts; returns the installments that defaulted."""
     # One UPDATE per (reason, next attempt, method position): a batch's rows
@@ -250,7 +215,7 @@ def _record_failed(
     return steps[DEFAULT]
 
 
-def _record_plans(batch: _Batch, defaulted: list[Installment]) -> None:
+def _record_plans(batch: Batch, defaulted: list[Installment]) -> None:
     """Default, completion and the release rule of the batch's plans."""
     plans = batch.plans
     defaulting = [
@@ -314,7 +279,7 @@ def apply_outcomes(results: list[Result], *, pass_date: date) -> Tally:
         merchants = Merchant.objects.only(
             "id", "public_id", "email", "business_name", "release_rule"
         ).in_bulk({plan.merchant_id for plan in plans.values()})
-        batch = _Batch(
+        batch = Batch(
             now=now, pass_date=pass_date, rows=rows, plans=plans, merchants=merchants
         )
         batch.tally.skipped = len(results) - len(mine)
@@ -333,7 +298,7 @@ def apply_outcomes(results: list[Result], *, pass_date: date) -> Tally:
     return batch.tally
 
 
-def _announce(batch: _Batch, *, customer_pks: set[int]) -> None:
+def _announce(batch: Batch, *, customer_pks: set[int]) -> None:
     """The batch's events, the customers' scores, and its messages (after the
     commit)."""
     emit_for_merchants(

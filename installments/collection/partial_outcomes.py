@@ -17,16 +17,16 @@ from payments.ledger.services import Collection, collections_post
 
 from .. import emails, events
 from ..models import Installment
+from .batch import Batch
 
 if TYPE_CHECKING:
     from payments.customers.models import Customer
 
     from .charging import Result
-    from .outcomes import _Batch
 
 
 def partials_record(
-    batch: "_Batch", results: list["Result"], customers: dict[int, "Customer"]
+    batch: Batch, results: list["Result"], customers: dict[int, "Customer"]
 ) -> None:
     collections = []
     for result in results:
