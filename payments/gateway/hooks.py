@@ -23,10 +23,6 @@ Four registries:
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .services.refunds import RefundOutcome
 
 # Charge confirmations -----------------------------------------------------------
 
@@ -72,13 +68,46 @@ def charge_confirmation_handlers() -> tuple[ChargeConfirmationHandler, ...]:
 
 # Refunds ------------------------------------------------------------------------
 
+
+class RefundStatus:
+    """A refund's status, normalized from the processor's own word."""
+
+    PENDING = "pending"
+    PROCESSED = "processed"
+    FAILED = "failed"
+
+    FINAL = frozenset({PROCESSED, FAILED})
+
+
+def refund_status_normalize(processor_status: str) -> str:
+    """Paystack's `pending`, `processing` and `needs-attention` (and any word it
+    may add) are still on their way: `pending`; `processed` and `failed` are final."""
+    if processor_status in RefundStatus.FINAL:
+        return processor_status
+    return RefundStatus.PENDING
+
+
+@dataclass(frozen=True)
+class RefundOutcome:
+    reference: str  # OUR part reference, e.g. "rf_abc_1" ("" if none)
+    transaction_reference: str  # the collection's processor reference refunded
+    refund_id: str  # the processor's id of the refund ("" if unknown)
+    amount: int  # kobo
+    status: str  # "pending" | "processed" | "failed"  (normalized)
+    processor_status: str  # the processor's own word (pending, processing, ...)
+
+    @property
+    def final(self) -> bool:
+        return self.status in RefundStatus.FINAL
+
+
 # Called with a refund's verified state (its `status` normalized to pending,
 # processed or failed); returns True when the refund is one of the handler's own
 # (it then recorded the state, or found it recorded already), False otherwise.
 # Called inside a transaction: an exception rolls back what every handler did,
 # and the gateway tries again later. A handler must be idempotent and never move
 # a refund back from processed or failed.
-RefundHandler = Callable[["RefundOutcome"], bool]
+RefundHandler = Callable[[RefundOutcome], bool]
 
 _refund_handlers: list[RefundHandler] = []
 

@@ -16,47 +16,19 @@ events, re-verified with `GET /refund/:id`; the sandbox's settlement pass;
 """
 
 import logging
-from dataclasses import dataclass
 
 from django.db import transaction
 
 from ..errors import ProcessorRefused
-from ..hooks import refund_handlers
+from ..hooks import (
+    RefundOutcome,
+    RefundStatus,
+    refund_handlers,
+    refund_status_normalize,
+)
 from ..processors import Processor, RefundResult, get_processor
 
 logger = logging.getLogger("payments")
-
-
-class RefundStatus:
-    """A refund's status, normalized from the processor's own word."""
-
-    PENDING = "pending"
-    PROCESSED = "processed"
-    FAILED = "failed"
-
-    FINAL = frozenset({PROCESSED, FAILED})
-
-
-def refund_status_normalize(processor_status: str) -> str:
-    """Paystack's `pending`, `processing` and `needs-attention` (and any word it
-    may add) are still on their way: `pending`; `processed` and `failed` are final."""
-    if processor_status in RefundStatus.FINAL:
-        return processor_status
-    return RefundStatus.PENDING
-
-
-@dataclass(frozen=True)
-class RefundOutcome:
-    reference: str  # OUR part reference, e.g. "rf_abc_1" ("" if none)
-    transaction_reference: str  # the collection's processor reference refunded
-    refund_id: str  # the processor's id of the refund ("" if unknown)
-    amount: int  # kobo
-    status: str  # "pending" | "processed" | "failed"  (normalized)
-    processor_status: str  # the processor's own word (pending, processing, ...)
-
-    @property
-    def final(self) -> bool:
-        return self.status in RefundStatus.FINAL
 
 
 def refund_outcome(
