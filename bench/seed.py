@@ -22,7 +22,7 @@ from django.db import transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from config.api.ids import new_public_id, random_token  # noqa: E402
-from installments.models import Installment, PaymentPlan  # noqa: E402
+from installments.plans.models import Installment, PaymentPlan  # noqa: E402
 from merchants.models import Merchant  # noqa: E402
 from payments.customers.models import Customer  # noqa: E402
 from payments.gateway.models import SandboxAuthorization  # noqa: E402

@@ -8,8 +8,8 @@ from config.api.idempotency import REPLAYED_HEADER, idempotency_key
 from config.api.ids import looks_like_public_id
 from config.api.pagination import paginated
 from config.api.permissions import accepts, credential_kind
-from installments.rules import NEW_CUSTOMER_SCORE
-from installments.serializers import plan_output
+from installments.plans.rules import NEW_CUSTOMER_SCORE
+from installments.plans.serializers import plan_output
 from merchants import selectors as merchant_selectors
 from merchants.authentication import resolve_merchant
 from merchants.errors import MerchantNotActive, MerchantNotFound

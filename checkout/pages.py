@@ -33,8 +33,8 @@ from config.web.security_headers import (
     origin_of,
 )
 from config.web.session_auth import see_other
-from installments import rules
-from installments import selectors as plan_selectors
+from installments.plans import rules
+from installments.plans import selectors as plan_selectors
 from payments.customers.forms import CustomerRegisterForm, CustomerSignInForm
 from payments.customers.session import customer_sign_out, session_customer
 from payments.gateway.selectors import processor_page_origins

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from config.api.errors import DomainError
 from config.money import format_kobo
-from installments import rules
+from installments.plans import rules
 
 from . import selectors
 

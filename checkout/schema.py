@@ -35,8 +35,8 @@ from config.api.schema import (
     path_id,
     string,
 )
-from installments import rules
-from installments.schema import PAYMENT_PLAN, PREFERRED_DAY
+from installments.plans import rules
+from installments.plans.schema import PAYMENT_PLAN, PREFERRED_DAY
 
 from . import api
 from .serializers import (

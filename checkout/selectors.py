@@ -5,7 +5,7 @@ from datetime import date
 from django.utils import timezone
 
 from config.db.rows import OneRow
-from installments import rules
+from installments.plans import rules
 
 from .models import (
     SESSION_TOKEN_PREFIX,

@@ -15,7 +15,7 @@ from config.api.serializers import (
     web_url,
 )
 from config.text import no_control_characters
-from installments import rules
+from installments.plans import rules
 
 CURRENCY_CODE = re.compile(r"[A-Z]{3}")
 _currency_code = matching(

@@ -299,7 +299,9 @@ SPECTACULAR_SETTINGS = {
         "config.api.schema_generator.add_components",
     ],
     # One name for the schedule types, whichever field lists them.
-    "ENUM_NAME_OVERRIDES": {"ScheduleTypeEnum": "installments.rules.SCHEDULE_TYPES"},
+    "ENUM_NAME_OVERRIDES": {
+        "ScheduleTypeEnum": "installments.plans.rules.SCHEDULE_TYPES"
+    },
     "SERVE_AUTHENTICATION": [],
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SWAGGER_UI_DIST": "SIDECAR",

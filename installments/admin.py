@@ -5,19 +5,15 @@ from django.contrib import admin
 
 from config.admin import ReadOnlyAdminMixin
 
-from .models import (
-    DepositAttempt,
-    EarlyPayment,
-    Installment,
-    InstallmentStatusChange,
-    PaymentPlan,
-    PaymentPlanStatusChange,
-    Reschedule,
-)
+from .deposits.models import DepositAttempt
+from .early.models import EarlyPayment
 
 # Registers the reminders' and receipts' admin, and the refunds'.
 from .notifications import admin as notifications_admin  # noqa: F401
+from .plans.history import InstallmentStatusChange, PaymentPlanStatusChange
+from .plans.models import Installment, PaymentPlan
 from .refunds import admin as refunds_admin
+from .reschedules.models import Reschedule
 
 
 class InstallmentInline(ReadOnlyAdminMixin, admin.TabularInline):

@@ -104,14 +104,22 @@ def _register_handlers() -> None:
     from payments.methods.hooks import register_revocation_handler
     from payments.payouts.orders import register_order_lookup
 
-    from . import confirmations, ledger_checks, metrics, orders, scores
+    from . import ledger_checks, metrics, orders
+    from .collection import confirmations
+    from .early import confirmations as early_confirmations
+    from .plans import hooks, scores
     from .refunds import ledger_checks as refund_checks
+    from .refunds import selectors as refund_selectors
+    from .refunds import serializers as refund_serializers
     from .refunds import settlement
+    from .reschedules import serializers as reschedule_serializers
 
     register_revocation_handler(scores.on_payment_method_revoked)
     register_refund_handler(settlement.outcome_apply)
     register_charge_confirmation_handler(confirmations.installment_charge_confirm)
-    register_charge_confirmation_handler(confirmations.early_payment_charge_confirm)
+    register_charge_confirmation_handler(
+        early_confirmations.early_payment_charge_confirm
+    )
     register_charge_confirmation_handler(confirmations.partial_debit_charge_confirm)
     register_ledger_check(
         ledger_checks.paid_installments_have_one_collection,
@@ -130,3 +138,13 @@ def _register_handlers() -> None:
     register_metrics_source("installments", metrics.metric_families)
     register_metrics_source("installments_messages", metrics.message_families)
     register_order_lookup(orders.orders_of_resources)
+    # The core's plan figures and representation, from the features above it.
+    hooks.register_refund_pending_reader(refund_selectors.amount_refund_pending)
+    hooks.register_plan_output_part(
+        refund_serializers.plan_refunds_part,
+        prefetch=refund_serializers.plan_refunds_prefetch,
+    )
+    hooks.register_plan_output_part(
+        reschedule_serializers.plan_reschedules_part,
+        prefetch=reschedule_serializers.plan_reschedules_prefetch,
+    )

@@ -15,7 +15,9 @@ from django.db.models import Exists, F, OuterRef
 
 from payments.ledger.models import LedgerTransaction
 
-from .models import DepositAttempt, EarlyPayment, EarlyPaymentItem, Installment
+from .deposits.models import DepositAttempt
+from .early.models import EarlyPayment, EarlyPaymentItem
+from .plans.models import Installment
 
 CHUNK = 2000
 

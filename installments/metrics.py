@@ -9,15 +9,12 @@ from django.db.models import Count, Min, Q, Sum
 from django.utils import timezone
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
-from .models import (
-    DepositAttempt,
-    Installment,
-    InstallmentStatusChange,
-    Message,
-    PaymentPlan,
-    Refund,
-)
-from .services import FAILURE_REASONS
+from .deposits.models import DepositAttempt
+from .deposits.services import FAILURE_REASONS
+from .notifications.models import Message
+from .plans.history import InstallmentStatusChange
+from .plans.models import Installment, PaymentPlan
+from .refunds.models import Refund
 
 KINDS = ("deposit", "installment")
 # Every reason of the closed `payment.failed` list is shown, at 0 until it

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 
 from payments.payouts.orders import OrderOf
 
-from .models import Installment, PaymentPlan, Refund
+from .plans.models import Installment, PaymentPlan
+from .refunds.models import Refund
 
 
 def orders_of_resources(

@@ -4,8 +4,8 @@ import logging
 
 from django_q.tasks import async_task
 
-from . import emails
 from .collection import collect_due
+from .notifications import emails
 from .refunds.services import refund_idempotency_records_purge
 from .refunds.settlement import parts_poll
 

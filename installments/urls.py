@@ -1,7 +1,11 @@
 from config.api.urls import api_path
 
-from . import api
+from .cancellation import api as cancellation_api
+from .collection import api as sandbox_api
+from .early import api as early_api
+from .plans import api
 from .refunds import api as refunds_api
+from .reschedules import api as reschedules_api
 
 urlpatterns = [
     *api_path("payment-plans", api.PlanListApi.as_view(), "payment-plan-list"),
@@ -16,25 +20,27 @@ urlpatterns = [
     ),
     *api_path(
         "payment-plans/<str:plan_id>/cancel",
-        refunds_api.PlanCancelApi.as_view(),
+        cancellation_api.PlanCancelApi.as_view(),
         "payment-plan-cancel",
     ),
     *api_path(
-        "payment-plans/<str:plan_id>/pay", api.PlanPayApi.as_view(), "payment-plan-pay"
+        "payment-plans/<str:plan_id>/pay",
+        early_api.PlanPayApi.as_view(),
+        "payment-plan-pay",
     ),
     *api_path(
         "payment-plans/<str:plan_id>/installments/<str:installment_id>/reschedule",
-        api.InstallmentRescheduleApi.as_view(),
+        reschedules_api.InstallmentRescheduleApi.as_view(),
         "payment-plan-installment-reschedule",
     ),
     *api_path(
         "sandbox/payment-plans/<str:plan_id>/collect-next",
-        api.SandboxCollectNextApi.as_view(),
+        sandbox_api.SandboxCollectNextApi.as_view(),
         "sandbox-plan-collect-next",
     ),
     *api_path(
         "sandbox/payment-plans/<str:plan_id>/advance",
-        api.SandboxAdvanceApi.as_view(),
+        sandbox_api.SandboxAdvanceApi.as_view(),
         "sandbox-plan-advance",
     ),
 ]

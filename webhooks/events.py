@@ -1,6 +1,6 @@
 """The envelope every event goes out in (docs/webhooks.md), and the payload of
 the `webhook.test` event: built here only. The payloads of the other events
-are their emitting app's (`installments/events.py`, `payments`' payouts)."""
+are their emitting app's (`installments/plans/events.py`, `payments`' payouts)."""
 
 import json
 from datetime import datetime

@@ -12,7 +12,7 @@ from django import forms
 
 from config.api.errors import AmountOutOfRange
 from config.money import format_kobo, naira_to_kobo
-from installments.rules import MAX_AMOUNT, MIN_AMOUNT, check_amount
+from installments.plans.rules import MAX_AMOUNT, MIN_AMOUNT, check_amount
 
 from ..serializers import PaymentLinkCreateInput
 from ..services import SUPPORTED_CURRENCIES

@@ -19,7 +19,7 @@ from django.test.utils import override_settings
 from django_q.conf import Conf
 
 from config import sms
-from installments.models import PaymentPlan
+from installments.plans.models import PaymentPlan
 from merchants import demo as accounts
 from payments.gateway.processors import get_processor
 
@@ -110,7 +110,7 @@ def summary(merchant) -> str:
     """One line on what the demo merchant has, for the seed's output."""
     from collections import Counter
 
-    from installments.models import Installment
+    from installments.plans.models import Installment
     from installments.refunds.models import Refund
     from payments.payouts.models import Payout
     from webhooks.models import DeliveryAttempt

@@ -35,7 +35,7 @@ import time_machine
 from django.utils import timezone
 
 from checkout.services.links import payment_link_create
-from installments.cancellation import plan_merchant_cancel
+from installments.cancellation.services import plan_merchant_cancel
 from installments.collection.engine import collect_due
 from installments.notifications import tasks as notification_tasks
 from installments.refunds.services import refund_create

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from checkout.services.completion import session_complete
 from checkout.services.links import payment_link_session_open
 from checkout.services.sessions import session_create
-from installments.models import PaymentPlan
+from installments.plans.models import PaymentPlan
 from payments.customers.services import customer_register
 from payments.gateway.processors import get_processor
 from payments.gateway.processors.sandbox.values import (

@@ -27,11 +27,12 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from installments import rules
-from installments import selectors as plan_selectors
-from installments import services as plans
-from installments.errors import PaymentInProgress
-from installments.models import DepositAttempt, PaymentPlan
+from installments.deposits import services as plans
+from installments.deposits.models import DepositAttempt
+from installments.plans import rules
+from installments.plans import selectors as plan_selectors
+from installments.plans.errors import PaymentInProgress
+from installments.plans.models import PaymentPlan
 from merchants.errors import MerchantNotActive
 from payments.gateway.declines import decline_of
 from payments.methods import selectors as method_selectors

@@ -4,7 +4,7 @@ from django.db import transaction
 
 from config.api.errors import UnsupportedCurrency
 from config.api.ids import random_token
-from installments import rules
+from installments.plans import rules
 
 from ..errors import PaymentLinkNotFound
 from ..models import CheckoutSession, PaymentLink

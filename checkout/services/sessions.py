@@ -12,7 +12,7 @@ from django.utils import timezone
 from config.api.errors import UnsupportedCurrency
 from config.api.idempotency import IDEMPOTENCY_RETENTION
 from config.db.rows import insert_values, typed_select
-from installments import rules
+from installments.plans import rules
 
 from .. import selectors
 from ..errors import OrderAlreadyPaid

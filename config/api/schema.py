@@ -87,6 +87,12 @@ _components: dict[str, dict] = {}
 def component(name: str, schema: dict) -> dict:
     """Register a named schema under components/schemas; returns a `$ref` to it."""
     _components[name] = schema
+    return ref(name)
+
+
+def ref(name: str) -> dict:
+    """A `$ref` to the component another module registers under `name` (one
+    that module may not import: a lower layer naming a higher one's schema)."""
     return {"$ref": f"#/components/schemas/{name}"}
 
 

@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from ..early.account import views as early_views
-from ..reschedules.account import views as reschedule_views
+from . import early as early_views
+from . import reschedules as reschedule_views
 from . import views
 
 app_name = "account"

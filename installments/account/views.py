@@ -45,9 +45,10 @@ from payments.methods import selectors as method_selectors
 from payments.methods import services as method_services
 from payments.methods.models import BankMandate
 
-from .. import selectors
 from ..early.selectors import early_payment_choices
-from ..errors import PlanNotFound
+from ..plans import selectors
+from ..plans.errors import PlanNotFound
+from ..refunds.selectors import amount_refund_pending
 from .forms import STEP_FORMS, STEP_SUBMITS, BankAccountForm
 from .orders import order_for
 
@@ -145,7 +146,7 @@ def plan_detail(request, plan_id):
         raise Http404("No plan of yours has this id.") from None
     pay = early_payment_choices(request.customer, plan)
     context = {**_with_standing(plan), "pay": pay}
-    context["refund_pending"] = selectors.amount_refund_pending(plan)
+    context["refund_pending"] = amount_refund_pending(plan)
     return TemplateResponse(request, "installments/account/plan.html", context)
 
 

@@ -5,9 +5,10 @@ collect_installments`: claims (claims.py), processor calls outside any
 transaction (charging.py), set-based recording (outcomes.py).
 """
 
+from ..plans.rules import LEASE
 from .batch import Tally
 from .charging import Result
-from .claims import LEASE, Claim, attempt_reference
+from .claims import Claim, attempt_reference
 from .engine import (
     BATCH_SIZE,
     PassSummary,

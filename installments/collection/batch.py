@@ -8,8 +8,8 @@ from datetime import date, datetime
 
 from merchants.models import Merchant
 
-from .. import emails
-from ..models import Installment, PaymentPlan
+from ..notifications import emails
+from ..plans.models import Installment, PaymentPlan
 
 
 @dataclass

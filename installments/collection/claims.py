@@ -15,7 +15,7 @@ leaves it as it is.
 """
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 from django.db import transaction
 from django.db.models import CharField, Exists, F, OuterRef, Q, QuerySet, Value
@@ -24,14 +24,12 @@ from django.utils import timezone
 
 from payments.methods.selectors import payment_methods_added_after
 
-from ..models import EarlyPaymentItem, Installment, PaymentPlan
+from ..early.models import EarlyPaymentItem
+from ..plans.models import Installment, PaymentPlan
+from ..plans.rules import LEASE
 
 Status = Installment.Status
 
-# An attempt in flight this long is settled by a later pass. Far beyond the
-# processor calls' own timeouts: no request of it can still reach the processor,
-# so a reference the processor does not know then was never charged.
-LEASE = timedelta(minutes=10)
 
 _CLAIM_FIELDS = (
     "id",

@@ -17,8 +17,8 @@ from payments.methods.services.saved_charges import charge_verify
 
 from ..early.models import EarlyPayment
 from ..early.outcomes import early_payment_settle
-from ..models import Installment
-from .claims import LEASE
+from ..plans.models import Installment
+from ..plans.rules import LEASE
 
 logger = logging.getLogger("installments.collection")
 

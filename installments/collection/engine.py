@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta
 
 from django.utils import timezone
 
-from ..models import Installment, start_of_day
+from ..plans.models import Installment, start_of_day
 from .batch import Tally
 from .charging import BROKEN, UNDECIDED, ChargePool
 from .claims import (

@@ -45,10 +45,11 @@ from payments.customers.models import Customer
 from payments.ledger.services import Collection, collections_post
 from webhooks.services import emit_for_merchants
 
-from .. import emails, events, scores
-from ..milestones import milestones_reach
-from ..models import Installment, PaymentPlan
-from ..selectors import installments_paid_sums
+from ..notifications import emails
+from ..plans import events, scores
+from ..plans.milestones import milestones_reach
+from ..plans.models import Installment, PaymentPlan
+from ..plans.selectors import installments_paid_sums
 from .batch import Batch, Tally
 from .charging import FAILED, PAID, Result
 from .claims import partial_reference_expression, reference_expression

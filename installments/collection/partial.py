@@ -37,7 +37,7 @@ from payments.methods.services.saved_charges import (
     saved_method_partial_debit,
 )
 
-from ..models import Installment
+from ..plans.models import Installment
 from .retries import MAX_ATTEMPTS
 
 logger = logging.getLogger("installments.collection")

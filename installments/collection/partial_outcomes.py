@@ -15,8 +15,9 @@ from django.db.models import F
 
 from payments.ledger.services import Collection, collections_post
 
-from .. import emails, events
-from ..models import Installment
+from ..notifications import emails
+from ..plans import events
+from ..plans.models import Installment
 from .batch import Batch
 
 if TYPE_CHECKING:

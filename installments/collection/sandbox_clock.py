@@ -34,12 +34,13 @@ from django.utils import timezone
 from config.db.locks import advisory_lock_try
 from payments.gateway.processors.sandbox.clock import sandbox_as_of
 
-from ..errors import AdvanceDateOutOfRange, PlanBusy, PlanNotCollectable
-from ..models import Installment, PaymentPlan
 from ..notifications import services as notifications
 from ..notifications.models import Message
-from ..selectors import plans_with_installments
+from ..plans.errors import PlanBusy, PlanNotCollectable
+from ..plans.models import Installment, PaymentPlan
+from ..plans.selectors import plans_with_installments
 from .engine import collect_due
+from .errors import AdvanceDateOutOfRange
 
 Status = Installment.Status
 

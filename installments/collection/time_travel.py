@@ -3,9 +3,9 @@ a merchant testing an integration sees a month's collection now."""
 
 from django.db import DatabaseError, connection, transaction
 
-from ..errors import PlanNotCollectable
-from ..models import Installment, PaymentPlan
-from ..selectors import plans_with_installments
+from ..plans.errors import PlanNotCollectable
+from ..plans.models import Installment, PaymentPlan
+from ..plans.selectors import plans_with_installments
 from .engine import installment_collect_now
 
 Status = Installment.Status

@@ -6,13 +6,10 @@ from django import forms
 from config.money import format_kobo, naira_to_kobo
 from config.web.forms import FilterForm, SerializerForm, validate_with_serializer
 
-from ..models import PaymentPlan
-from ..refunds.serializers import (
-    REASON_MAX_LENGTH,
-    PlanCancelInput,
-    RefundCreateInput,
-)
-from ..rules import MAX_AMOUNT
+from ..cancellation.serializers import PlanCancelInput
+from ..plans.models import PaymentPlan
+from ..plans.rules import MAX_AMOUNT
+from ..refunds.serializers import REASON_MAX_LENGTH, RefundCreateInput
 
 
 class PlanSearchForm(FilterForm):

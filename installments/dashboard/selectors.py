@@ -14,17 +14,13 @@ from django.db.models import Prefetch, Q, QuerySet
 from payments.ledger import selectors as ledger_selectors
 from payments.ledger.fees import fee_given_back
 
-from ..cancellation import OPEN_INSTALLMENT_STATUSES
-from ..models import (
-    DepositAttempt,
-    Installment,
-    PaymentPlan,
-    Refund,
-    RefundReduction,
-)
+from ..cancellation.services import OPEN_INSTALLMENT_STATUSES
+from ..deposits.models import DepositAttempt
+from ..plans.models import Installment, PaymentPlan
+from ..plans.selectors import plans_with_installments
 from ..refunds import allocation
 from ..refunds import selectors as refund_selectors
-from ..selectors import plans_with_installments
+from ..refunds.models import Refund, RefundReduction
 
 if TYPE_CHECKING:
     from payments.ledger.models import LedgerTransaction

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..reschedules.dashboard import views as reschedule_views
+from . import reschedules as reschedule_views
 from . import views
 
 app_name = "installments_dashboard"

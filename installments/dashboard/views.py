@@ -25,14 +25,17 @@ from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
-from .. import exports, selectors
-from ..cancellation import (
+from ..cancellation.errors import PlanNotCancellable
+from ..cancellation.services import (
     CANCELLABLE_PLAN_STATUSES,
     OPEN_INSTALLMENT_STATUSES,
     plan_merchant_cancel,
 )
-from ..errors import PlanBusy, PlanNotCancellable, PlanNotFound, RefundExceedsRefundable
-from ..models import PaymentPlan
+from ..plans import exports, selectors
+from ..plans.errors import PlanBusy, PlanNotFound
+from ..plans.models import PaymentPlan
+from ..refunds.errors import RefundExceedsRefundable
+from ..refunds.selectors import amount_refund_pending
 from ..refunds.services import refund_create
 from . import selectors as dashboard_selectors
 from .forms import (
@@ -141,7 +144,7 @@ class PlanDetailView(MerchantLoginRequiredMixin, View):
             "installments/dashboard/plan.html",
             {
                 "plan": _with_amounts(plan),
-                "refund_pending": selectors.amount_refund_pending(plan),
+                "refund_pending": amount_refund_pending(plan),
                 **dashboard_selectors.plan_history(plan),
                 "refunds": refunds,
                 "refunds_query": query_without(request, "refunds_page"),

@@ -1,6 +1,6 @@
 """Deposit attempts: each try at charging a plan's deposit (DESIGN section 7),
 claimed before the processor is called and settled once (the claim, call and
-settle of checkout/services/completion.py over installments/services.py)."""
+settle of checkout/services/completion.py over services.py here)."""
 
 from django.db import models
 from django.db.models import Q

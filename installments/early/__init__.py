@@ -6,5 +6,5 @@ installments' row locks, `processing`), charged outside any transaction
 (`services.py`), settled in a durable transaction (`outcomes.py`). An answer lost
 to a crash or a timeout is settled by the engine's pass
 (installments/collection/early_recovery.py) or the processor's `charge.success`
-(installments/confirmations.py), by verifying the early payment's own reference.
+(`confirmations.py`), by verifying the early payment's own reference.
 """

@@ -17,14 +17,10 @@ from django.db.models import F
 
 from config.api.ids import looks_like_public_id
 
-from ..collection.claims import LEASE
-from ..errors import (
-    InstallmentNotFound,
-    InstallmentNotPayable,
-    PaymentInProgress,
-    PlanNotCollectable,
-)
-from ..models import Installment, PaymentPlan
+from ..plans.errors import InstallmentNotFound, PaymentInProgress, PlanNotCollectable
+from ..plans.models import Installment, PaymentPlan
+from ..plans.rules import LEASE
+from .errors import InstallmentNotPayable
 from .models import (
     EarlyPayment,
     EarlyPaymentItem,

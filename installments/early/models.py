@@ -1,6 +1,6 @@
 """Early payments: each try at paying installments before the engine collects
 them, with its own processor reference, and what it claimed (to put it back on a
-decline). Imported by installments/models.py, where Django looks for models."""
+decline). Listed in installments/models.py, where Django looks for models."""
 
 from django.db import models
 from django.db.models import Q

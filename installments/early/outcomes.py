@@ -27,10 +27,10 @@ from payments.ledger.services import Collection, collections_post
 from payments.methods.services.saved_charges import ChargeOutcome
 from webhooks.services import emit_events
 
-from .. import events, scores
-from ..milestones import milestones_reach
-from ..models import Installment, PaymentPlan
-from ..services import failure_reason
+from ..deposits.services import failure_reason
+from ..plans import events, scores
+from ..plans.milestones import milestones_reach
+from ..plans.models import Installment, PaymentPlan
 from .models import EarlyPayment, EarlyPaymentItem
 
 logger = logging.getLogger("installments.collection")

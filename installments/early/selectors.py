@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from payments.methods.selectors import payment_methods_chargeable
 
-from ..models import Installment, PaymentPlan
+from ..plans.models import Installment, PaymentPlan
 
 UNPAID = Installment.UNPAID
 

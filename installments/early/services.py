@@ -12,10 +12,11 @@ from payments.methods.errors import PaymentFailed, PaymentMethodInactive
 from payments.methods.models import PaymentMethod
 from payments.methods.services.saved_charges import saved_method_charge
 
-from ..errors import NoPaymentMethod, PaymentInProgress
-from ..models import PaymentPlan
-from ..selectors import plans_with_installments
+from ..plans.errors import PaymentInProgress
+from ..plans.models import PaymentPlan
+from ..plans.selectors import plans_with_installments
 from .claims import early_payment_claim
+from .errors import NoPaymentMethod
 from .models import EarlyPayment
 from .outcomes import early_payment_settle
 

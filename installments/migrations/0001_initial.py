@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import installments.models
+import installments.plans.models
 from django.db import migrations, models
 
 
@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('status_changed_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('public_id', models.CharField(default=installments.models.new_installment_id, max_length=40, unique=True)),
+                ('public_id', models.CharField(default=installments.plans.models.new_installment_id, max_length=40, unique=True)),
                 ('sequence', models.PositiveSmallIntegerField()),
                 ('amount', models.BigIntegerField()),
                 ('currency', models.CharField(default='NGN', max_length=3)),
@@ -59,7 +59,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('status_changed_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('public_id', models.CharField(default=installments.models.new_plan_id, max_length=40, unique=True)),
+                ('public_id', models.CharField(default=installments.plans.models.new_plan_id, max_length=40, unique=True)),
                 ('order_reference', models.CharField(max_length=100)),
                 ('currency', models.CharField(default='NGN', max_length=3)),
                 ('total_amount', models.BigIntegerField()),

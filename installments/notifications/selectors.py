@@ -10,8 +10,8 @@ from django.db.models.functions import Cast, Concat
 from payments.ledger import selectors as ledger_selectors
 from payments.methods.selectors import payment_methods_chargeable_by_customer
 
-from ..models import Installment, PaymentPlan
-from ..selectors import amount_remaining, plans_with_installments
+from ..plans.models import Installment, PaymentPlan
+from ..plans.selectors import amount_remaining, plans_with_installments
 from .models import Message
 
 DEPOSIT_REFERENCE = re.compile(r"_d[0-9]+$")

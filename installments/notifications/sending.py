@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from config.sms import SmsError, SmsMessage, SmsNotSent, sms_backend
 
-from .. import emails
+from . import emails
 from .models import Message
 from .texts import Outgoing
 

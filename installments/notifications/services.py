@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from config.api.queue import enqueue_on_commit
 
-from ..models import PaymentPlan
+from ..plans.models import PaymentPlan
 from . import selectors, texts
 from .sending import (
     Tally,

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from payments.gateway.declines import decline_of
 
-from ..emails import hello, naira, order, shop
+from .emails import hello, naira, order, shop
 from .models import Message
 from .selectors import reminder_subject
 

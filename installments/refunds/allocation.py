@@ -14,7 +14,8 @@ refunded: a refund that would need it is refused (409 `plan_busy`).
 from dataclasses import dataclass
 from datetime import date
 
-from ..errors import PlanBusy, RefundExceedsRefundable
+from ..plans.errors import PlanBusy
+from .errors import RefundExceedsRefundable
 
 
 @dataclass(frozen=True)

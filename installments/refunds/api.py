@@ -10,11 +10,9 @@ from config.api.pagination import paginate
 from config.api.permissions import accepts
 from merchants.authentication import resolve_merchant
 
-from .. import selectors as plan_selectors
-from ..cancellation import plan_merchant_cancel
-from ..serializers import plan_output
+from ..plans import selectors as plan_selectors
 from . import selectors
-from .serializers import PlanCancelInput, RefundCreateInput, refund_output
+from .serializers import RefundCreateInput, refund_output
 from .services import refund_create
 
 
@@ -46,18 +44,3 @@ class PlanRefundsApi(APIView):
         return responses.ok(
             [refund_output(refund) for refund in page.items], total=page.total
         )
-
-
-class PlanCancelApi(APIView):
-    """`POST /api/v1/payment-plans/<plan_id>/cancel` `{reason}`: no more
-    debits, nothing refunded; answers the plan. 409 `plan_not_cancellable`."""
-
-    permission_classes = [accepts("api_key")]
-
-    def post(self, request, plan_id):
-        plan = plan_selectors.plan_of_merchant(resolve_merchant(request), plan_id)
-        data = PlanCancelInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        plan_merchant_cancel(plan=plan, reason=data.validated_data["reason"])
-        plan = plan_selectors.plans_with_installments().get(pk=plan.pk)
-        return responses.ok(plan_output(plan))

@@ -10,7 +10,7 @@ from django.db.models import F, Sum
 from payments.ledger.hooks import NamedLedgerCheck
 from payments.ledger.models import LedgerTransaction
 
-from ..models import Installment, PaymentPlan
+from ..plans.models import Installment, PaymentPlan
 from .models import Refund, RefundPart, RefundReduction
 
 Kind = LedgerTransaction.Kind

@@ -3,11 +3,11 @@ the ledger), a plan's refunds, the answer kept for an `Idempotency-Key`."""
 
 import uuid
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, Sum
 
 from payments.ledger import selectors as ledger_selectors
 
-from ..models import Installment, PaymentPlan
+from ..plans.models import Installment, PaymentPlan
 from .allocation import Allocation, Collected, Owed, allocate
 from .models import Refund, RefundIdempotencyRecord, RefundPart
 
@@ -76,4 +76,21 @@ def refund_preview(plan: PaymentPlan, amount: int) -> Allocation:
         owed=owed_of(rows),
         collected=plan_collected(plan),
         limit=plan.total_amount - plan.amount_refunded,
+    )
+
+
+def amount_refund_pending(plan: PaymentPlan) -> int:
+    """Of `plan.amount_refunded`, the money of refund parts still open: on its
+    way to the customer, and back (refundable again) if it fails. Read from
+    the prefetched refunds and parts when there are, else in one query."""
+    if not plan.amount_refunded:
+        return 0
+    prefetched = getattr(plan, "_prefetched_objects_cache", {}).get("refunds")
+    if prefetched is not None:
+        return sum(refund.amount_pending for refund in prefetched)
+    return (
+        RefundPart.objects.filter(refund__plan=plan, status__in=RefundPart.OPEN)
+        .order_by()
+        .aggregate(total=Sum("amount"))["total"]
+        or 0
     )

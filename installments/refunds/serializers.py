@@ -1,4 +1,7 @@
-"""HTTP in/out for plan refunds and cancellation (DESIGN section 14)."""
+"""HTTP in/out for plan refunds (DESIGN section 14), and the refunds part of
+the plan representation (registered in installments/apps.py)."""
+
+from django.db.models import Prefetch
 
 from config.api.formats import iso_utc
 from config.api.serializers import (
@@ -7,7 +10,8 @@ from config.api.serializers import (
     StrictSerializer,
 )
 
-from ..rules import MAX_AMOUNT
+from ..plans.rules import MAX_AMOUNT
+from .models import Refund, RefundPart
 
 REASON_MAX_LENGTH = 255
 
@@ -19,10 +23,6 @@ class RefundCreateInput(StrictSerializer):
         help_text="Kobo to take off the order: first off its unpaid installments, "
         "the rest paid back in money.",
     )
-    reason = StrictCharField(max_length=REASON_MAX_LENGTH)
-
-
-class PlanCancelInput(StrictSerializer):
     reason = StrictCharField(max_length=REASON_MAX_LENGTH)
 
 
@@ -54,3 +54,18 @@ def refund_output(refund) -> dict:
         "parts": [refund_part_output(part) for part in refund.parts.all()],
         "created_at": iso_utc(refund.created_at),
     }
+
+
+def plan_refunds_part(plan) -> dict:
+    """The plan representation's `refunds`, newest first."""
+    return {"refunds": [refund_output(refund) for refund in plan.refunds.all()]}
+
+
+def plan_refunds_prefetch() -> Prefetch:
+    """What `plan_refunds_part` reads: the refunds newest first, with their parts."""
+    return Prefetch(
+        "refunds",
+        queryset=Refund.objects.order_by("-created_at", "-id").prefetch_related(
+            Prefetch("parts", queryset=RefundPart.objects.order_by("number"))
+        ),
+    )

@@ -19,15 +19,15 @@ from config.api.idempotency import IDEMPOTENCY_RETENTION
 from payments.ledger.services import refund_post
 from webhooks.services import emit_events
 
-from .. import events
-from ..cancellation import (
+from ..cancellation.services import (
     installments_cancel,
     open_installments_lock,
     plan_cancel_when_nothing_left,
 )
-from ..models import Installment, PaymentPlan
 from ..notifications.services import refund_receipt_send
-from ..services import lock_plan
+from ..plans import events
+from ..plans.models import Installment, PaymentPlan
+from ..plans.services import lock_plan
 from . import selectors
 from .allocation import Allocation, allocate
 from .models import (

@@ -41,9 +41,9 @@ from payments.ledger.services import (
 )
 from webhooks.services import emit_events
 
-from .. import events
-from ..models import PaymentPlan
 from ..notifications.services import refund_receipt_send
+from ..plans import events
+from ..plans.models import PaymentPlan
 from .models import Refund, RefundPart
 
 logger = logging.getLogger("installments.refunds")

@@ -11,11 +11,11 @@ from config.api.errors import DomainError
 from config.web.forms import FormPage
 from config.web.session_auth import see_other
 
-from .. import selectors as plan_selectors
-from ..models import PaymentPlan
+from ..plans import selectors as plan_selectors
+from ..plans.models import PaymentPlan
 from .forms import RescheduleForm
 from .rules import long_date
-from .selectors import installments_movable
+from .selectors import customer_reschedules_left, installments_movable
 from .services import installment_reschedule
 
 
@@ -64,7 +64,7 @@ class ReschedulePage(FormPage):
         response.context_data.update(
             plan=plan,
             movable=bool(form.fields["installment_id"].choices),
-            reschedules_left=plan_selectors.customer_reschedules_left(plan),
+            reschedules_left=customer_reschedules_left(plan),
             max_days=plan.merchant.reschedule_max_days,
         )
         return response

@@ -7,7 +7,7 @@ from django import forms
 from config.money import format_kobo
 from config.web.forms import validate_with_serializer
 
-from ..serializers import RescheduleInput
+from .serializers import RescheduleInput
 
 
 class RescheduleForm(forms.Form):

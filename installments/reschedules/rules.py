@@ -12,7 +12,7 @@ next working day named, so the date agreed is the date collected.
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from ..rules import is_working_day, working_day_on_or_after
+from ..plans.rules import is_working_day, working_day_on_or_after
 
 CUSTOMER, MERCHANT = "customer", "merchant"
 # However far a merchant moves a date: plans last at most a year.

@@ -20,15 +20,12 @@ from django.utils import timezone
 from config.api.ids import looks_like_public_id
 from webhooks.services import emit_events
 
-from .. import events
 from ..collection.retries import waiting_until
-from ..errors import (
-    InstallmentNotFound,
-    PaymentInProgress,
-    RescheduleNotAllowed,
-)
-from ..models import Installment, PaymentPlan, start_of_day
+from ..plans import events
+from ..plans.errors import InstallmentNotFound, PaymentInProgress
+from ..plans.models import Installment, PaymentPlan, start_of_day
 from . import rules
+from .errors import RescheduleNotAllowed
 from .models import Reschedule
 
 Status = Installment.Status

@@ -25,8 +25,8 @@ from checkout import services as checkout_services
 from checkout.models import PaymentLink
 from config.api.auth import ROLE_CUSTOMER, ROLE_MERCHANT
 from config.api.ids import random_token
-from installments.models import PaymentPlan
-from installments.rules import working_day_on_or_after
+from installments.plans.models import PaymentPlan
+from installments.plans.rules import working_day_on_or_after
 from merchants import services as merchant_services
 from merchants.models import Merchant
 from payments.models import Customer, PaymentMethod, Payout

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from checkout.services.sessions import session_create
-from installments.models import PaymentPlan
+from installments.plans.models import PaymentPlan
 from merchants import guides
 from merchants.demo import DEMO_MERCHANT_EMAIL
 from merchants.models import Merchant

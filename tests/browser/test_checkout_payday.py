@@ -9,8 +9,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from checkout import services as checkout_services
-from installments import rules
-from installments.models import PaymentPlan
+from installments.plans import rules
+from installments.plans.models import PaymentPlan
 
 from ..conftest import make_merchant_with_key
 from ..factories import PASSWORD

@@ -11,7 +11,7 @@ Screenshots: tests/screenshots/test_every_dashboard_page_<size>_/.
 
 import pytest
 
-from installments.models import PaymentPlan
+from installments.plans.models import PaymentPlan
 from merchants.demo import DEMO_MERCHANT_EMAIL
 from merchants.models import Merchant
 

@@ -19,7 +19,7 @@ import requests
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from installments.models import PaymentPlan
+from installments.plans.models import PaymentPlan
 from payments.ledger.selectors import wallet_available_balance
 
 from ..checkout.conftest import add_card, register

@@ -11,7 +11,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from installments.models import PaymentPlan, Refund
+from installments.plans.models import PaymentPlan
+from installments.refunds.models import Refund
 
 from ..conftest import make_merchant_with_key
 from ..factories import PASSWORD

@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from checkout import services
 from checkout.models import CheckoutSession
-from installments.models import DepositAttempt, Installment, PaymentPlan
+from installments.deposits.models import DepositAttempt
+from installments.plans.models import Installment, PaymentPlan
 from payments.ledger.fees import platform_fee
 from payments.ledger.selectors import wallet_available_balance
 from payments.models import LedgerTransaction, PaymentMethod

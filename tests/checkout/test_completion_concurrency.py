@@ -5,7 +5,8 @@ from django.conf import settings
 from rest_framework.test import APIClient
 
 from checkout.models import CheckoutSession
-from installments.models import DepositAttempt, PaymentPlan
+from installments.deposits.models import DepositAttempt
+from installments.plans.models import PaymentPlan
 from payments.models import LedgerTransaction
 
 from ..concurrency import run_concurrently

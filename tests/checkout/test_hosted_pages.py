@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from checkout.models import CheckoutSession, PaymentLink
 from config.web.security_headers import policy
-from installments.models import PaymentPlan
+from installments.plans.models import PaymentPlan
 from payments.models import Customer
 
 from ..conftest import make_merchant_with_key

@@ -8,7 +8,7 @@ import pytest
 import time_machine
 from django.test import Client
 
-from installments.models import PaymentPlan
+from installments.plans.models import PaymentPlan
 
 from ..conftest import make_merchant_with_key
 from .conftest import deposit_charges, open_session

@@ -10,7 +10,7 @@ import time_machine
 from django.utils import timezone
 
 from checkout import services
-from installments.models import PaymentPlan
+from installments.plans.models import PaymentPlan
 
 from ..conftest import make_merchant_with_key
 from .conftest import (

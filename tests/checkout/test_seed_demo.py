@@ -17,7 +17,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from checkout.models import CheckoutSession
-from installments.models import Installment, PaymentPlan
+from installments.plans.models import Installment, PaymentPlan
 from installments.refunds.models import Refund
 from merchants.demo import DEMO_MERCHANT_EMAIL
 from merchants.models import ApiKey, Merchant

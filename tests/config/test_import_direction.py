@@ -1,8 +1,8 @@
 """Imports point one way (DESIGN section 1, docs/architecture.md): checkout ->
 installments -> payments -> webhooks -> merchants -> config. A module may import
 from its own app and from any app to its right, never to its left. Inside
-payments, the domain subpackages are layered the same way and never import each
-other in a cycle.
+payments and inside installments, the subpackages are layered the same way and
+never import each other in a cycle.
 
 The walk reads every module of the project with `ast` (nothing is imported):
 imports at the top, inside functions and inside classes all count; those under
@@ -28,6 +28,25 @@ EXCEPTIONS = {"config.urls"}  # and every `<app>.apps`
 # models, schema, management commands, ...) put them together and are imported
 # by none of them.
 PAYMENTS_LAYERS = ["customers", "ledger", "gateway", "methods", "payouts", "dashboard"]
+
+# The subpackages of installments, lowest first: the shared core (the plan, its
+# rules, events, reads and representation), then one subpackage per feature.
+# Its top (apps, admin, models, urls, schema, tasks, metrics, orders,
+# ledger_checks, management commands) puts them together.
+INSTALLMENTS_LAYERS = [
+    "plans",
+    "notifications",
+    "deposits",
+    "early",
+    "collection",
+    "cancellation",
+    "refunds",
+    "reschedules",
+    "account",
+    "dashboard",
+]
+# Folders of an app that are not subpackages of its layers.
+NOT_LAYERS = ("management", "migrations", "templatetags")
 
 
 @dataclass(frozen=True)
@@ -117,48 +136,50 @@ def upward_imports(imports: list[Import], apps: list[str]) -> list[str]:
     return problems
 
 
-def _subpackage(module: str, layers: list[str]) -> str | None:
+def _subpackage(module: str, layers: list[str], app: str) -> str | None:
     parts = module.split(".")
-    if parts[0] != "payments":
+    if parts[0] != app:
         return None
     return parts[1] if parts[1:] and parts[1] in layers else ""  # "": the top
 
 
-def subpackage_edges(imports: list[Import], layers: list[str]) -> dict:
-    """{(importing subpackage, imported): first Import} inside payments; the
-    top of payments is ""."""
+def subpackage_edges(
+    imports: list[Import], layers: list[str], app: str = "payments"
+) -> dict:
+    """{(importing subpackage, imported): first Import} inside the app; the
+    top of the app is ""."""
     edges = {}
     for imp in imports:
-        source = _subpackage(imp.module, layers)
-        target = _subpackage(imp.target, layers)
+        source = _subpackage(imp.module, layers, app)
+        target = _subpackage(imp.target, layers, app)
         if source is None or target is None or source == target:
             continue
         edges.setdefault((source, target), imp)
     return edges
 
 
-def layer_breaches(edges: dict, layers: list[str]) -> list[str]:
+def layer_breaches(edges: dict, layers: list[str], app: str = "payments") -> list[str]:
     problems = []
     for (source, target), imp in sorted(edges.items()):
         if source == "":
-            continue  # the top of payments puts the subpackages together
+            continue  # the top of the app puts the subpackages together
         if target == "":
             problems.append(
                 f"{imp.module} (line {imp.line}) imports {imp.target}, the top of "
-                "payments, which imports every subpackage: import from the "
+                f"{app}, which imports every subpackage: import from the "
                 "subpackage that defines it"
             )
         elif layers.index(target) > layers.index(source):
             problems.append(
-                f"{imp.module} (line {imp.line}) imports {imp.target}: payments."
-                f"{source} may not import payments.{target}, which sits above it"
+                f"{imp.module} (line {imp.line}) imports {imp.target}: {app}."
+                f"{source} may not import {app}.{target}, which sits above it"
             )
     return problems
 
 
 def cycles(edges: dict) -> list[list[str]]:
     """Each cycle between the subpackages once, as the list of its nodes (an
-    import of the top of payments is a layer breach already)."""
+    import of the top of the app is a layer breach already)."""
     graph = {}
     for source, target in edges:
         if source and target:
@@ -208,10 +229,35 @@ def test_every_payments_subpackage_has_its_place_in_the_layers():
     found = {
         path.parent.name
         for path in (ROOT / "payments").glob("*/__init__.py")
-        if path.parent.name not in ("management", "migrations", "templatetags")
+        if path.parent.name not in NOT_LAYERS
     }
 
     assert found == set(PAYMENTS_LAYERS)
+
+
+def test_installments_subpackages_import_only_those_below_them():
+    imports = project_imports(ROOT, ["installments"])
+    edges = subpackage_edges(imports, INSTALLMENTS_LAYERS, "installments")
+
+    assert ("refunds", "plans") in edges  # the walk did see the subpackages
+    assert layer_breaches(edges, INSTALLMENTS_LAYERS, "installments") == []
+
+
+def test_installments_subpackages_have_no_import_cycle():
+    imports = project_imports(ROOT, ["installments"])
+    edges = subpackage_edges(imports, INSTALLMENTS_LAYERS, "installments")
+
+    assert cycles(edges) == []
+
+
+def test_every_installments_subpackage_has_its_place_in_the_layers():
+    found = {
+        path.parent.name
+        for path in (ROOT / "installments").glob("*/__init__.py")
+        if path.parent.name not in NOT_LAYERS
+    }
+
+    assert found == set(INSTALLMENTS_LAYERS)
 
 
 # --- the checks themselves fail where they must --------------------------------------
@@ -268,4 +314,33 @@ def test_a_cycle_and_an_upward_import_between_payments_subpackages_are_reported(
         "payments.methods.services (line 2) imports payments.models, the top of "
         "payments, which imports every subpackage: import from the subpackage "
         "that defines it",
+    ]
+
+
+def test_an_installments_feature_importing_the_top_or_a_feature_above_is_reported(
+    tmp_path,
+):
+    write_files(
+        tmp_path,
+        {
+            "installments/__init__.py": "",
+            "installments/models.py": "from .refunds.models import Refund\n",
+            "installments/plans/__init__.py": "",
+            "installments/plans/events.py": "from ..refunds import models\n",
+            "installments/refunds/__init__.py": "",
+            "installments/refunds/models.py": "from ..plans import events\n"
+            "from installments.models import Refund\n",
+        },
+    )
+    imports = project_imports(tmp_path, ["installments"])
+    edges = subpackage_edges(imports, INSTALLMENTS_LAYERS, "installments")
+
+    assert cycles(edges) == [["plans", "refunds", "plans"]]
+    assert layer_breaches(edges, INSTALLMENTS_LAYERS, "installments") == [
+        "installments.plans.events (line 1) imports installments.refunds.models: "
+        "installments.plans may not import installments.refunds, which sits "
+        "above it",
+        "installments.refunds.models (line 2) imports installments.models, the "
+        "top of installments, which imports every subpackage: import from the "
+        "subpackage that defines it",
     ]

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from config.models import IllegalTransition
-from installments.models import Installment
+from installments.plans.models import Installment
 from merchants.models import Merchant
 from webhooks import services
 from webhooks.models import Delivery

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from installments.collection import PassSummary, collect_due
-from installments.models import PaymentPlan
+from installments.plans.models import PaymentPlan
 from payments.gateway import tasks as gateway_tasks
 from payments.models import SandboxTransaction
 from webhooks.models import Event

@@ -8,7 +8,7 @@ import time_machine
 from django.utils import timezone
 
 from installments.collection import PassSummary
-from installments.models import Installment, PaymentPlan
+from installments.plans.models import Installment, PaymentPlan
 from payments.models import PaymentMethod, SandboxTransaction
 
 from ..checkout.conftest import (

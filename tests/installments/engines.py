@@ -7,11 +7,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from installments.models import (
-    Installment,
-    PaymentPlan,
-    start_of_day,
-)
+from installments.plans.models import Installment, PaymentPlan, start_of_day
 from payments.methods.models import secret_digest
 from payments.models import (
     Customer,

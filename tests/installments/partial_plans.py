@@ -3,7 +3,7 @@
 from datetime import timedelta
 
 from installments.collection import PassSummary
-from installments.models import Installment
+from installments.plans.models import Installment
 from merchants.models import Merchant
 from payments.gateway.processors.sandbox.values import CARD_PARTIAL_FUNDS
 

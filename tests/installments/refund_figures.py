@@ -1,6 +1,7 @@
 """Figures of a plan refund's money: the wallet, the platform fees, a snapshot."""
 
-from installments.models import PaymentPlan, Refund
+from installments.plans.models import PaymentPlan
+from installments.refunds.models import Refund
 from payments.ledger.models import PLATFORM_FEES, LedgerTransaction, wallet_account
 from payments.ledger.selectors import account_balance
 from payments.models import SandboxRefund

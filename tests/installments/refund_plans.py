@@ -3,7 +3,8 @@ handed to the refund handlers."""
 
 from django.db import transaction
 
-from installments.models import PaymentPlan, RefundPart
+from installments.plans.models import PaymentPlan
+from installments.refunds.models import RefundPart
 from payments.gateway.services.refunds import RefundOutcome, refund_outcome_dispatch
 
 from ..checkout.conftest import add_card, complete, open_session, register

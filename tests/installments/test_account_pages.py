@@ -11,8 +11,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from config.money import format_kobo
-from installments.models import RefundPart
 from installments.refunds import settlement
+from installments.refunds.models import RefundPart
 from payments.gateway.processors.sandbox.values import CARD_REFUNDS_FAIL
 from payments.gateway.services.charges import VERIFICATION_AMOUNT
 from payments.gateway.services.refunds import RefundOutcome

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from installments.early.models import EarlyPayment
-from installments.models import Installment
+from installments.plans.models import Installment
 from payments.models import LedgerTransaction
 
 from ..checkout.conftest import CARD_POOR, add_card

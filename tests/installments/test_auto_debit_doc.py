@@ -5,7 +5,7 @@ from pathlib import Path
 
 from installments.collection import LEASE, MAX_ATTEMPTS, RETRY_DAYS, attempt_reference
 from installments.collection.retries import RETRY_TIME
-from installments.services import FAILURE_REASONS
+from installments.deposits.services import FAILURE_REASONS
 from installments.tasks import PASS_BUDGET_SECONDS
 from payments.ledger.fees import platform_fee
 

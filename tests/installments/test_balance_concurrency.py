@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.db.models import Sum
 
-from installments.models import Installment, PaymentPlan
+from installments.plans.models import Installment, PaymentPlan
 from payments.ledger import selectors
 from payments.ledger.balances import balances_checkpoint, kept_differences
 from payments.ledger.models import (

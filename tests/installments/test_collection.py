@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from installments.models import Installment, PaymentPlan
+from installments.plans.models import Installment, PaymentPlan
 from payments.ledger.models import PLATFORM_FEES
 from payments.ledger.selectors import account_balance, wallet_available_balance
 from payments.models import Customer, LedgerTransaction

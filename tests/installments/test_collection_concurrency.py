@@ -7,11 +7,8 @@ import pytest
 from django.db import connection
 from django.db.models import Count
 
-from installments.models import (
-    Installment,
-    PaymentPlan,
-    PaymentPlanStatusChange,
-)
+from installments.plans.history import PaymentPlanStatusChange
+from installments.plans.models import Installment, PaymentPlan
 from payments.ledger.selectors import wallet_available_balance
 from payments.models import (
     Customer,

@@ -15,9 +15,9 @@ import pytest
 from django.core import mail
 
 from installments.collection import MAX_ATTEMPTS
-from installments.models import Installment
 from installments.notifications import tasks as notification_tasks
 from installments.notifications.models import Message
+from installments.plans.models import Installment
 from payments.gateway.processors import get_processor
 from payments.gateway.processors.sandbox.values import CARD_EXPIRES_THIS_MONTH
 from payments.models import Customer, PaymentMethod

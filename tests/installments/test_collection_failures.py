@@ -9,7 +9,7 @@ from django.core import mail
 from django.utils import timezone
 
 from installments.collection import charging, outcomes
-from installments.models import Installment, PaymentPlan
+from installments.plans.models import Installment, PaymentPlan
 from payments.gateway.processors import get_processor
 from payments.models import Customer, PaymentMethod
 from webhooks.models import Event

@@ -9,7 +9,7 @@ import time_machine
 from django.utils import timezone
 
 from installments.collection import LEASE, charging, claims
-from installments.models import Installment
+from installments.plans.models import Installment
 from payments.gateway.services.processor_events import processor_event_handle
 from payments.methods.services.saved_charges import saved_method_charge
 from payments.models import LedgerTransaction, ProcessorEvent, SandboxTransaction

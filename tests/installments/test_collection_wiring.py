@@ -16,7 +16,7 @@ from config.schedules import declared
 from installments import tasks
 from installments.collection import claims
 from installments.management.commands import collect_installments
-from installments.models import Installment
+from installments.plans.models import Installment
 from payments.ledger.hooks import ledger_checks
 from payments.ledger.services import Collection, collections_post
 from payments.models import Customer, LedgerLine, LedgerTransaction, PaymentMethod

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from installments.models import Installment, PaymentPlan
+from installments.plans.models import Installment, PaymentPlan
 
 from ..factories import CustomerFactory, MerchantFactory
 from .conftest import make_active_plan

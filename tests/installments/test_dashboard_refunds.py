@@ -14,7 +14,8 @@ from django.conf import settings
 from django.test import Client
 
 from installments.dashboard.selectors import refund_confirmation_key
-from installments.models import Installment, PaymentPlan, Refund
+from installments.plans.models import Installment, PaymentPlan
+from installments.refunds.models import Refund
 from payments.gateway.processors.sandbox.values import CARD_REFUNDS_FAIL
 from payments.ledger.fees import fee_given_back
 from payments.ledger.models import LedgerTransaction

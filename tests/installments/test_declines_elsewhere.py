@@ -13,8 +13,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from installments.collection import claims
-from installments.models import Installment
-from installments.services import FAILURE_REASONS
+from installments.deposits.services import FAILURE_REASONS
+from installments.plans.models import Installment
 from payments.gateway.declines import (
     DEACTIVATE,
     DECLINES,

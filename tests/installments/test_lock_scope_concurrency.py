@@ -13,9 +13,10 @@ from django.db import DatabaseError, connection, transaction
 
 from installments.early import outcomes as early_outcomes
 from installments.early.models import EarlyPayment
-from installments.models import PaymentPlan, RefundPart
+from installments.plans.models import PaymentPlan
+from installments.plans.services import lock_plan
 from installments.refunds import settlement
-from installments.services import lock_plan
+from installments.refunds.models import RefundPart
 from merchants.models import Merchant
 from payments.customers.models import Customer
 from payments.methods.services.saved_charges import SUCCEEDED, ChargeOutcome

@@ -17,8 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.schedules import declared
-from installments.models import Message
 from installments.notifications import sending, services, tasks
+from installments.notifications.models import Message
 
 from ..metrics import scrape, value
 from .receipts import PHONE, refund, with_phone
@@ -129,7 +129,8 @@ def test_an_unreachable_mail_server_is_tried_again_by_the_sweep(
     time_machine.move_to("2026-03-02 10:00:00+01:00", tick=False)
     with monkeypatch.context() as patch:
         patch.setattr(
-            "installments.emails.get_connection", lambda **kwargs: Unreachable()
+            "installments.notifications.emails.get_connection",
+            lambda **kwargs: Unreachable(),
         )
         first = tasks.send_collection_receipts()
     row = Message.objects.get()

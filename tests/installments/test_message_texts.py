@@ -9,10 +9,10 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from installments import emails
 from installments.collection.claims import Claim
-from installments.models import Message, PaymentPlan
-from installments.notifications import tasks, texts
+from installments.notifications import emails, tasks, texts
+from installments.notifications.models import Message
+from installments.plans.models import PaymentPlan
 from merchants.models import Merchant
 from payments.customers.models import Customer
 

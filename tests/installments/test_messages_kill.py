@@ -17,8 +17,8 @@ from django.db import connection, transaction
 from django_q.conf import Conf
 from django_q.tasks import async_task
 
-from installments.models import Message
 from installments.notifications import services
+from installments.notifications.models import Message
 from tests import servers
 from tests.mail_drop import copies
 

@@ -11,8 +11,8 @@ from django.conf import settings
 from django.core import mail
 from django.utils import timezone
 
-from installments.models import Message
 from installments.notifications import selectors, services
+from installments.notifications.models import Message
 
 from ..concurrency import run_concurrently
 from .conftest import installments_of, make_active_plan

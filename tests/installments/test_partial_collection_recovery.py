@@ -11,7 +11,7 @@ import time_machine
 from django.utils import timezone
 
 from installments.collection import LEASE, PassSummary, charging, partial
-from installments.models import Installment
+from installments.plans.models import Installment
 from payments.gateway.errors import ProcessorTimeout
 from payments.gateway.processors.sandbox import SandboxProcessor
 from payments.gateway.services.processor_events import processor_event_handle

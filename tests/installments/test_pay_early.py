@@ -9,7 +9,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from installments.early.models import EarlyPayment
-from installments.models import Installment, InstallmentStatusChange
+from installments.plans.history import InstallmentStatusChange
+from installments.plans.models import Installment
 from payments.models import Customer, LedgerTransaction, SandboxTransaction
 from webhooks.models import Event
 

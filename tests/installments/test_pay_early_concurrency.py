@@ -12,7 +12,7 @@ from django.conf import settings
 from installments.collection import charging, collect_due
 from installments.early import services
 from installments.early.models import EarlyPayment, EarlyPaymentItem
-from installments.models import Installment
+from installments.plans.models import Installment
 from payments.models import SandboxTransaction
 
 from ..concurrency import in_thread, run_concurrently

@@ -13,7 +13,7 @@ from django.utils import timezone
 from installments.collection import LEASE, early_recovery
 from installments.early import services
 from installments.early.models import EarlyPayment
-from installments.models import Installment
+from installments.plans.models import Installment
 from payments.gateway.services.processor_events import processor_event_handle
 from payments.methods.services.saved_charges import UNKNOWN, ChargeOutcome
 from payments.models import LedgerTransaction, SandboxTransaction

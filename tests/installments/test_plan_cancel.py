@@ -4,7 +4,8 @@ cancellation (409)."""
 
 from rest_framework.test import APIClient
 
-from installments.models import Installment, PaymentPlan, Refund
+from installments.plans.models import Installment, PaymentPlan
+from installments.refunds.models import Refund
 from payments.ledger.models import LedgerTransaction
 
 from ..conftest import bearer

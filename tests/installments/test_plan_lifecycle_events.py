@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from installments.models import PaymentPlan
+from installments.plans.models import PaymentPlan
 from webhooks.models import Delivery, Event
 
 from ..checkout.conftest import CARD_POOR

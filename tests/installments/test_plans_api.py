@@ -3,7 +3,7 @@
 
 import pytest
 
-from installments.models import Installment
+from installments.plans.models import Installment
 
 from ..checkout.conftest import CARD_POOR, add_card, complete, open_session, register
 from ..conftest import bearer, customer_jwt, make_merchant_with_key, merchant_jwt

@@ -5,7 +5,7 @@ import re
 from datetime import date
 from pathlib import Path
 
-from installments import rules
+from installments.plans import rules
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "plans.md"
 

@@ -10,8 +10,8 @@ from django.core import mail
 from django.utils import timezone
 
 from config.schedules import declared
-from installments.models import Message
 from installments.notifications import tasks
+from installments.notifications.models import Message
 from installments.notifications.services import refund_receipt_send
 
 from .conftest import collect, installments_of

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from installments.errors import PlanBusy, RefundExceedsRefundable
+from installments.plans.errors import PlanBusy
 from installments.refunds.allocation import Collected, Owed, allocate
+from installments.refunds.errors import RefundExceedsRefundable
 from payments.ledger.fees import fee_given_back, platform_fee
 
 

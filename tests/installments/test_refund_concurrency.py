@@ -11,8 +11,9 @@ import pytest
 from django.conf import settings
 
 from installments.collection import charging
-from installments.models import PaymentPlan, Refund, RefundPart
+from installments.plans.models import PaymentPlan
 from installments.refunds import services as refund_services
+from installments.refunds.models import Refund, RefundPart
 
 from ..concurrency import run_concurrently
 from .conftest import (

@@ -34,9 +34,10 @@ from hypothesis import HealthCheck, Phase, event, given, note, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from installments.errors import PlanBusy, RefundExceedsRefundable
-from installments.models import Installment, PaymentPlan
+from installments.plans.errors import PlanBusy
+from installments.plans.models import Installment, PaymentPlan
 from installments.refunds.allocation import Collected, Owed, allocate
+from installments.refunds.errors import RefundExceedsRefundable
 from payments.gateway.processors.sandbox.values import (
     CARD_PARTIAL_FUNDS,
     CARD_REFUNDS_FAIL,

@@ -8,7 +8,8 @@ The plan of `plan_active`: 250,000 kobo, deposit 75,000 paid, installments
 
 from django.core import mail
 
-from installments.models import Message, Refund, RefundPart
+from installments.notifications.models import Message
+from installments.refunds.models import Refund, RefundPart
 from payments.gateway.processors.sandbox.values import CARD_REFUNDS_FAIL
 
 from .conftest import collect, installments_of, refund, sandbox_refunds_settle

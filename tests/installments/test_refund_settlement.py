@@ -16,8 +16,9 @@ from django.db.models import F
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from installments.models import Installment, PaymentPlan, Refund, RefundPart
+from installments.plans.models import Installment, PaymentPlan
 from installments.refunds import settlement
+from installments.refunds.models import Refund, RefundPart
 from payments.gateway.errors import ProcessorRefused, ProcessorTimeout
 from payments.gateway.processors import get_processor
 from payments.gateway.processors.sandbox.values import CARD_REFUNDS_FAIL

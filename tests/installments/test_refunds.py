@@ -17,8 +17,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from installments.errors import RefundExceedsRefundable
-from installments.models import Installment, PaymentPlan, Refund, RefundPart
+from installments.plans.models import Installment, PaymentPlan
+from installments.refunds.errors import RefundExceedsRefundable
+from installments.refunds.models import Refund, RefundPart
 from installments.refunds.selectors import refund_preview
 from payments.ledger.fees import platform_fee
 from payments.ledger.models import LedgerTransaction

@@ -7,7 +7,7 @@ The plan of `plan_active`: 250,000 kobo, deposit 75,000 paid, installments
 
 import pytest
 
-from installments.models import Refund, RefundPart
+from installments.refunds.models import Refund, RefundPart
 from installments.refunds.services import refund_create
 from payments.ledger.models import LedgerTransaction
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from rest_framework.test import APIClient
 
-from installments.models import PaymentPlan, Refund, RefundPart
+from installments.plans.models import PaymentPlan
+from installments.refunds.models import Refund, RefundPart
 from installments.refunds.serializers import refund_output
 from installments.refunds.services import refund_create
 from payments.gateway.processors.sandbox.values import CARD_REFUNDS_FAIL

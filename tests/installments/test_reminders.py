@@ -14,8 +14,9 @@ from django.utils import timezone
 from django_q.models import Schedule
 
 from config.schedules import declared, next_at, sync
-from installments.models import Installment, Message, PaymentPlan
 from installments.notifications import services, tasks
+from installments.notifications.models import Message
+from installments.plans.models import Installment, PaymentPlan
 from payments.methods.services import payment_method_delete
 
 from .conftest import installments_of, make_active_plan

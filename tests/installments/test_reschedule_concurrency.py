@@ -10,9 +10,10 @@ import pytest
 from django.conf import settings
 
 from installments.collection import charging, collect_due
-from installments.errors import PaymentInProgress, RescheduleNotAllowed
-from installments.models import Reschedule
+from installments.plans.errors import PaymentInProgress
 from installments.reschedules import services
+from installments.reschedules.errors import RescheduleNotAllowed
+from installments.reschedules.models import Reschedule
 from installments.reschedules.rules import CUSTOMER, MERCHANT
 from payments.models import SandboxTransaction
 from webhooks.models import Event

@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from installments.models import Reschedule
+from installments.reschedules.models import Reschedule
 from merchants.models import Merchant
 
 from ..dashboards import sign_in

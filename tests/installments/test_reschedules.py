@@ -12,9 +12,10 @@ from rest_framework.test import APIClient
 
 from installments.collection import collect_due
 from installments.collection.claims import claim_now
-from installments.models import Installment, PaymentPlan, Reschedule
-from installments.rules import is_working_day
-from installments.scores import customer_score_refresh
+from installments.plans.models import Installment, PaymentPlan
+from installments.plans.rules import is_working_day
+from installments.plans.scores import customer_score_refresh
+from installments.reschedules.models import Reschedule
 from payments.models import Customer
 from webhooks.models import Event
 

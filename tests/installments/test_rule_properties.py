@@ -9,8 +9,8 @@ import holidays
 from hypothesis import given
 from hypothesis import strategies as st
 
-from installments import rules
-from installments.rules import PlanConfig
+from installments.plans import rules
+from installments.plans.rules import PlanConfig
 
 amounts = st.integers(min_value=rules.MIN_AMOUNT, max_value=rules.MAX_AMOUNT)
 eligible_scores = st.integers(min_value=300, max_value=1000)

@@ -5,13 +5,13 @@ from datetime import date
 import pytest
 
 from config.api.errors import AmountOutOfRange
-from installments import rules
-from installments.errors import (
+from installments.plans import rules
+from installments.plans.errors import (
     CustomerNotEligible,
     InvalidInstallmentCount,
     ScheduleTypeNotAllowed,
 )
-from installments.rules import CustomerHistory, PlanConfig
+from installments.plans.rules import CustomerHistory, PlanConfig
 
 ALL_SCHEDULES = PlanConfig(
     allowed_schedule_types=("monthly", "biweekly", "weekly"), max_installments=12

@@ -18,8 +18,8 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from installments.models import Installment, PaymentPlan
 from installments.notifications.models import Message
+from installments.plans.models import Installment, PaymentPlan
 from payments.gateway.pages import TEST_CARDS
 from payments.gateway.processors import get_processor
 from payments.gateway.processors.sandbox.values import (

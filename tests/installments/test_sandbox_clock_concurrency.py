@@ -12,7 +12,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from installments.collection import charging, claims
-from installments.models import Installment, PaymentPlan
+from installments.plans.models import Installment, PaymentPlan
 from payments.gateway.processors.sandbox.values import CARD_FAILS_TWICE
 
 from ..checkout.conftest import add_card, complete, open_session, register

@@ -7,7 +7,7 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from installments.models import PaymentPlan
+from installments.plans.models import PaymentPlan
 
 from ..checkout.conftest import CARD_POOR
 from ..conftest import bearer, make_merchant_with_key, merchant_jwt

@@ -11,7 +11,7 @@ from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from installments.collection import charging, time_travel
-from installments.models import Installment
+from installments.plans.models import Installment
 from installments.refunds import services as refund_services
 
 from ..checkout.conftest import CARD_POOR

@@ -4,8 +4,9 @@
 import pytest
 from django.utils import timezone
 
-from installments import milestones, services
-from installments.models import Installment, PaymentPlan
+from installments.deposits import services
+from installments.plans import milestones
+from installments.plans.models import Installment, PaymentPlan
 
 
 @pytest.mark.parametrize(

@@ -8,11 +8,8 @@ import time_machine
 from django.utils import timezone
 
 from config.models import IllegalTransition
-from installments.models import (
-    DepositAttempt,
-    Installment,
-    PaymentPlan,
-)
+from installments.deposits.models import DepositAttempt
+from installments.plans.models import Installment, PaymentPlan
 
 Plan = PaymentPlan.Status
 Inst = Installment.Status

@@ -12,13 +12,13 @@ from datetime import date
 
 import pytest
 
-from installments import rules
-from installments.errors import (
+from installments.plans import rules
+from installments.plans.errors import (
     InvalidInstallmentCount,
     InvalidPreferredDay,
     ScheduleTypeNotAllowed,
 )
-from installments.rules import LAST_WORKING_DAY, PlanConfig
+from installments.plans.rules import LAST_WORKING_DAY, PlanConfig
 
 ALL_SCHEDULES = PlanConfig(
     allowed_schedule_types=("monthly", "biweekly", "weekly"), max_installments=12

@@ -5,7 +5,7 @@ import re
 from datetime import date, datetime
 from pathlib import Path
 
-from installments import rules
+from installments.plans import rules
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "auto-debit.md").read_text()
 SECTION = DOC.split("### Working days and payday")[1].split("\n### ")[0]

@@ -7,7 +7,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from installments.models import Installment, PaymentPlan
+from installments.plans.models import Installment, PaymentPlan
 from payments.models import Payout
 
 from ..checkout.conftest import (

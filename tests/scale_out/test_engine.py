@@ -14,7 +14,8 @@ from django_q.models import Task
 from django_q.tasks import async_task
 
 from installments import tasks
-from installments.models import Installment, PaymentPlan, PaymentPlanStatusChange
+from installments.plans.history import PaymentPlanStatusChange
+from installments.plans.models import Installment, PaymentPlan
 from merchants.models import Merchant
 from payments.models import LedgerTransaction, SandboxTransaction
 from webhooks.models import Delivery, Event

@@ -13,7 +13,8 @@ from datetime import date
 from django.core.management.base import BaseCommand, CommandError
 
 from config.progress import ProgressLine
-from installments.collection import BATCH_SIZE, collect_due, due_count
+
+from ...collection import BATCH_SIZE, collect_due, due_count
 
 
 def _date(value: str) -> date:
