@@ -2,7 +2,7 @@
 installments -> payments -> webhooks -> merchants -> config. A module may import
 from its own app and from any app to its right, never to its left. Inside
 payments, the domain subpackages are layered the same way and never import each
-other in a cycle.
+other in a cycle; so are config's foundations (config.web over config.api).
 
 The walk reads every module of the project with `ast` (nothing is imported):
 imports at the top, inside functions and inside classes all count; those under
@@ -28,6 +28,29 @@ EXCEPTIONS = {"config.urls"}  # and every `<app>.apps`
 # models, schema, management commands, ...) put them together and are imported
 # by none of them.
 PAYMENTS_LAYERS = ["customers", "ledger", "gateway", "methods", "payouts", "dashboard"]
+
+# config's foundations (subpackages and modules), lowest first, the same way. The
+# HTML plumbing sits over the API's: a page validates with the API's serializer
+# and signs in through its guard, so config.web may import config.api, never the
+# reverse. The top of config (settings, urls, asgi, wsgi, gunicorn) puts it
+# together and is imported by none of them.
+CONFIG_LAYERS = [
+    "text",
+    "money",
+    "progress",
+    "admin",
+    "destinations",
+    "schedules",
+    "sms",
+    "db",
+    "models",
+    "api",
+    "accounts",
+    "web",
+    "exports",
+    "observability",
+]
+CONFIG_TOP = ["settings", "urls", "asgi", "wsgi", "gunicorn"]
 
 
 @dataclass(frozen=True)
@@ -117,48 +140,48 @@ def upward_imports(imports: list[Import], apps: list[str]) -> list[str]:
     return problems
 
 
-def _subpackage(module: str, layers: list[str]) -> str | None:
+def _subpackage(module: str, app: str, layers: list[str]) -> str | None:
     parts = module.split(".")
-    if parts[0] != "payments":
+    if parts[0] != app:
         return None
     return parts[1] if parts[1:] and parts[1] in layers else ""  # "": the top
 
 
-def subpackage_edges(imports: list[Import], layers: list[str]) -> dict:
-    """{(importing subpackage, imported): first Import} inside payments; the
-    top of payments is ""."""
+def subpackage_edges(imports: list[Import], app: str, layers: list[str]) -> dict:
+    """{(importing subpackage, imported): first Import} inside `app`; the top
+    of `app` is ""."""
     edges = {}
     for imp in imports:
-        source = _subpackage(imp.module, layers)
-        target = _subpackage(imp.target, layers)
+        source = _subpackage(imp.module, app, layers)
+        target = _subpackage(imp.target, app, layers)
         if source is None or target is None or source == target:
             continue
         edges.setdefault((source, target), imp)
     return edges
 
 
-def layer_breaches(edges: dict, layers: list[str]) -> list[str]:
+def layer_breaches(edges: dict, app: str, layers: list[str]) -> list[str]:
     problems = []
     for (source, target), imp in sorted(edges.items()):
         if source == "":
-            continue  # the top of payments puts the subpackages together
+            continue  # the top of the app puts the subpackages together
         if target == "":
             problems.append(
                 f"{imp.module} (line {imp.line}) imports {imp.target}, the top of "
-                "payments, which imports every subpackage: import from the "
+                f"{app}, which imports every subpackage: import from the "
                 "subpackage that defines it"
             )
         elif layers.index(target) > layers.index(source):
             problems.append(
-                f"{imp.module} (line {imp.line}) imports {imp.target}: payments."
-                f"{source} may not import payments.{target}, which sits above it"
+                f"{imp.module} (line {imp.line}) imports {imp.target}: {app}."
+                f"{source} may not import {app}.{target}, which sits above it"
             )
     return problems
 
 
 def cycles(edges: dict) -> list[list[str]]:
     """Each cycle between the subpackages once, as the list of its nodes (an
-    import of the top of payments is a layer breach already)."""
+    import of the top of the app is a layer breach already)."""
     graph = {}
     for source, target in edges:
         if source and target:
@@ -191,15 +214,20 @@ def test_no_app_imports_an_app_above_it():
     assert upward_imports(imports, APP_ORDER) == []
 
 
+def layered_edges(app: str, layers: list[str]) -> dict:
+    """The edges between `app`'s subpackages in the project."""
+    return subpackage_edges(project_imports(ROOT, [app]), app, layers)
+
+
 def test_payments_subpackages_import_only_those_below_them():
-    edges = subpackage_edges(project_imports(ROOT, ["payments"]), PAYMENTS_LAYERS)
+    edges = layered_edges("payments", PAYMENTS_LAYERS)
 
     assert ("methods", "gateway") in edges  # the walk did see the subpackages
-    assert layer_breaches(edges, PAYMENTS_LAYERS) == []
+    assert layer_breaches(edges, "payments", PAYMENTS_LAYERS) == []
 
 
 def test_payments_subpackages_have_no_import_cycle():
-    edges = subpackage_edges(project_imports(ROOT, ["payments"]), PAYMENTS_LAYERS)
+    edges = layered_edges("payments", PAYMENTS_LAYERS)
 
     assert cycles(edges) == []
 
@@ -212,6 +240,22 @@ def test_every_payments_subpackage_has_its_place_in_the_layers():
     }
 
     assert found == set(PAYMENTS_LAYERS)
+
+
+def test_config_foundations_import_only_those_below_them_and_no_cycle():
+    edges = layered_edges("config", CONFIG_LAYERS)
+
+    assert ("web", "api") in edges  # the walk did see the foundations
+    assert layer_breaches(edges, "config", CONFIG_LAYERS) == []
+    assert cycles(edges) == []
+
+
+def test_every_config_foundation_has_its_place_in_the_layers():
+    config = ROOT / "config"
+    found = {path.parent.name for path in config.glob("*/__init__.py")}
+    found |= {path.stem for path in config.glob("*.py") if path.stem != "__init__"}
+
+    assert found == set(CONFIG_LAYERS) | set(CONFIG_TOP)
 
 
 # --- the checks themselves fail where they must --------------------------------------
@@ -259,13 +303,41 @@ def test_a_cycle_and_an_upward_import_between_payments_subpackages_are_reported(
             "from payments.models import Charge\n",
         },
     )
-    edges = subpackage_edges(project_imports(tmp_path, ["payments"]), PAYMENTS_LAYERS)
+    edges = subpackage_edges(
+        project_imports(tmp_path, ["payments"]), "payments", PAYMENTS_LAYERS
+    )
 
     assert cycles(edges) == [["gateway", "methods", "gateway"]]
-    assert layer_breaches(edges, PAYMENTS_LAYERS) == [
+    assert layer_breaches(edges, "payments", PAYMENTS_LAYERS) == [
         "payments.gateway.models (line 1) imports payments.methods.services: "
         "payments.gateway may not import payments.methods, which sits above it",
         "payments.methods.services (line 2) imports payments.models, the top of "
         "payments, which imports every subpackage: import from the subpackage "
         "that defines it",
+    ]
+
+
+def test_config_api_and_config_web_importing_each_other_is_reported(tmp_path):
+    write_files(
+        tmp_path,
+        {
+            "config/__init__.py": "",
+            "config/urls.py": "from config.api import docs\n",
+            "config/api/__init__.py": "",
+            "config/api/docs.py": "from config.web.security_headers import policy\n",
+            "config/api/login_guard.py": "from config import text\n",
+            "config/text.py": "",
+            "config/web/__init__.py": "",
+            "config/web/security_headers.py": "",
+            "config/web/forms.py": "from config.api.login_guard import client_ip\n",
+        },
+    )
+    edges = subpackage_edges(
+        project_imports(tmp_path, ["config"]), "config", CONFIG_LAYERS
+    )
+
+    assert cycles(edges) == [["api", "web", "api"]]
+    assert layer_breaches(edges, "config", CONFIG_LAYERS) == [
+        "config.api.docs (line 1) imports config.web.security_headers: config.api "
+        "may not import config.web, which sits above it"
     ]
