@@ -132,10 +132,12 @@ def _enqueue_pass_on_commit() -> None:
     transaction.on_commit(enqueue_pass, robust=True)
 
 
-# Set while a pass is queued and not started: commits meanwhile need no pass of
-# their own, since that pass opens this gate before it claims (at ~100 commits/s a
-# task each made the queue the delay, bench/RESULTS.md). The lifetime bounds a lost
-# task's harm; the sweeper runs every minute regardless.
+# Set while a delivery pass is queued and has not started: commits in the meantime
+# need no pass of their own, since that pass opens this gate before it claims and
+# so sees their deliveries. Without it every committing request queued a task, and
+# at ~100 commits/s the queue itself became the delay (bench/RESULTS.md). The
+# lifetime bounds the harm of a queued task that is lost: after it the next commit
+# queues a pass again (and the sweeper runs every minute regardless).
 PASS_QUEUED_KEY = "webhooks:delivery-pass-queued"
 PASS_QUEUED_SECONDS = 30
 

@@ -81,8 +81,9 @@ class PaymentPlan(StateMachine):
     customer_score = models.PositiveSmallIntegerField()
     schedule_type = models.CharField(max_length=16)
     installment_count = models.PositiveSmallIntegerField()
-    # A monthly plan's payday (DESIGN 15), which the due dates made when the
-    # deposit is collected snap to: "", "1"-"28" or "last_working_day" (`payday`).
+    # A monthly plan's chosen payday (DESIGN 15): "" for none, "1"-"28" or
+    # "last_working_day"; kept so that the due dates made when the deposit is
+    # collected (possibly by a later settlement) snap to it. Read it as `payday`.
     preferred_day = models.CharField(max_length=16, blank=True, default="")
     # What refunds took off the order so far (reductions and money not given
     # back by a failed processor refund), changed under the plan's lock in the
@@ -237,10 +238,13 @@ class Installment(StateMachine):
     # k-th payment method tried in that attempt.
     processor_reference = models.CharField(max_length=100, blank=True)
     # Partial collection (DESIGN section 15): what a partial debit collected
-    # of `amount`; the rest (`amount_owed`) is what any later charge asks for.
+    # of `amount` while the installment is unpaid; the rest is what is still
+    # owed (`amount_owed`: `amount - amount_paid`), and what any later charge
+    # asks for.
     amount_paid = models.BigIntegerField(default=0)
-    # Its one partial debit (`<installment id>_a<attempt>p`), committed before
-    # the processor is asked: a pass taking its attempt over verifies it.
+    # The installment's one partial debit (`<installment id>_a<attempt>p`),
+    # written and committed before the processor is asked: while its attempt
+    # is in flight, a pass that takes it over verifies this reference.
     partial_reference = models.CharField(max_length=100, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
