@@ -3,6 +3,7 @@
 from django.urls import path
 
 from . import early as early_views
+from . import methods as method_views
 from . import reschedules as reschedule_views
 from . import views
 
@@ -21,16 +22,22 @@ urlpatterns = [
         reschedule_views.PlanRescheduleView.as_view(),
         name="plan-reschedule",
     ),
-    path("methods/card/", views.card_start, name="card-start"),
-    path("methods/card/return/", views.card_return, name="card-return"),
-    path("methods/bank/", views.BankStartView.as_view(), name="bank-start"),
+    path("methods/card/", method_views.card_start, name="card-start"),
+    path("methods/card/return/", method_views.card_return, name="card-return"),
+    path("methods/bank/", method_views.BankStartView.as_view(), name="bank-start"),
     path(
         "methods/bank/<str:reference>/",
-        views.BankStepView.as_view(),
+        method_views.BankStepView.as_view(),
         name="bank-step",
     ),
     path(
-        "methods/<str:method_id>/default/", views.method_default, name="method-default"
+        "methods/<str:method_id>/default/",
+        method_views.method_default,
+        name="method-default",
     ),
-    path("methods/<str:method_id>/delete/", views.method_delete, name="method-delete"),
+    path(
+        "methods/<str:method_id>/delete/",
+        method_views.method_delete,
+        name="method-delete",
+    ),
 ]

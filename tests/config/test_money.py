@@ -130,14 +130,6 @@ TEMPLATE_HAND_FORMATTING = {
 
 # (path, what) -> why it may stay.
 ALLOWED = {
-    (
-        "templates/installments/account/bank_start.html",
-        "a naira amount written by hand",
-    ): (
-        "the verification charge in words; its view is at the size limit until "
-        "issue 26 splits it, and tests/installments/test_account_pages.py "
-        "fails when the charge and the page disagree"
-    ),
     ("installments/plans/rules.py", "float with two decimals"): (
         "a docstring saying the deposit's percentage in words: "
         "ceil(amount * percent / 100)"

@@ -222,8 +222,8 @@ def bank_start(client, account_number, next_url=""):
 
 
 def test_the_bank_page_names_the_verification_charge_it_makes(fresh_cache):
-    """The page writes the amount in words (tests/config/test_money.py allows
-    it): this fails when the charge changes and the page does not."""
+    """The page shows the charge the service makes, through the money
+    formatter: it follows the charge when the charge changes."""
     page = text(signed_in(CustomerFactory().email).get("/account/methods/bank/"))
 
     charge = format_kobo(VERIFICATION_AMOUNT)
