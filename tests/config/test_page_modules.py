@@ -1,8 +1,10 @@
 """Page modules are named by who they serve, the same in every app
 (docs/architecture.md): merchant dashboard pages in `<app>/dashboard/views.py`,
-customer pages in `<app>/account/views.py`, public pages in a `pages.py`; and
-each renders the templates of its own folder: `templates/<app>/dashboard/`,
-`templates/<app>/account/`, or `templates/<app>/` outside those two.
+customer pages in `<app>/account/views.py` (a feature's pages of either site
+beside them, in a module named for the feature: `installments/account/early.py`),
+public pages in a `pages.py`; and each renders the templates of its own folder:
+`templates/<app>/dashboard/`, `templates/<app>/account/`, or `templates/<app>/`
+outside those two.
 
 A module renders pages when it imports Django's template responses, `render`,
 the template loader or its class-based views; the URL modules that route a
@@ -63,9 +65,7 @@ def page_problems(root: Path, apps: list[str]) -> list[str]:
             name = "/".join(parts)
             tree = ast.parse(path.read_text(), filename=str(path))
             site = _site(parts)
-            is_page_module = path.name in PAGE_MODULES or (
-                site is not None and path.name == "views.py"
-            )
+            is_page_module = path.name in PAGE_MODULES or site is not None
             if (
                 _renders(tree)
                 and not is_page_module
@@ -129,6 +129,8 @@ def test_pages_under_another_name_or_with_anothers_templates_are_reported(tmp_pa
         {
             "shop/dashboard/views.py": RESPONSE + 'T = "shop/dashboard/list.html"\n',
             "shop/account/views.py": RESPONSE + 'T = "shop/dashboard/list.html"\n',
+            "shop/account/early.py": RESPONSE + 'T = "shop/account/pay.html"\n',
+            "shop/dashboard/refunds.py": RESPONSE + 'T = "shop/account/plan.html"\n',
             "shop/pages.py": RESPONSE
             + 'A = "shop/public.html"\nB = "shop/account/plan.html"\n',
             "shop/sub/pages.py": RESPONSE + 'T = "shop/sub/sandbox.html"\n',
@@ -145,6 +147,8 @@ def test_pages_under_another_name_or_with_anothers_templates_are_reported(tmp_pa
     assert page_problems(tmp_path, ["shop"]) == [
         "shop/account/views.py:2 renders shop/dashboard/list.html: its templates "
         "are in templates/shop/account/",
+        "shop/dashboard/refunds.py:2 renders shop/account/plan.html: its templates "
+        "are in templates/shop/dashboard/",
         "shop/dashboard_views.py renders pages: they go in <app>/dashboard/views.py "
         "(merchants), <app>/account/views.py (customers) or pages.py (public)",
         "shop/pages.py:3 renders shop/account/plan.html: its templates are in "
