@@ -8,7 +8,7 @@ from datetime import date, datetime
 
 from merchants.models import Merchant
 
-from ..notifications import emails
+from ..notifications.texts import Outgoing
 from ..plans.models import Installment, PaymentPlan
 
 
@@ -41,7 +41,9 @@ class Batch:
     events: dict[int, list[tuple[str, dict]]] = field(
         default_factory=lambda: defaultdict(list)
     )
-    mail: list[emails.Message] = field(default_factory=list)
+    # The messages the batch's outcomes tell (to customers, and merchants on
+    # a default), recorded in its transaction and sent after its commit.
+    messages: list[Outgoing] = field(default_factory=list)
     # Installments (pks) whose customer is asked to add a payment method.
     notices: list[int] = field(default_factory=list)
     tally: Tally = field(default_factory=Tally)

@@ -11,11 +11,12 @@ customers, each by primary key):
   and `installment.paid` with the same payload;
 - failed: `failed` with the next attempt at 10:00 Lagos on the due date + 1, 3,
   then 7 days; the 4th failed attempt defaults the installment and its plan;
-  `payment.failed` with the reason and whether it is retryable; e-mails to the
-  customer (and, on default, the merchant), sent after the commit;
+  `payment.failed` with the reason and whether it is retryable; messages to the
+  customer (and, on default, the merchant), recorded here and sent after the
+  commit (installments/notifications/);
 - failed, with a partial debit that collected part of what was owed
   (partial_outcomes.py): `amount_paid`, its collection (the fee on that part),
-  `installment.partially_paid`, the customer's e-mail; the rest keeps one last
+  `installment.partially_paid`, the customer's message; the rest keeps one last
   try (retries.py);
 - failed by a hard decline with no method left (the decline table,
   payments/gateway/declines.py): `failed`, then `action_required` until the
@@ -45,7 +46,8 @@ from payments.customers.models import Customer
 from payments.ledger.services import Collection, collections_post
 from webhooks.services import emit_for_merchants
 
-from ..notifications import emails
+from ..notifications import texts
+from ..notifications.services import messages_send_on_commit
 from ..plans import events, scores
 from ..plans.milestones import milestones_reach
 from ..plans.models import Installment, PaymentPlan
@@ -60,7 +62,6 @@ logger = logging.getLogger("installments.collection")
 
 Status = Installment.Status
 
-EMAIL_TASK = "installments.tasks.send_emails"
 NOTICE_TASK = "installments.notifications.tasks.send_action_required_notices"
 
 
@@ -183,14 +184,12 @@ def _record_failed(
             continue
         if result.partial_amount:
             continue  # partials_record writes to the customer
-        batch.mail.extend(
-            emails.failed_attempt(
-                claim=claim,
-                customer=customers[claim.customer_pk],
-                merchant=batch.merchants[claim.merchant_pk],
-                reason=result.reason,
-                next_attempt_at=row.next_attempt_at,
-            )
+        batch.messages += texts.failed_attempt(
+            claim,
+            customer=customers[claim.customer_pk],
+            merchant=batch.merchants[claim.merchant_pk],
+            reason=result.reason,
+            next_attempt_at=row.next_attempt_at,
         )
     for (reason, next_attempt_at, method_number), rows in groups.items():
         Installment.bulk_transition(
@@ -290,9 +289,9 @@ def apply_outcomes(results: list[Result], *, pass_date: date) -> Tally:
             _record_paid(batch, paid)
         defaulted: list[Installment] = []
         if failed:
-            customers = Customer.objects.only("id", "email", "first_name").in_bulk(
-                {result.claim.customer_pk for result in failed}
-            )
+            customers = Customer.objects.only(
+                "id", "email", "first_name", "sms_phone"
+            ).in_bulk({result.claim.customer_pk for result in failed})
             defaulted = _record_failed(batch, failed, customers)
         _record_plans(batch, defaulted)
         _announce(batch, customer_pks={result.claim.customer_pk for result in mine})
@@ -300,14 +299,13 @@ def apply_outcomes(results: list[Result], *, pass_date: date) -> Tally:
 
 
 def _announce(batch: Batch, *, customer_pks: set[int]) -> None:
-    """The batch's events, the customers' scores, and its messages (after the
-    commit)."""
+    """The batch's events, the customers' scores, and its messages (recorded
+    now, sent after the commit)."""
     emit_for_merchants(
         [(batch.merchants[pk], events) for pk, events in batch.events.items()]
     )
     scores.scores_refresh(customer_pks=customer_pks)
-    if batch.mail:
-        enqueue_on_commit(EMAIL_TASK, batch.mail, task_name="collection-mail")
+    messages_send_on_commit(batch.messages, task_name="send-collection-messages")
     if batch.notices:
         enqueue_on_commit(
             NOTICE_TASK, batch.notices, task_name="action-required-notices"

@@ -6,7 +6,7 @@ For each attempt that asked for a partial debit: the installment names it
 that, the collection is posted to the ledger for that amount (the fee on that
 amount, keyed by the partial debit's reference), `installment.partially_paid`
 says what was collected and what is still owed, and the customer is told by
-e-mail (the receipt follows, as for every collection).
+e-mail (and SMS; the receipt follows, as for every collection).
 """
 
 from typing import TYPE_CHECKING
@@ -15,7 +15,7 @@ from django.db.models import F
 
 from payments.ledger.services import Collection, collections_post
 
-from ..notifications import emails
+from ..notifications import texts
 from ..plans import events
 from ..plans.models import Installment
 from .batch import Batch
@@ -70,14 +70,12 @@ def partials_record(
                 next_attempt_at=row.next_attempt_at,
             )
         )
-        batch.mail.append(
-            emails.partially_collected(
-                claim,
-                customers[claim.customer_pk],
-                merchant,
-                collected=result.partial_amount,
-                when=row.next_attempt_at,
-            )
+        batch.messages += texts.partially_collected(
+            claim,
+            customer=customers[claim.customer_pk],
+            merchant=merchant,
+            collected=result.partial_amount,
+            when=row.next_attempt_at,
         )
     collections_post(collections)
     batch.tally.partial += len(collections)

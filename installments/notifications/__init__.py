@@ -1,6 +1,8 @@
 """Reminders before each due date, receipts after each collection and
-refund, and requests to add a payment method after a hard decline (DESIGN
-section 15), by e-mail and by SMS (DESIGN section 14; docs/payment-plans.md).
+refund, requests to add a payment method after a hard decline (DESIGN
+section 15), and what a collection pass did (a failed attempt, a part
+collected, a default, told to the merchant too), by e-mail and by SMS (DESIGN
+section 14; docs/payment-plans.md).
 
 Every message is a `Message` row, unique per (kind, subject, channel), inserted
 before it is sent: a rerun, or a second run at the same moment, finds the row
@@ -16,4 +18,8 @@ twice: docs/operations.md, "Customer messages").
     services.messages_send_due()         the sweep: messages no sender holds
     services.action_required_notices_send()  the requests to add a payment
                                          method after a hard decline
+    services.messages_send_on_commit(outgoing)  messages recorded in the
+                                         caller's transaction (a refund's
+                                         receipt, a collection pass's
+                                         outcomes), sent after its commit
 """

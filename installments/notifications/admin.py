@@ -1,5 +1,5 @@
-"""Staff see every reminder and receipt sent or tried (read-only): to whom,
-what it said, when, and why it failed."""
+"""Staff see every message sent or tried (read-only): to whom, what it said,
+when, and why it failed."""
 
 from django.contrib import admin
 
@@ -20,13 +20,20 @@ class MessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "error",
     )
     list_filter = ("kind", "channel", "status")
-    search_fields = ("subject", "recipient", "customer__public_id", "customer__email")
-    list_select_related = ("customer",)
+    search_fields = (
+        "subject",
+        "recipient",
+        "customer__public_id",
+        "customer__email",
+        "merchant__public_id",
+    )
+    list_select_related = ("customer", "merchant")
     fields = (
         "kind",
         "subject",
         "channel",
         "customer",
+        "merchant",
         "recipient",
         "title",
         "body",

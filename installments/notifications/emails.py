@@ -1,10 +1,8 @@
-"""E-mails about collections: to the customer when an installment could not be
-collected or a plan defaulted, to the merchant when a plan defaulted.
-
-Builders return plain (subject, body, recipient) tuples, so a batch's e-mails
-travel to the task that sends them (after the commit) as data. Reminders and
-receipts (notifications/) are built there and sent one by one through
-`one_by_one`, which says what became of each.
+"""What every message to a customer or a merchant is made of and sent with:
+amounts (`naira`), what a merchant or customer typed (`shop`, `order`,
+`hello`), and `one_by_one`, which sends e-mails and says what became of each.
+The messages themselves are written in notifications/texts.py and recorded and
+sent by notifications/ (services.py says how).
 """
 
 import logging
@@ -12,17 +10,12 @@ import smtplib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
 
 from django.conf import settings
-from django.core.mail import EmailMessage, get_connection, send_mass_mail
-from django.utils import timezone
+from django.core.mail import EmailMessage, get_connection
 
 from config.money import TEXT, format_kobo
 from config.text import one_line
-from payments.gateway.declines import decline_of
-
-Message = tuple[str, str, str]
 
 
 def naira(kobo: int) -> str:
@@ -53,114 +46,6 @@ def order(reference: str) -> str:
 def hello(customer) -> str:
     """The first line of an e-mail to `customer`."""
     return f"Hello {one_line(customer.first_name, FIRST_NAME_LIMIT)},"
-
-
-def _reason(reason: str) -> str:
-    return decline_of(reason).clause
-
-
-def _attempts(claim) -> str:
-    return f"{claim.attempt} attempt{'s' if claim.attempt != 1 else ''}"
-
-
-def installment_failed(
-    claim, customer, merchant, reason: str, when: datetime
-) -> Message:
-    """To the customer: `claim` (a collection claim) failed and is tried again
-    at `when`."""
-    when, reference = timezone.localtime(when), order(claim.order_reference)
-    return (
-        f"We could not collect your installment for order {reference}",
-        f"{hello(customer)}\n\n"
-        f"We tried to collect installment {claim.sequence} of "
-        f"{claim.installment_count} ({naira(claim.amount)}) for your order "
-        f"{reference} from {shop(merchant)}, but "
-        f"{_reason(reason)}.\n\n"
-        f"We will try again on {when:%A %d %B %Y} at {when:%H:%M} (Lagos time). "
-        "Please make sure the payment method has enough funds, or add another one "
-        f"at {settings.BASE_URL}/account/ before then.\n",
-        customer.email,
-    )
-
-
-def partially_collected(
-    claim, customer, merchant, *, collected: int, when: datetime
-) -> Message:
-    """To the customer: the last retry of `claim` could not take the whole
-    installment, a partial debit took `collected`, the rest is tried at `when`
-    (DESIGN section 15)."""
-    when = timezone.localtime(when)
-    rest, reference = claim.amount - collected, order(claim.order_reference)
-    return (
-        f"We collected part of your installment for order {reference}",
-        f"{hello(customer)}\n\n"
-        f"We could not collect all of installment {claim.sequence} of "
-        f"{claim.installment_count} ({naira(claim.amount)} still owed) for your "
-        f"order {reference} from {shop(merchant)}, so we "
-        f"collected {naira(collected)} of it.\n\n"
-        f"The rest, {naira(rest)}, is the last try: we will collect it on "
-        f"{when:%A %d %B %Y} at {when:%H:%M} (Lagos time). You can pay it before "
-        f"then at {settings.BASE_URL}/account/; if it cannot be collected then, "
-        "your plan will be in default.\n",
-        customer.email,
-    )
-
-
-def plan_defaulted_to_customer(claim, customer, merchant, reason: str) -> Message:
-    merchant_name, reference = shop(merchant), order(claim.order_reference)
-    return (
-        f"Your payment plan for order {reference} is in default",
-        f"{hello(customer)}\n\n"
-        f"Installment {claim.sequence} ({naira(claim.amount)}) of your order "
-        f"{reference} from {merchant_name} could not be collected "
-        f"after {_attempts(claim)}: the last time {_reason(reason)}. Your payment "
-        "plan is now in default and no further installments will be collected "
-        "automatically.\n\n"
-        f"Please contact {merchant_name} to settle the balance.\n",
-        customer.email,
-    )
-
-
-def plan_defaulted_to_merchant(claim, merchant, reason: str) -> Message:
-    plan_id, reference = claim.plan_public_id, order(claim.order_reference)
-    return (
-        f"Payment plan {plan_id} (order {reference}) defaulted",
-        "Hello,\n\n"
-        f"Installment {claim.sequence} ({naira(claim.amount)}) of payment plan "
-        f"{plan_id} for order {reference} (customer "
-        f"{claim.customer_public_id}) could not be collected after {_attempts(claim)} "
-        f"(last reason: {one_line(reason, REASON_LIMIT)}). The plan is now defaulted: "
-        "no further installments will be collected, and your customer has been told to "
-        "contact you.\n\n"
-        f"The plan: {settings.BASE_URL}/dashboard/plans/{plan_id}/\n",
-        merchant.email,
-    )
-
-
-def failed_attempt(
-    *, claim, customer, merchant, reason: str, next_attempt_at: datetime | None
-) -> list[Message]:
-    """The e-mails of a failed collection attempt (`claim`, a collection claim):
-    the retry to the customer, or the default to the customer and the merchant
-    (`next_attempt_at` is None)."""
-    if next_attempt_at is not None:
-        return [installment_failed(claim, customer, merchant, reason, next_attempt_at)]
-    return [
-        plan_defaulted_to_customer(claim, customer, merchant, reason),
-        plan_defaulted_to_merchant(claim, merchant, reason),
-    ]
-
-
-def send(messages: list[Message]) -> int:
-    """Send them over one connection; returns how many went out."""
-    connection = get_connection(fail_silently=False)
-    return send_mass_mail(
-        [
-            (subject, body, settings.DEFAULT_FROM_EMAIL, [recipient])
-            for subject, body, recipient in messages
-        ],
-        connection=connection,
-    )
 
 
 logger = logging.getLogger(__name__)

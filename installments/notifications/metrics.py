@@ -16,10 +16,10 @@ MESSAGE_STUCK_AFTER = timedelta(minutes=5)
 
 
 def message_families():
-    """Reminders and receipts not sent yet, by kind, from the index of the rows
-    still `sending` (few): waiting (a sender holds them, or the sweep takes
-    them at its next pass) and stuck (their lease ran out over 5 minutes ago,
-    so no sweep runs), and how long the oldest has waited."""
+    """Messages not sent yet, by kind, from the index of the rows still
+    `sending` (few): waiting (a sender holds them, or the sweep takes them at
+    its next pass) and stuck (their lease ran out over 5 minutes ago, so no
+    sweep runs), and how long the oldest has waited."""
     now = timezone.now()
     rows = Message.objects.filter(status=Message.Status.SENDING)
     stuck_before = now - MESSAGE_STUCK_AFTER
@@ -35,14 +35,14 @@ def message_families():
     }
     waiting = GaugeMetricFamily(
         "installments_messages_waiting",
-        "Customer reminders and receipts recorded and not sent yet that a sender "
-        "holds or the next sweep takes, by kind.",
+        "Messages to customers and merchants recorded and not sent yet that a "
+        "sender holds or the next sweep takes, by kind.",
         labels=["kind"],
     )
     stuck = GaugeMetricFamily(
         "installments_messages_stuck",
-        "Customer reminders and receipts not sent whose sender's lease ran out "
-        "over 5 minutes ago: the sweep (every minute) is not running.",
+        "Messages to customers and merchants not sent whose sender's lease ran "
+        "out over 5 minutes ago: the sweep (every minute) is not running.",
         labels=["kind"],
     )
     for kind in Message.Kind.values:
@@ -54,7 +54,6 @@ def message_families():
     oldest = rows.aggregate(oldest=Min("created_at"))["oldest"]
     yield GaugeMetricFamily(
         "installments_messages_oldest_waiting_seconds",
-        "How long the oldest reminder or receipt not sent yet has waited (0 when "
-        "none waits).",
+        "How long the oldest message not sent yet has waited (0 when none waits).",
         value=(now - oldest).total_seconds() if oldest else 0,
     )

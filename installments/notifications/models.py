@@ -1,4 +1,5 @@
-"""The record of each reminder and receipt sent (or tried) to a customer."""
+"""The record of each message sent (or tried) to a customer, or to a merchant
+about one of its plans: reminders, receipts, and what a collection did."""
 
 from django.db import models
 from django.utils import timezone
@@ -16,13 +17,19 @@ class Message(StateMachine):
     about: the installment's id (reminder), the collection's ledger reference
     (its receipt), the refund's id (its receipt), the installment's attempt
     `<installment id>_a<attempt>` (the request to add a payment method after a
-    hard decline, once per attempt)."""
+    hard decline, the failed attempt's notice, the default's notices: once per
+    attempt), the partial debit's reference (what it collected). Each row is to
+    a customer or, for the merchant's notice of a default, to a merchant."""
 
     class Kind(models.TextChoices):
         REMINDER = "reminder"
         RECEIPT_COLLECTION = "receipt_collection"
         RECEIPT_REFUND = "receipt_refund"
         ACTION_REQUIRED = "action_required"
+        COLLECTION_FAILED = "collection_failed"  # and tried again
+        PARTIALLY_COLLECTED = "partially_collected"
+        PLAN_DEFAULTED = "plan_defaulted"
+        PLAN_DEFAULTED_MERCHANT = "plan_defaulted_merchant"
 
     class Channel(models.TextChoices):
         EMAIL = "email"
@@ -39,8 +46,20 @@ class Message(StateMachine):
     kind = models.CharField(max_length=24, choices=Kind.choices)
     subject = models.CharField(max_length=120)
     channel = models.CharField(max_length=8, choices=Channel.choices)
+    # Whom it went to: a customer, or a merchant (never both).
     customer = models.ForeignKey(
-        "payments.Customer", on_delete=models.PROTECT, related_name="+"
+        "payments.Customer",
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    merchant = models.ForeignKey(
+        "merchants.Merchant",
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
     )
     # The e-mail address or E.164 number it went to, and what it said.
     recipient = models.CharField(max_length=254)
@@ -68,7 +87,12 @@ class Message(StateMachine):
         constraints = [
             models.UniqueConstraint(
                 fields=["kind", "subject", "channel"], name="message_once_per_channel"
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(customer__isnull=False, merchant__isnull=True)
+                | models.Q(customer__isnull=True, merchant__isnull=False),
+                name="message_to_customer_or_merchant",
+            ),
         ]
         indexes = [
             models.Index(fields=["customer", "created_at"]),

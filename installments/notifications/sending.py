@@ -59,6 +59,7 @@ def _rows(outgoing: list[Outgoing], *, token, attempts: int, until) -> list:
             subject=item.subject,
             channel=item.channel,
             customer_id=item.customer_pk,
+            merchant_id=item.merchant_pk,
             recipient=item.recipient,
             title=item.title,
             body=item.body,

@@ -18,9 +18,10 @@ its record is sent twice. A failure is recorded and not retried, except when
 the provider was certainly not reached (nothing was sent): that message stays
 `sending` and the sweep tries it again.
 
-A refund's receipt is recorded in the refund's own transaction
-(`refund_receipt_send`) and sent after its commit, so it exists even when the
-task that sends it is lost.
+A refund's receipt, and what a collection pass did (a failed attempt, a part
+collected, a default: collection/outcomes.py), are recorded in the transaction
+that records the fact (`messages_send_on_commit`) and sent after its commit, so
+they exist even when the task that sends them is lost.
 """
 
 import logging
@@ -70,6 +71,16 @@ def messages_send_due(
             tally.more = True
             break
     return tally
+
+
+def messages_send_on_commit(outgoing: list[Outgoing], *, task_name: str) -> None:
+    """Record `outgoing` in the caller's transaction, the one that records what
+    they tell (a refund, a collection's outcomes), and send them after its
+    commit. Rolled back with it, they are never sent; a message recorded before
+    (a rerun) is not recorded again; the sweep sends those whose task is lost."""
+    pks = messages_record(outgoing)
+    if pks:
+        enqueue_on_commit(SEND_DUE_TASK, pks, task_name=task_name)
 
 
 def _in_chunks(select, build) -> Tally:
@@ -171,9 +182,9 @@ def refund_receipt_send(refund) -> None:
     commit; the sweep sends them if that task is lost. The caller never waits
     on the mail server or the SMS provider.
     """
-    pks = messages_record(texts.refund_receipt(refund))
-    if pks:
-        enqueue_on_commit(SEND_DUE_TASK, pks, task_name="send-refund-receipt")
+    messages_send_on_commit(
+        texts.refund_receipt(refund), task_name="send-refund-receipt"
+    )
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
-"""What reminders and receipts say, by e-mail and by SMS.
+"""What every message says, by e-mail and by SMS: reminders, receipts, and what
+a collection did (failed, collected part, defaulted).
 
 Each builder returns the `Outgoing` messages of one fact: an e-mail always, an
-SMS too when the customer added a mobile number (`Customer.sms_phone`). Amounts
+SMS too when the customer added a mobile number (`Customer.sms_phone`); the
+merchant's notice of a default is an e-mail only. Amounts
 are kobo, shown as naira with `emails.naira`. What a merchant or customer typed
 (business name, order reference, first name) goes in through `emails.shop`,
 `emails.order` and `emails.hello`: on one line, inside our sentence; an SMS
@@ -15,9 +17,10 @@ from datetime import date, datetime
 from django.conf import settings
 from django.utils import timezone
 
+from config.text import one_line
 from payments.gateway.declines import decline_of
 
-from .emails import hello, naira, order, shop
+from .emails import REASON_LIMIT, hello, naira, order, shop
 from .models import Message
 from .selectors import reminder_subject
 
@@ -30,10 +33,11 @@ class Outgoing:
     kind: str
     subject: str  # what it is about (Message.subject)
     channel: str
-    customer_pk: int
+    customer_pk: int | None  # None: to the merchant of `merchant_pk`
     recipient: str
     title: str
     body: str
+    merchant_pk: int | None = None
 
 
 def plan_url(plan) -> str:
@@ -149,6 +153,152 @@ def action_required(installment) -> list[Outgoing]:
             f"by {_short(until)}: {account_url()}"
         ),
     )
+
+
+def attempt_subject(claim) -> str:
+    """`<installment id>_a<attempt>`: what one attempt of a collection claim
+    (collection/claims.py) told, once per attempt."""
+    return f"{claim.public_id}_a{claim.attempt}"
+
+
+def _which(claim) -> str:
+    return f"installment {claim.sequence} of {claim.installment_count}"
+
+
+def _attempts(claim) -> str:
+    return f"{claim.attempt} attempt{'s' if claim.attempt != 1 else ''}"
+
+
+def collection_failed(
+    claim, *, customer, merchant, reason: str, when: datetime
+) -> list[Outgoing]:
+    """`claim`'s attempt failed for `reason` and is tried again at `when`."""
+    when, amount = timezone.localtime(when), naira(claim.amount)
+    reference, which = order(claim.order_reference), _which(claim)
+    return _both(
+        kind=Kind.COLLECTION_FAILED,
+        subject=attempt_subject(claim),
+        customer=customer,
+        title=f"We could not collect your installment for order {reference}",
+        email=(
+            f"{hello(customer)}\n\n"
+            f"We tried to collect {which} ({amount}) for your order {reference} "
+            f"from {shop(merchant)}, but {decline_of(reason).clause}.\n\n"
+            f"We will try again on {_long(when)} at {when:%H:%M} (Lagos time). "
+            "Please make sure the payment method has enough funds, or add another "
+            f"one at {account_url()} before then.\n"
+        ),
+        sms=(
+            f"Payment failed: we could not collect {amount} ({which}) for "
+            f"{shop(merchant)} order {reference}: {decline_of(reason).text}. We try "
+            f"again on {_short(when)} at {when:%H:%M}; to add a card or bank "
+            f"account: {account_url()}"
+        ),
+    )
+
+
+def partially_collected(
+    claim, *, customer, merchant, collected: int, when: datetime
+) -> list[Outgoing]:
+    """The last retry of `claim` could not take the whole installment, its
+    partial debit (the message's subject) took `collected`, the rest is tried
+    at `when` (DESIGN section 15)."""
+    when, rest = timezone.localtime(when), naira(claim.amount - collected)
+    reference, which = order(claim.order_reference), _which(claim)
+    return _both(
+        kind=Kind.PARTIALLY_COLLECTED,
+        subject=claim.partial_debit_reference,
+        customer=customer,
+        title=f"We collected part of your installment for order {reference}",
+        email=(
+            f"{hello(customer)}\n\n"
+            f"We could not collect all of {which} ({naira(claim.amount)} still "
+            f"owed) for your order {reference} from {shop(merchant)}, so we "
+            f"collected {naira(collected)} of it.\n\n"
+            f"The rest, {rest}, is the last try: we will collect it on "
+            f"{_long(when)} at {when:%H:%M} (Lagos time). You can pay it before "
+            f"then at {account_url()}; if it cannot be collected then, your plan "
+            "will be in default.\n"
+        ),
+        sms=(
+            f"Part paid: we collected {naira(collected)} of {naira(claim.amount)} "
+            f"({which}) for {shop(merchant)} order {reference}. The rest, {rest}, "
+            f"is the last try, on {_short(when)} at {when:%H:%M}; pay it before "
+            f"then: {account_url()}"
+        ),
+    )
+
+
+def plan_defaulted(claim, *, customer, merchant, reason: str) -> list[Outgoing]:
+    """`claim`'s last attempt failed for `reason`: the plan is in default."""
+    merchant_name, reference = shop(merchant), order(claim.order_reference)
+    amount = naira(claim.amount)
+    return _both(
+        kind=Kind.PLAN_DEFAULTED,
+        subject=attempt_subject(claim),
+        customer=customer,
+        title=f"Your payment plan for order {reference} is in default",
+        email=(
+            f"{hello(customer)}\n\n"
+            f"Installment {claim.sequence} ({amount}) of your order {reference} "
+            f"from {merchant_name} could not be collected after {_attempts(claim)}: "
+            f"the last time {decline_of(reason).clause}. Your payment plan is now "
+            "in default and no further installments will be collected "
+            "automatically.\n\n"
+            f"Please contact {merchant_name} to settle the balance.\n"
+        ),
+        sms=(
+            f"Plan in default: {amount} ({_which(claim)}) for {merchant_name} order "
+            f"{reference} could not be collected after {_attempts(claim)}. No more "
+            f"payments will be collected; contact {merchant_name} to settle."
+        ),
+    )
+
+
+def plan_defaulted_to_merchant(claim, *, merchant, reason: str) -> list[Outgoing]:
+    """To the merchant, by e-mail only: `claim`'s plan defaulted."""
+    plan_id, reference = claim.plan_public_id, order(claim.order_reference)
+    body = (
+        "Hello,\n\n"
+        f"Installment {claim.sequence} ({naira(claim.amount)}) of payment plan "
+        f"{plan_id} for order {reference} (customer {claim.customer_public_id}) "
+        f"could not be collected after {_attempts(claim)} (last reason: "
+        f"{one_line(reason, REASON_LIMIT)}). The plan is now defaulted: no further "
+        "installments will be collected, and your customer has been told to "
+        "contact you.\n\n"
+        f"The plan: {settings.BASE_URL}/dashboard/plans/{plan_id}/\n"
+    )
+    return [
+        Outgoing(
+            Kind.PLAN_DEFAULTED_MERCHANT,
+            attempt_subject(claim),
+            Channel.EMAIL,
+            None,
+            merchant.email,
+            f"Payment plan {plan_id} (order {reference}) defaulted",
+            body,
+            merchant_pk=merchant.pk,
+        )
+    ]
+
+
+def failed_attempt(
+    claim, *, customer, merchant, reason: str, next_attempt_at: datetime | None
+) -> list[Outgoing]:
+    """The messages of `claim`'s failed attempt: the retry's to the customer,
+    or (`next_attempt_at` None) the default's to the customer and the merchant."""
+    if next_attempt_at is not None:
+        return collection_failed(
+            claim,
+            customer=customer,
+            merchant=merchant,
+            reason=reason,
+            when=next_attempt_at,
+        )
+    return [
+        *plan_defaulted(claim, customer=customer, merchant=merchant, reason=reason),
+        *plan_defaulted_to_merchant(claim, merchant=merchant, reason=reason),
+    ]
 
 
 def collection_receipt(
