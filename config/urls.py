@@ -4,10 +4,10 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from config.api.docs import ApiDocsView, ApiRedocView, ApiSchemaView, redoc_bundle
 from config.api.urls import api_path
-from config.api.views import TokenRefreshApi
+from config.api.views import ApiSchemaView, TokenRefreshApi
 from config.observability import health, metrics
+from config.web.api_docs import ApiDocsView, ApiRedocView, redoc_bundle
 
 api_v1 = [
     *api_path("auth/token/refresh", TokenRefreshApi.as_view(), "token-refresh"),

@@ -28,8 +28,9 @@ redirect to another site (the processor's card page after "Add a card", a consum
 app's callback after the sandbox's card form) names that site with
 `allow_form_targets(request, [url])`.
 
-A view that needs another policy (the API reference pages) sets the header itself;
-the middleware leaves it alone. Django's admin keeps its own pages as they are.
+A view that needs another policy (the API reference pages, `api_docs.py`) sets the
+header itself; the middleware leaves it alone. Django's admin keeps its own pages
+as they are.
 """
 
 from collections.abc import Iterable

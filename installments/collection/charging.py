@@ -86,14 +86,6 @@ class Result:
         return self.claim.reference(self.method_number)
 
 
-def after_charge(claim: Claim, result: Result) -> None:
-    """Runs between the processor's answer and the transaction that records it.
-
-    Nothing happens here; it marks the spot a crash would hurt most, so tests
-    replace it to prove the next pass repairs such a crash.
-    """
-
-
 def _outcomes(
     claim: Claim, methods: Sequence, retired: set[int]
 ) -> Iterator[tuple[int, ChargeOutcome, object]]:
@@ -193,7 +185,6 @@ def charge(claim: Claim, methods: Sequence, retired: set[int] | None = None) -> 
     """The attempt's outcome; never raises (one installment never stops a batch)."""
     try:
         result = _charge(claim, methods, set() if retired is None else retired)
-        after_charge(claim, result)
     except Exception:
         logger.exception(
             "Installment %s attempt %s: charging failed unexpectedly; it stays in "

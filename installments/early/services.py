@@ -37,13 +37,6 @@ def payment_method_for_early_payment(
     return chargeable[0]
 
 
-def after_charge(payment: EarlyPayment, outcome) -> None:
-    """Runs between the processor's answer and the transaction that records it.
-
-    Nothing happens here; it marks the spot a crash would hurt most, so tests
-    replace it to prove that the engine's pass repairs such a crash."""
-
-
 def plan_pay_early(
     *,
     customer,
@@ -80,7 +73,6 @@ def plan_pay_early(
             ),
         },
     )
-    after_charge(payment, outcome)
     payment = early_payment_settle(payment=payment, outcome=outcome)
     if payment.status == EarlyPayment.Status.SUCCEEDED:
         return plans_with_installments().get(pk=plan.pk)

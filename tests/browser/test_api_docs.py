@@ -41,6 +41,6 @@ def test_redoc_renders_the_reference(page, live_server, screenshot):
     screenshot("redoc")
     assert outside == []
     # ReDoc's bundle names a logo on its maker's CDN; the bundle is served with
-    # a logo of ours instead (config/api/docs.py), so nothing is refused.
+    # a logo of ours instead (config/web/api_docs.py), so nothing is refused.
     refused = [line for line in console if "Content Security Policy" in line]
     assert refused == []

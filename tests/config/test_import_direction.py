@@ -2,7 +2,8 @@
 installments -> payments -> webhooks -> merchants -> config. A module may import
 from its own app and from any app to its right, never to its left. Inside
 payments and inside installments, the subpackages are layered the same way and
-never import each other in a cycle.
+never import each other in a cycle; so are config's foundations (config.web
+over config.api).
 
 The walk reads every module of the project with `ast` (nothing is imported):
 imports at the top, inside functions and inside classes all count; those under
@@ -47,6 +48,29 @@ INSTALLMENTS_LAYERS = [
 ]
 # Folders of an app that are not subpackages of its layers.
 NOT_LAYERS = ("management", "migrations", "templatetags")
+
+# config's foundations (subpackages and modules), lowest first, the same way. The
+# HTML plumbing sits over the API's: a page validates with the API's serializer
+# and signs in through its guard, so config.web may import config.api, never the
+# reverse. The top of config (settings, urls, asgi, wsgi, gunicorn) puts it
+# together and is imported by none of them.
+CONFIG_LAYERS = [
+    "text",
+    "money",
+    "progress",
+    "admin",
+    "destinations",
+    "schedules",
+    "sms",
+    "db",
+    "models",
+    "api",
+    "accounts",
+    "web",
+    "exports",
+    "observability",
+]
+CONFIG_TOP = ["settings", "urls", "asgi", "wsgi", "gunicorn"]
 
 
 @dataclass(frozen=True)
@@ -136,29 +160,27 @@ def upward_imports(imports: list[Import], apps: list[str]) -> list[str]:
     return problems
 
 
-def _subpackage(module: str, layers: list[str], app: str) -> str | None:
+def _subpackage(module: str, app: str, layers: list[str]) -> str | None:
     parts = module.split(".")
     if parts[0] != app:
         return None
     return parts[1] if parts[1:] and parts[1] in layers else ""  # "": the top
 
 
-def subpackage_edges(
-    imports: list[Import], layers: list[str], app: str = "payments"
-) -> dict:
-    """{(importing subpackage, imported): first Import} inside the app; the
-    top of the app is ""."""
+def subpackage_edges(imports: list[Import], app: str, layers: list[str]) -> dict:
+    """{(importing subpackage, imported): first Import} inside `app`; the top
+    of `app` is ""."""
     edges = {}
     for imp in imports:
-        source = _subpackage(imp.module, layers, app)
-        target = _subpackage(imp.target, layers, app)
+        source = _subpackage(imp.module, app, layers)
+        target = _subpackage(imp.target, app, layers)
         if source is None or target is None or source == target:
             continue
         edges.setdefault((source, target), imp)
     return edges
 
 
-def layer_breaches(edges: dict, layers: list[str], app: str = "payments") -> list[str]:
+def layer_breaches(edges: dict, app: str, layers: list[str]) -> list[str]:
     problems = []
     for (source, target), imp in sorted(edges.items()):
         if source == "":
@@ -212,15 +234,20 @@ def test_no_app_imports_an_app_above_it():
     assert upward_imports(imports, APP_ORDER) == []
 
 
+def layered_edges(app: str, layers: list[str]) -> dict:
+    """The edges between `app`'s subpackages in the project."""
+    return subpackage_edges(project_imports(ROOT, [app]), app, layers)
+
+
 def test_payments_subpackages_import_only_those_below_them():
-    edges = subpackage_edges(project_imports(ROOT, ["payments"]), PAYMENTS_LAYERS)
+    edges = layered_edges("payments", PAYMENTS_LAYERS)
 
     assert ("methods", "gateway") in edges  # the walk did see the subpackages
-    assert layer_breaches(edges, PAYMENTS_LAYERS) == []
+    assert layer_breaches(edges, "payments", PAYMENTS_LAYERS) == []
 
 
 def test_payments_subpackages_have_no_import_cycle():
-    edges = subpackage_edges(project_imports(ROOT, ["payments"]), PAYMENTS_LAYERS)
+    edges = layered_edges("payments", PAYMENTS_LAYERS)
 
     assert cycles(edges) == []
 
@@ -236,16 +263,14 @@ def test_every_payments_subpackage_has_its_place_in_the_layers():
 
 
 def test_installments_subpackages_import_only_those_below_them():
-    imports = project_imports(ROOT, ["installments"])
-    edges = subpackage_edges(imports, INSTALLMENTS_LAYERS, "installments")
+    edges = layered_edges("installments", INSTALLMENTS_LAYERS)
 
     assert ("refunds", "plans") in edges  # the walk did see the subpackages
-    assert layer_breaches(edges, INSTALLMENTS_LAYERS, "installments") == []
+    assert layer_breaches(edges, "installments", INSTALLMENTS_LAYERS) == []
 
 
 def test_installments_subpackages_have_no_import_cycle():
-    imports = project_imports(ROOT, ["installments"])
-    edges = subpackage_edges(imports, INSTALLMENTS_LAYERS, "installments")
+    edges = layered_edges("installments", INSTALLMENTS_LAYERS)
 
     assert cycles(edges) == []
 
@@ -258,6 +283,22 @@ def test_every_installments_subpackage_has_its_place_in_the_layers():
     }
 
     assert found == set(INSTALLMENTS_LAYERS)
+
+
+def test_config_foundations_import_only_those_below_them_and_no_cycle():
+    edges = layered_edges("config", CONFIG_LAYERS)
+
+    assert ("web", "api") in edges  # the walk did see the foundations
+    assert layer_breaches(edges, "config", CONFIG_LAYERS) == []
+    assert cycles(edges) == []
+
+
+def test_every_config_foundation_has_its_place_in_the_layers():
+    config = ROOT / "config"
+    found = {path.parent.name for path in config.glob("*/__init__.py")}
+    found |= {path.stem for path in config.glob("*.py") if path.stem != "__init__"}
+
+    assert found == set(CONFIG_LAYERS) | set(CONFIG_TOP)
 
 
 # --- the checks themselves fail where they must --------------------------------------
@@ -305,15 +346,43 @@ def test_a_cycle_and_an_upward_import_between_payments_subpackages_are_reported(
             "from payments.models import Charge\n",
         },
     )
-    edges = subpackage_edges(project_imports(tmp_path, ["payments"]), PAYMENTS_LAYERS)
+    edges = subpackage_edges(
+        project_imports(tmp_path, ["payments"]), "payments", PAYMENTS_LAYERS
+    )
 
     assert cycles(edges) == [["gateway", "methods", "gateway"]]
-    assert layer_breaches(edges, PAYMENTS_LAYERS) == [
+    assert layer_breaches(edges, "payments", PAYMENTS_LAYERS) == [
         "payments.gateway.models (line 1) imports payments.methods.services: "
         "payments.gateway may not import payments.methods, which sits above it",
         "payments.methods.services (line 2) imports payments.models, the top of "
         "payments, which imports every subpackage: import from the subpackage "
         "that defines it",
+    ]
+
+
+def test_config_api_and_config_web_importing_each_other_is_reported(tmp_path):
+    write_files(
+        tmp_path,
+        {
+            "config/__init__.py": "",
+            "config/urls.py": "from config.api import docs\n",
+            "config/api/__init__.py": "",
+            "config/api/docs.py": "from config.web.security_headers import policy\n",
+            "config/api/login_guard.py": "from config import text\n",
+            "config/text.py": "",
+            "config/web/__init__.py": "",
+            "config/web/security_headers.py": "",
+            "config/web/forms.py": "from config.api.login_guard import client_ip\n",
+        },
+    )
+    edges = subpackage_edges(
+        project_imports(tmp_path, ["config"]), "config", CONFIG_LAYERS
+    )
+
+    assert cycles(edges) == [["api", "web", "api"]]
+    assert layer_breaches(edges, "config", CONFIG_LAYERS) == [
+        "config.api.docs (line 1) imports config.web.security_headers: config.api "
+        "may not import config.web, which sits above it"
     ]
 
 
@@ -333,10 +402,10 @@ def test_an_installments_feature_importing_the_top_or_a_feature_above_is_reporte
         },
     )
     imports = project_imports(tmp_path, ["installments"])
-    edges = subpackage_edges(imports, INSTALLMENTS_LAYERS, "installments")
+    edges = subpackage_edges(imports, "installments", INSTALLMENTS_LAYERS)
 
     assert cycles(edges) == [["plans", "refunds", "plans"]]
-    assert layer_breaches(edges, INSTALLMENTS_LAYERS, "installments") == [
+    assert layer_breaches(edges, "installments", INSTALLMENTS_LAYERS) == [
         "installments.plans.events (line 1) imports installments.refunds.models: "
         "installments.plans may not import installments.refunds, which sits "
         "above it",

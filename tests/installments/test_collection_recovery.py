@@ -8,7 +8,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from installments.collection import LEASE, charging, claims
+from installments.collection import LEASE, charging, claims, outcomes
 from installments.plans.models import Installment
 from payments.gateway.services.processor_events import processor_event_handle
 from payments.methods.services.saved_charges import saved_method_charge
@@ -31,11 +31,17 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def crash_after_charge(monkeypatch):
-    def crash(claim, result):
-        raise Crash(f"killed after charging {result.reference}")
+    """The pass dies inside the transaction that records what the processor
+    answered, before it commits: the money is taken, nothing is recorded.
+    Calling what it returns lets the next process record again."""
+    real = outcomes.apply_outcomes
 
-    monkeypatch.setattr(charging, "after_charge", crash)
-    return lambda: monkeypatch.setattr(charging, "after_charge", lambda c, r: None)
+    def crash(results, **kwargs):
+        real(results, **kwargs)
+        raise Crash(f"killed recording {[result.reference for result in results]}")
+
+    monkeypatch.setattr(outcomes, "apply_outcomes", crash)
+    return lambda: monkeypatch.setattr(outcomes, "apply_outcomes", real)
 
 
 def paid_events(installment) -> list[Event]:

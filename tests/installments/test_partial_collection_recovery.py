@@ -10,7 +10,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from installments.collection import LEASE, PassSummary, charging, partial
+from installments.collection import LEASE, PassSummary, outcomes, partial
 from installments.plans.models import Installment
 from payments.gateway.errors import ProcessorTimeout
 from payments.gateway.processors.sandbox import SandboxProcessor
@@ -50,10 +50,15 @@ def test_a_crash_after_the_partial_debit_is_recorded_once_by_verifying_it(
     first = installments_of(setup.plan)[0]
     first_three_attempts(first)
 
-    def crash(claim, result):
-        raise Crash(f"killed after the partial debit of {claim.public_id}")
+    # The pass dies inside the transaction that records the partial debit's
+    # answer, before it commits.
+    real = outcomes.apply_outcomes
 
-    monkeypatch.setattr(charging, "after_charge", crash)
+    def crash(results, **kwargs):
+        real(results, **kwargs)
+        raise Crash(f"killed recording the partial debit of {first.public_id}")
+
+    monkeypatch.setattr(outcomes, "apply_outcomes", crash)
     summary = collect(last_retry_day(first))
 
     assert summary.in_flight == 1
@@ -67,7 +72,7 @@ def test_a_crash_after_the_partial_debit_is_recorded_once_by_verifying_it(
     assert not LedgerTransaction.objects.filter(reference=reference).exists()
 
     # The process restarts; meanwhile the customer saved a card with money.
-    monkeypatch.setattr(charging, "after_charge", lambda claim, result: None)
+    monkeypatch.setattr(outcomes, "apply_outcomes", real)
     add_card(setup.shopper, CARD_OK)
     summary = after_the_lease(last_retry_day(first))
 

@@ -61,12 +61,16 @@ def test_a_customer_paying_while_the_engine_charges_gets_409_and_no_charge(
     setup = make_active_plan()
     first = installments_of(setup.plan)[0]
     claimed, answered = threading.Event(), threading.Event()
+    real_charge = charging.saved_method_charge
 
-    def engine_waits(claim, result):
+    def engine_waits(**kwargs):
+        # The processor has answered; the engine has not recorded it yet.
+        outcome = real_charge(**kwargs)
         claimed.set()
         answered.wait(WAIT)
+        return outcome
 
-    monkeypatch.setattr(charging, "after_charge", engine_waits)
+    monkeypatch.setattr(charging, "saved_method_charge", engine_waits)
     engine, summary = in_thread(lambda: collect_due(on_date=first.due_date))
     assert claimed.wait(WAIT)
     answers = [pay(setup, installment_id=first.public_id), pay(setup, payoff=True)]
@@ -89,12 +93,16 @@ def test_an_engine_pass_while_the_customer_pays_claims_nothing(monkeypatch, body
     rows = installments_of(setup.plan)
     first = rows[0]
     charged, engine_done = threading.Event(), threading.Event()
+    real_charge = services.saved_method_charge
 
-    def customer_waits(payment, outcome):
+    def customer_waits(**kwargs):
+        # The processor has answered; the customer's request has not recorded it.
+        outcome = real_charge(**kwargs)
         charged.set()
         engine_done.wait(WAIT)
+        return outcome
 
-    monkeypatch.setattr(services, "after_charge", customer_waits)
+    monkeypatch.setattr(services, "saved_method_charge", customer_waits)
     what = {"installment_id": first.public_id} if body == "one" else {"payoff": True}
     customer, answer = in_thread(lambda: pay(setup, **what))
     assert charged.wait(WAIT)

@@ -11,6 +11,7 @@ import time_machine
 from django.utils import timezone
 
 from installments.collection import LEASE, early_recovery
+from installments.early import outcomes as early_outcomes
 from installments.early import services
 from installments.early.models import EarlyPayment
 from installments.plans.models import Installment
@@ -40,15 +41,23 @@ def charges(prefix: str) -> list[str]:
 
 
 def pay_and_crash(setup, monkeypatch, *, when: str, **what):
-    """The customer's request dies `after` the processor charged, or `before`
-    it was called; the claim is committed either way."""
+    """The customer's request dies `after` the processor charged (inside the
+    transaction that records its answer, before it commits), or `before` it
+    was called; the claim is committed either way."""
+    real_record = early_outcomes.early_payment_record
 
-    def crash(*args, **kwargs):
+    def crash_recording(**kwargs):
+        real_record(**kwargs)
         raise Crash(when)
 
-    target = "after_charge" if when == "after" else "saved_method_charge"
+    def crash_calling(**kwargs):
+        raise Crash(when)
+
     with monkeypatch.context() as patch:
-        patch.setattr(services, target, crash)
+        if when == "after":
+            patch.setattr(early_outcomes, "early_payment_record", crash_recording)
+        else:
+            patch.setattr(services, "saved_method_charge", crash_calling)
         with pytest.raises(Crash):
             services.plan_pay_early(
                 customer=setup.plan.customer, plan=setup.plan, **what

@@ -96,12 +96,15 @@ def engine_pauses_after_charging(monkeypatch):
     """The engine, between the processor's answer and its record (the
     installment `processing`), waits until the test lets it go on."""
     charged, go_on = threading.Event(), threading.Event()
+    real_charge = charging.saved_method_charge
 
-    def pause(claim, result):
+    def pause(**kwargs):
+        outcome = real_charge(**kwargs)
         charged.set()
         go_on.wait(30)
+        return outcome
 
-    monkeypatch.setattr(charging, "after_charge", pause)
+    monkeypatch.setattr(charging, "saved_method_charge", pause)
     return charged, go_on
 
 

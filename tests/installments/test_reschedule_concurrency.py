@@ -86,12 +86,15 @@ def test_a_move_while_the_engine_charges_the_installment_is_a_409_and_it_is_paid
         setup = make_active_plan()
     first = installments_of(setup.plan)[0]
     charging_now, answered = threading.Event(), threading.Event()
+    real_charge = charging.saved_method_charge
 
-    def engine_waits(claim, result):
+    def engine_waits(**kwargs):
+        outcome = real_charge(**kwargs)
         charging_now.set()
         answered.wait(WAIT)
+        return outcome
 
-    monkeypatch.setattr(charging, "after_charge", engine_waits)
+    monkeypatch.setattr(charging, "saved_method_charge", engine_waits)
     with on(FIRST, 12):
         engine, summary = in_thread(lambda: collect_due(on_date=FIRST))
         assert charging_now.wait(WAIT)

@@ -1,4 +1,7 @@
-"""The schema endpoint and the two documentation pages (Swagger UI, ReDoc).
+"""The two pages of the API reference (Swagger UI, ReDoc), which read the schema
+endpoint (`config.api.views.ApiSchemaView`). HTML pages under a policy of their
+own from `security_headers`, so they live with the web plumbing: `config.web`
+may import `config.api`, never the reverse (tests/config/test_import_direction.py).
 
 The pages load only this service's own files (the drf-spectacular-sidecar copies
 of Swagger UI and ReDoc, plus static/js/api-docs.js): no CDN, no inline script, so
@@ -19,20 +22,9 @@ from django.contrib.staticfiles import finders
 from django.http import HttpResponse
 from django.templatetags.static import static
 from django.urls import reverse
-from drf_spectacular.renderers import (
-    OpenApiJsonRenderer,
-    OpenApiJsonRenderer2,
-    OpenApiYamlRenderer,
-    OpenApiYamlRenderer2,
-)
-from drf_spectacular.utils import extend_schema
-from drf_spectacular.views import (
-    SpectacularAPIView,
-    SpectacularRedocView,
-    SpectacularSwaggerSplitView,
-)
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
-from config.web.security_headers import CSP_HEADER, policy
+from .security_headers import CSP_HEADER, policy
 
 # Both UIs render with inline styles (React and styled-components), and ReDoc
 # runs its search index in a blob: worker; scripts stay 'self' only.
@@ -41,28 +33,6 @@ DOCS_POLICY = policy(
     img_src=("'self'", "data:"),
     worker_src=("'self'", "blob:"),
 )
-
-
-class ApiSchemaView(SpectacularAPIView):
-    """`GET /api/v1/schema/`: OpenAPI 3 JSON (`?format=yaml` for YAML).
-
-    The first renderer is the default (`Accept: */*` or none); the plain
-    `application/json` and `application/yaml` that code generators send are
-    served too, not refused with a 406.
-    """
-
-    renderer_classes = [
-        OpenApiJsonRenderer,
-        OpenApiYamlRenderer,
-        OpenApiJsonRenderer2,
-        OpenApiYamlRenderer2,
-    ]
-    authentication_classes = []
-    throttle_classes = []
-
-    @extend_schema(exclude=True)
-    def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)
 
 
 class _DocsPage:
