@@ -52,6 +52,7 @@ class CsvNegotiation(DefaultContentNegotiation):
 
 class CsvListApi(APIView):
     """A list endpoint that also answers CSV: its `get` returns
-    `config.exports.csv_response(...)` when `wants_csv(request)`."""
+    `config.exports.csv_response(...)` when `wants_csv(request)`
+    (`config.exports.csv_or_page` when the JSON answer is a plain page)."""
 
     content_negotiation_class = CsvNegotiation

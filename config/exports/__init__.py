@@ -26,7 +26,9 @@ from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
 from django.utils import timezone
 
+from config.api.csv import wants_csv
 from config.api.formats import iso_utc
+from config.api.pagination import paginated
 from config.money import CSV, format_kobo
 
 CONTENT_TYPE = "text/csv; charset=utf-8"
@@ -156,3 +158,23 @@ def csv_response(
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["Cache-Control"] = "no-store"
     return response
+
+
+def csv_or_page(
+    request,
+    rows,
+    *,
+    export: CsvExport,
+    merchant_id: str,
+    output: Callable[[object], dict],
+    csv_output: Callable[[object], object] | None = None,
+):
+    """An API list's answer (`config.api.csv.CsvListApi`): every one of `rows`
+    as `export`'s download when the request asks for CSV, else the request's
+    page of them through `output`; `csv_output`, when given, shapes the
+    download's rows instead."""
+    if wants_csv(request):
+        return csv_response(
+            export, rows, merchant_id=merchant_id, output=csv_output or output
+        )
+    return paginated(request, rows, output)

@@ -3,10 +3,9 @@
 from rest_framework.views import APIView
 
 from config.api import responses
-from config.api.csv import CsvListApi, wants_csv
-from config.api.pagination import paginated
+from config.api.csv import CsvListApi
 from config.api.permissions import accepts, credential_kind
-from config.exports import csv_response
+from config.exports import csv_or_page
 from merchants.authentication import resolve_merchant
 
 from . import exports, selectors
@@ -42,11 +41,14 @@ class PlanListApi(CsvListApi):
         plans = selectors.plans_of_merchant(
             merchant, order_reference=query.validated_data.get("order_reference")
         )
-        if wants_csv(request):
-            return csv_response(
-                exports.PLANS, plans, merchant_id=merchant.public_id, output=plan_row
-            )
-        return paginated(request, plans, plan_output)
+        return csv_or_page(
+            request,
+            plans,
+            export=exports.PLANS,
+            merchant_id=merchant.public_id,
+            output=plan_output,
+            csv_output=plan_row,
+        )
 
 
 class InstallmentListApi(CsvListApi):
@@ -62,11 +64,10 @@ class InstallmentListApi(CsvListApi):
         query = InstallmentListQuery(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         rows = selectors.installments_due(merchant, **query.validated_data)
-        if wants_csv(request):
-            return csv_response(
-                exports.INSTALLMENTS,
-                rows,
-                merchant_id=merchant.public_id,
-                output=installment_row,
-            )
-        return paginated(request, rows, installment_row)
+        return csv_or_page(
+            request,
+            rows,
+            export=exports.INSTALLMENTS,
+            merchant_id=merchant.public_id,
+            output=installment_row,
+        )

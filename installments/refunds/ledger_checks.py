@@ -5,8 +5,9 @@ each collection keeps the fee of what it has left (payments/ledger/checks.py).""
 from collections import defaultdict
 from collections.abc import Iterator
 
-from django.db.models import F, Sum
+from django.db.models import F
 
+from payments.ledger.checks import totals_by
 from payments.ledger.hooks import NamedLedgerCheck
 from payments.ledger.models import LedgerTransaction
 
@@ -65,11 +66,11 @@ def refunds_add_up() -> Iterator[str]:
     follow by the table's constraint); each installment owes its original
     amount less its reductions; each plan's `amount_refunded` is its refunds'
     `amount`, which is its reductions plus the parts not failed."""
-    reduced = _sums(RefundReduction.objects.all(), "refund_id")
+    reduced = totals_by(RefundReduction.objects.all(), "refund_id")
     parts = RefundPart.objects.all()
     failed_parts = parts.filter(status=RefundPart.Status.FAILED)
-    returned = _sums(parts.exclude(status=RefundPart.Status.FAILED), "refund_id")
-    failed = _sums(failed_parts, "refund_id")
+    returned = totals_by(parts.exclude(status=RefundPart.Status.FAILED), "refund_id")
+    failed = totals_by(failed_parts, "refund_id")
     for public_id, pk, *said in Refund.objects.values_list(
         "public_id", "pk", "amount_reduced", "amount_returned", "amount_failed"
     ).iterator(chunk_size=CHUNK):
@@ -79,7 +80,7 @@ def refunds_add_up() -> Iterator[str]:
                 f"refund {public_id} says {said[0]} reduced, {said[1]} returned and "
                 f"{said[2]} failed; its rows say {rows[0]}, {rows[1]} and {rows[2]}"
             )
-    by_installment = _sums(RefundReduction.objects.all(), "installment_id")
+    by_installment = totals_by(RefundReduction.objects.all(), "installment_id")
     for public_id, pk, taken in (
         Installment.objects.exclude(original_amount=F("amount"))
         .annotate(taken=F("original_amount") - F("amount"))
@@ -94,12 +95,12 @@ def refunds_add_up() -> Iterator[str]:
 
 
 def _plans_refunded() -> Iterator[str]:
-    plan_reduced = _sums(RefundReduction.objects.all(), "refund__plan_id")
-    plan_returned = _sums(
+    plan_reduced = totals_by(RefundReduction.objects.all(), "refund__plan_id")
+    plan_returned = totals_by(
         RefundPart.objects.exclude(status=RefundPart.Status.FAILED),
         "refund__plan_id",
     )
-    by_refunds = _sums(Refund.objects.all(), "plan_id")
+    by_refunds = totals_by(Refund.objects.all(), "plan_id")
     for public_id, pk, refunded in (
         PaymentPlan.objects.filter(amount_refunded__gt=0)
         .values_list("public_id", "pk", "amount_refunded")
@@ -120,15 +121,6 @@ def _plans_refunded() -> Iterator[str]:
     for pk in sorted(set(plan_reduced) | set(plan_returned) | set(by_refunds)):
         if plan_reduced.get(pk, 0) + plan_returned.get(pk, 0) + by_refunds.get(pk, 0):
             yield f"plan #{pk} has refunds but amount_refunded 0"
-
-
-def _sums(queryset, key: str) -> dict[int, int]:
-    return dict(
-        queryset.order_by()
-        .values(key)
-        .annotate(total=Sum("amount"))
-        .values_list(key, "total")
-    )
 
 
 CHECKS = (

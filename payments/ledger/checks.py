@@ -14,7 +14,7 @@ Python only where a rule needs them (transactions, payouts), in chunks.
 from collections import defaultdict
 from collections.abc import Iterator
 
-from django.db.models import Count, F, Q, Sum, Value
+from django.db.models import Count, F, Q, QuerySet, Sum, Value
 from django.db.models.functions import Concat
 
 from .balances import kept_differences
@@ -42,6 +42,14 @@ FIXED_ACCOUNTS = (
 )
 REFUND_KINDS = (Kind.REFUND, Kind.REFUND_SETTLED, Kind.REFUND_RETURNED)
 CHUNK = 2000
+
+
+def totals_by(rows: QuerySet, by: str, field: str = "amount") -> dict:
+    """The sum of `field` over `rows`, per value of `by` (one grouped query), for
+    every check that holds a record's figures against its rows."""
+    return dict(
+        rows.order_by().values(by).annotate(total=Sum(field)).values_list(by, "total")
+    )
 
 
 def transactions_balance() -> Iterator[str]:

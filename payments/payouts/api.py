@@ -7,9 +7,9 @@ from config.api import responses
 from config.api.csv import CsvListApi, wants_csv
 from config.api.errors import NotFound
 from config.api.ids import row_by_public_id
-from config.api.pagination import paginate, paginated
+from config.api.pagination import paginate
 from config.api.permissions import accepts
-from config.exports import csv_response
+from config.exports import csv_or_page, csv_response
 from merchants.authentication import resolve_merchant
 
 from . import exports, selectors, services
@@ -44,14 +44,13 @@ class PayoutListApi(CsvListApi):
     def get(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
         payouts = selectors.payouts_of(merchant)
-        if wants_csv(request):
-            return csv_response(
-                exports.PAYOUTS,
-                payouts,
-                merchant_id=merchant.public_id,
-                output=payout_output,
-            )
-        return paginated(request, payouts, payout_output)
+        return csv_or_page(
+            request,
+            payouts,
+            export=exports.PAYOUTS,
+            merchant_id=merchant.public_id,
+            output=payout_output,
+        )
 
 
 class PayoutSettlementApi(CsvListApi):

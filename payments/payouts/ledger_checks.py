@@ -5,9 +5,9 @@ transactions, each payout has the postings its status calls for. Run by
 from collections import defaultdict
 from collections.abc import Iterator
 
-from django.db.models import QuerySet, Sum
+from django.db.models import Sum
 
-from ..ledger.checks import CHUNK, Kind
+from ..ledger.checks import CHUNK, Kind, totals_by
 from ..ledger.hooks import NamedLedgerCheck
 from ..ledger.models import (
     PAYOUTS_IN_TRANSIT,
@@ -30,17 +30,10 @@ _WALLET_KINDS = (
 
 def _wallet_nets() -> dict[str, int]:
     """Per merchant: the sum of the `net` of every kind that moves a wallet."""
-    return _totals(
+    return totals_by(
         LedgerTransaction.objects.filter(kind__in=_WALLET_KINDS),
         "merchant__public_id",
         "net",
-    )
-
-
-def _totals(rows: QuerySet, by: str, field: str = "amount") -> dict:
-    """The sum of `field` over `rows`, per value of `by`."""
-    return dict(
-        rows.order_by().values(by).annotate(total=Sum(field)).values_list(by, "total")
     )
 
 
@@ -50,15 +43,15 @@ def wallets_match() -> Iterator[str]:
     returned; it is never negative unless refunds made it so (a refund of money
     already paid out, DESIGN section 14); its pending payout (its share of
     payouts_in_transit) equals its open payouts."""
-    lines = _totals(
+    lines = totals_by(
         LedgerLine.objects.filter(account__startswith=WALLET_PREFIX), "account"
     )
     headers = _wallet_nets()
-    in_transit = _totals(
+    in_transit = totals_by(
         LedgerLine.objects.filter(account=PAYOUTS_IN_TRANSIT),
         "transaction__merchant__public_id",
     )
-    open_payouts = _totals(
+    open_payouts = totals_by(
         Payout.objects.filter(status__in=Payout.OPEN), "merchant__public_id"
     )
     refunded = set(
@@ -144,7 +137,7 @@ def payouts_match_their_lines() -> Iterator[str]:
     """Each payout's amount is what the wallet lines it paid out add up to (its
     settlement report), and each wallet's available balance is what its lines
     no live payout paid out add up to (what the next payout pays)."""
-    covered = _totals(PayoutItem.objects.all(), "payout_id", "line__amount")
+    covered = totals_by(PayoutItem.objects.all(), "payout_id", "line__amount")
     for pk, public_id, amount in (
         Payout.objects.order_by("id")
         .values_list("pk", "public_id", "amount")
@@ -156,8 +149,8 @@ def payouts_match_their_lines() -> Iterator[str]:
                 f"up to {-(covered.get(pk) or 0)}"
             )
     wallet_lines = LedgerLine.objects.filter(account__startswith=WALLET_PREFIX)
-    balances = _totals(wallet_lines, "account")
-    unpaid = _totals(
+    balances = totals_by(wallet_lines, "account")
+    unpaid = totals_by(
         wallet_lines.exclude(transaction__kind__in=PAYOUT_KINDS).filter(
             ~covered_by_live_payout()
         ),
