@@ -24,9 +24,26 @@ so with the ORM broker (the heartbeat goes into the database cache) it logged
 "the connection is closed" until the next scheduler pass (up to 30 s) while
 `/readyz` said no cluster was running. The heartbeat now closes an unusable
 connection first (a `SELECT 1` health check, CONN_HEALTH_CHECKS).
+
+Closing first covers a connection dropped while its process was idle, not one
+dropped after the health check, while the query is in flight (more likely the
+busier the machine): the pusher's pull (every `poll`) then failed once, and
+django-q2 logged "Failed to pull task from broker" at ERROR and restarted the
+pusher after 10 s. So the ORM broker's calls that the cluster's loops repeat, the
+pusher's pull (`dequeue`), the sentinel's heartbeat (`set_stat`) and the
+monitor's acknowledgement (`delete`), try once more on a new connection when
+the connection failed rather than the query (the server ended the session, or
+none answered), with a WARNING; only a second failure reaches django-q2's
+ERROR. Each is safe to repeat: a task the failed pull had already locked is
+handed out again after `retry`, as it was before. Left as django-q2 has them:
+the monitor's saving of a result and the scheduler pass (every 30 s), which
+catch their own errors and log them (a drop inside one of their queries still
+logs one ERROR), and the enqueueing of tasks, which could queue a task twice if
+repeated.
 """
 
 import contextlib
+import functools
 import logging
 import os
 import signal
@@ -35,7 +52,13 @@ import time
 from pathlib import Path
 
 from django.core.management.base import CommandError
-from django.db import close_old_connections
+from django.db import (
+    InterfaceError,
+    OperationalError,
+    close_old_connections,
+    connections,
+)
+from django_q.brokers.orm import ORM
 from django_q.cluster import Cluster
 from django_q.management.commands import qcluster
 from django_q.status import Stat
@@ -63,7 +86,9 @@ class Command(qcluster.Command):
         def request_stop(signum, frame):
             received.append(signum)
 
-        _heartbeat_reconnects()  # before the sentinel forks: it inherits it
+        # Before the sentinel forks: its processes inherit them.
+        _heartbeat_reconnects()
+        _broker_retries_dropped_connections()
         cluster = Cluster()  # installs django-q2's handlers: replaced right away
         signal.signal(signal.SIGTERM, request_stop)
         signal.signal(signal.SIGINT, request_stop)
@@ -102,6 +127,61 @@ def _heartbeat_reconnects() -> None:
 
     save_reconnecting.reconnects = True
     Stat.save = save_reconnecting
+
+
+def _broker_retries_dropped_connections() -> None:
+    """The ORM broker's calls the cluster's loops repeat try once more on a new
+    connection when a dropped connection failed them."""
+    for name in ("dequeue", "set_stat", "delete"):
+        method = getattr(ORM, name)
+        if not getattr(method, "reconnects", False):
+            setattr(ORM, name, _retried_on_a_new_connection(method))
+
+
+def _retried_on_a_new_connection(method):
+    @functools.wraps(method)
+    def retrying(broker, *args, **kwargs):
+        try:
+            return method(broker, *args, **kwargs)
+        except (OperationalError, InterfaceError) as error:
+            if not _dropped(error) or _in_a_transaction():
+                raise
+            first_line = (str(error).strip().splitlines() or [""])[0]
+            logger.warning(
+                "The database connection dropped during the broker's %s (%s: %s); "
+                "trying once more on a new connection.",
+                method.__name__,
+                type(error).__name__,
+                first_line,
+            )
+        # Closes the broken connection (its error is noted on it), unless Django
+        # already did: a failed rollback closes it and the next use reconnects.
+        close_old_connections()
+        return method(broker, *args, **kwargs)
+
+    retrying.reconnects = True
+    return retrying
+
+
+# SQLSTATE class 57P: the server ended the session (an administrator's or a
+# crash's shutdown, a database starting up, an idle session timing out).
+_SESSION_ENDED = "57P"
+
+
+def _dropped(error: Exception) -> bool:
+    """Whether the connection failed rather than the query: the server ended the
+    session, or the error carries no SQLSTATE because no server answered (the
+    connection broke, or no new one could be made). A query the server answered
+    with an error (a deadlock, a timeout) fails as before, without a second try."""
+    cause = error.__cause__  # the driver's error, which Django wraps
+    sqlstate = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
+    return sqlstate is None or sqlstate.startswith(_SESSION_ENDED)
+
+
+def _in_a_transaction() -> bool:
+    """A transaction's owner must see its error: the cluster's loops run outside
+    any, so this only guards other callers."""
+    return any(conn.in_atomic_block for conn in connections.all(initialized_only=True))
 
 
 def _stop(cluster: Cluster) -> None:
