@@ -51,6 +51,31 @@ class ChargeStatus:
     PAY_OFFLINE = "pay_offline"
 
 
+class PayChannel:
+    """How a customer's money came in, as every payment event names it
+    (`channel`): a saved or new card, a bank-account mandate, or one of the two
+    one-off channels that wait for the customer (DESIGN section 17)."""
+
+    CARD = "card"
+    BANK_ACCOUNT = "bank_account"
+    BANK_TRANSFER = "bank_transfer"
+    USSD = "ussd"
+
+    # The channels of a charge the customer completes themselves, later.
+    OFFLINE = (BANK_TRANSFER, USSD)
+    ALL = (CARD, BANK_ACCOUNT, BANK_TRANSFER, USSD)
+
+
+# The USSD codes a customer may choose (Paystack's `ussd.type`), with the bank
+# each dials into, as the pay page and the checkout list them.
+USSD_BANKS = {
+    "737": "Guaranty Trust Bank",
+    "919": "United Bank for Africa",
+    "822": "Sterling Bank",
+    "966": "Zenith Bank",
+}
+
+
 @dataclass(frozen=True)
 class Authorization:
     """A reusable authorization: what later charges need (card or bank account)."""
@@ -87,10 +112,42 @@ class TransactionResult:
     processor_id: str = ""
     paid_at: datetime | None = None
     authorization: Authorization | None = None
+    # PayChannel the money came by, "" when the processor did not say.
+    channel: str = ""
 
     @property
     def succeeded(self) -> bool:
         return self.status == TransactionStatus.SUCCESS
+
+
+@dataclass(frozen=True)
+class OfflineCharge:
+    """A one-off charge that waits for the customer to pay it (DESIGN section
+    17): a bank account to transfer the exact amount to, or a USSD code to
+    dial, until `expires_at`. `status` is "pending" (waiting for the customer;
+    `charge.success` arrives when the money lands, and verifying the reference
+    confirms it) or "failed" (the processor said no at once:
+    `gateway_response` says why)."""
+
+    reference: str
+    channel: str  # PayChannel.BANK_TRANSFER or PayChannel.USSD
+    status: str  # "pending" or "failed"
+    amount: int
+    currency: str = "NGN"
+    expires_at: datetime | None = None
+    # Bank transfer: the account that takes this one transfer.
+    bank_name: str = ""
+    account_number: str = ""
+    account_name: str = ""
+    # USSD: the code to dial.
+    ussd_code: str = ""
+    display_text: str = ""
+    gateway_response: str = ""
+    processor_id: str = ""
+
+    @property
+    def pending(self) -> bool:
+        return self.status == "pending"
 
 
 @dataclass(frozen=True)
@@ -226,6 +283,25 @@ class Processor(ABC):
     @abstractmethod
     def verify_transaction(self, *, reference: str) -> TransactionResult | None:
         """None when the processor knows no transaction with this reference."""
+
+    # One-off charges the customer completes: bank transfer and USSD.
+    def charge_offline(
+        self,
+        *,
+        email: str,
+        amount: int,
+        reference: str,
+        channel: str,
+        expires_at: datetime,
+        ussd_bank: str = "",
+        currency: str = "NGN",
+        metadata: dict | None = None,
+    ) -> OfflineCharge:
+        """Open a charge of exactly `amount` under `reference` that the customer
+        pays by `channel` (PayChannel.OFFLINE; `ussd_bank` is a key of
+        USSD_BANKS for USSD) until `expires_at`. A POST: on ProcessorTimeout or
+        ProcessorError the outcome is unknown, verify the reference."""
+        raise NotImplementedError
 
     @abstractmethod
     def charge_authorization(
