@@ -1,5 +1,6 @@
-"""What every message says, by e-mail and by SMS: reminders, receipts, and what
-a collection did (failed, collected part, defaulted).
+"""What every message says, by e-mail and by SMS: reminders, receipts, what
+a collection did (failed, collected part, defaulted), a customer's password-reset
+link and one-time sign-in code.
 
 Each builder returns the `Outgoing` messages of one fact: an e-mail always, an
 SMS too when the customer added a mobile number (`Customer.sms_phone`); the
@@ -18,6 +19,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from config.text import one_line
+from payments.customers.models import SignInCode
 from payments.gateway.declines import decline_of
 
 from .emails import REASON_LIMIT, hello, naira, order, shop
@@ -375,5 +377,57 @@ def refund_receipt(refund) -> list[Outgoing]:
         sms=(
             f"Refund: {shop(merchant)} refunded {amount} of order {reference}. "
             f"Refund {refund.public_id}. {plan_url(plan)}"
+        ),
+    )
+
+
+def password_reset(link) -> list[Outgoing]:
+    """`link` a payments.customers.resets.ResetLink: by e-mail only (DESIGN 17),
+    whose body is the link itself."""
+    customer = link.customer
+    return [
+        Outgoing(
+            Kind.PASSWORD_RESET,
+            f"{customer.public_id}_{link.mark}",
+            Channel.EMAIL,
+            customer.pk,
+            customer.email,
+            "Reset your password",
+            (
+                f"{hello(customer)}\n\n"
+                "Someone asked to reset the password of your account. To choose "
+                f"a new password, open this link:\n{link.url}\n\n"
+                "The link works once and expires in 1 hour. Setting a new "
+                "password signs you out everywhere else. If you did not ask for "
+                "this, ignore this e-mail: your password stays as it is.\n"
+            ),
+        )
+    ]
+
+
+def sign_in_code(row, code: str, *, customer) -> list[Outgoing]:
+    """The one-time code of `row` (a payments.customers.models.SignInCode),
+    `code` its digits, by e-mail and, with a mobile number on file, SMS."""
+    minutes = round((row.expires_at - row.created_at).total_seconds() / 60)
+    what = (
+        "pay with a saved card or bank account"
+        if row.purpose == SignInCode.Purpose.PAY
+        else "sign in to your account"
+    )
+    return _both(
+        kind=Kind.SIGN_IN_CODE,
+        subject=f"sc_{row.pk}",
+        customer=customer,
+        title="Your one-time code",
+        email=(
+            f"{hello(customer)}\n\n"
+            f"Your one-time code to {what} is:\n\n{code}\n\n"
+            f"It works once, for {minutes} minutes. A newer code replaces it. "
+            "Never share it: we will never ask you for it. If you did not ask "
+            "for it, ignore this e-mail.\n"
+        ),
+        sms=(
+            f"Your code to {what}: {code}. It works once, for {minutes} "
+            "minutes. Never share it."
         ),
     )
