@@ -104,9 +104,7 @@ def test_a_reset_message_is_recorded_once_by_email_only(ada, committed):
     assert len(mail.outbox) == 1
 
 
-def test_reset_for_an_unknown_address_looks_the_same_and_sends_nothing(
-    ada, committed
-):
+def test_reset_for_an_unknown_address_looks_the_same_and_sends_nothing(ada, committed):
     known = ask_reset(Client(), ada.email, committed)
     mail.outbox.clear()
 
@@ -217,7 +215,8 @@ def test_the_api_answers_the_same_for_a_known_and_an_unknown_address(
 
 def test_the_api_is_rate_limited_per_address(db, api):
     for _ in range(5):
-        assert api.post(RESET_API, {"email": "x@y.ng"}, format="json").status_code == 200
+        answer = api.post(RESET_API, {"email": "x@y.ng"}, format="json")
+        assert answer.status_code == 200
 
     throttled = api.post(RESET_API, {"email": "x@y.ng"}, format="json")
 
@@ -281,9 +280,7 @@ def test_a_code_is_recorded_once_per_channel(ada, committed, sms_outbox):
     assert code_in(mail.outbox[0]) not in row.code_hash
 
 
-def test_without_a_mobile_number_the_code_goes_by_email_only(
-    db, committed, sms_outbox
-):
+def test_without_a_mobile_number_the_code_goes_by_email_only(db, committed, sms_outbox):
     customer = CustomerFactory()
 
     ask_code(Client(), customer.email, committed)
@@ -298,7 +295,8 @@ def test_a_code_keeps_next(ada, committed):
         asked = client.post(
             "/account/login/code/?next=/account/profile/", {"email": ada.email}
         )
-    assert asked["Location"] == "/account/login/code/enter/?next=%2Faccount%2Fprofile%2F"
+    enter = "/account/login/code/enter/?next=%2Faccount%2Fprofile%2F"
+    assert asked["Location"] == enter
 
     signed_in = client.post(
         asked["Location"], {"email": ada.email, "code": code_in(mail.outbox[0])}
