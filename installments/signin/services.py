@@ -15,8 +15,8 @@ from payments.customers import resets
 from payments.customers.codes import sign_in_code_check, sign_in_code_issue
 from payments.customers.models import Customer, SignInCode
 
-from ..notifications import texts
 from ..notifications.services import messages_send_on_commit
+from . import texts
 
 __all__ = [
     "SIGN_IN_CODES_PER_HOUR",
