@@ -1,7 +1,8 @@
 """OpenAPI descriptions of the installments endpoints, one module per feature:
 the plan representation and the plans' reads (plans), paying early (early),
 refunds (refunds), cancelling (cancellation), rescheduling (reschedules), the
-sandbox's time travel and clock (collection).
+sandbox's time travel and clock (collection), a customer's password reset
+(signin).
 
 Imported by config.api.schema_generator.discover_schema_modules(); see
 config.api.schema for what every operation gets without saying (security,
@@ -14,6 +15,7 @@ from .early import schema as early_schema
 from .plans import schema as plans_schema
 from .refunds import schema as refunds_schema
 from .reschedules import schema as reschedules_schema
+from .signin import schema as signin_schema
 
 __all__ = [
     "cancellation_schema",
@@ -22,4 +24,5 @@ __all__ = [
     "plans_schema",
     "refunds_schema",
     "reschedules_schema",
+    "signin_schema",
 ]

@@ -6,8 +6,14 @@ from .early import api as early_api
 from .plans import api
 from .refunds import api as refunds_api
 from .reschedules import api as reschedules_api
+from .signin import api as signin_api
 
 urlpatterns = [
+    *api_path(
+        "auth/customer/password-reset",
+        signin_api.CustomerPasswordResetApi.as_view(),
+        "customer-password-reset",
+    ),
     *api_path("payment-plans", api.PlanListApi.as_view(), "payment-plan-list"),
     *api_path("installments", api.InstallmentListApi.as_view(), "installment-list"),
     *api_path(

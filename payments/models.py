@@ -2,7 +2,7 @@
 subpackage; imported here so that Django finds them (the app's models module).
 Code imports a model from its subpackage (`payments.methods.models`)."""
 
-from .customers.models import Customer
+from .customers.models import Customer, SignInCode
 from .gateway.models import (
     InboundRequest,
     ProcessorCharge,
@@ -38,4 +38,5 @@ __all__ = [
     "SandboxRefund",
     "SandboxTransaction",
     "SandboxTransfer",
+    "SignInCode",
 ]

@@ -8,6 +8,10 @@ Sign-up, per client IP: `SIGNUP_RATE_LIMIT` (10 an hour by default); per e-mail
 address: `SIGNUP_RATE_LIMIT_PER_ADDRESS` (3 an hour), whether or not the address
 has an account, so that the answer says nothing about it. Every sign-up sends an
 e-mail; these keep it from being a way to send our e-mails to anyone.
+
+Asking for a password-reset link or a one-time sign-in code: the sign-in's
+budget per client IP, and 5 an hour per e-mail address and kind of request,
+whether or not the address has an account.
 """
 
 import hashlib
@@ -75,6 +79,39 @@ def check_sign_up_allowed(*, kind: str, email: str, client_ip: str) -> None:
     if per_address.exceeded:
         raise RateLimited(
             "Too many sign-ups with this e-mail address; retry in "
+            f"{per_address.seconds_to_reset()} s.",
+            headers={"Retry-After": str(per_address.seconds_to_reset())},
+        )
+
+
+# Asking for a password-reset link or a sign-in code, per e-mail address and
+# purpose, counted whether or not the address has an account.
+ASKS_PER_ADDRESS_PER_HOUR = 5
+
+
+def check_ask_allowed(*, kind: str, what: str, email: str, client_ip: str) -> None:
+    """Count one request for a message that lets someone in (`what`: a reset
+    link, a sign-in code) to `email` from `client_ip`: RateLimited (429, with
+    Retry-After) over the sign-in's budget per client address, or over
+    `ASKS_PER_ADDRESS_PER_HOUR` for the address, which counts whether or not
+    it has an account, so that the answer says nothing about it."""
+    per_ip = ratelimit.hit(
+        f"login-ip:{client_ip}", limit=settings.LOGIN_REQUESTS_PER_IP_PER_MINUTE
+    )
+    if per_ip.exceeded:
+        raise RateLimited(
+            "Too many requests from this address; retry in "
+            f"{per_ip.seconds_to_reset()} s.",
+            headers={"Retry-After": str(per_ip.seconds_to_reset())},
+        )
+    per_address = ratelimit.hit(
+        f"ask:{what}:{kind}:{_address_digest(email)}",
+        limit=ASKS_PER_ADDRESS_PER_HOUR,
+        window_seconds=3600,
+    )
+    if per_address.exceeded:
+        raise RateLimited(
+            "Too many requests for this e-mail address; retry in "
             f"{per_address.seconds_to_reset()} s.",
             headers={"Retry-After": str(per_address.seconds_to_reset())},
         )

@@ -7,6 +7,8 @@ same messages."""
 from abc import ABC, abstractmethod
 
 from django import forms
+from django.contrib.auth import password_validation
+from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
 from django.views import View
 
@@ -41,6 +43,43 @@ class FormPage(View, ABC):
         return TemplateResponse(
             request, self.template_name, {"form": form}, status=status
         )
+
+
+def _new_password_field(label: str):
+    return forms.CharField(
+        label=label,
+        max_length=128,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+
+class SetPasswordForm(forms.Form):
+    """A new password for `account` (a merchant or a customer), typed twice,
+    checked by Django's password validators."""
+
+    new_password = _new_password_field("New password")
+    new_password_confirm = _new_password_field("New password (again)")
+
+    def __init__(self, account, *args, **kwargs):
+        self.account = account
+        super().__init__(*args, **kwargs)
+        self.fields[
+            "new_password"
+        ].help_text = password_validation.password_validators_help_text_html()
+
+    def clean(self):
+        cleaned = super().clean()
+        password = cleaned.get("new_password")
+        confirm = cleaned.get("new_password_confirm")
+        if password and confirm and password != confirm:
+            self.add_error("new_password_confirm", "The two passwords do not match.")
+        elif password:
+            try:
+                password_validation.validate_password(password, user=self.account)
+            except ValidationError as error:
+                self.add_error("new_password", error)
+        return cleaned
 
 
 def sign_in_credentials(request, form) -> dict:

@@ -5,6 +5,7 @@ from django.urls import path
 from . import early as early_views
 from . import methods as method_views
 from . import reschedules as reschedule_views
+from . import signin as signin_views
 from . import views
 
 app_name = "account"
@@ -12,6 +13,27 @@ app_name = "account"
 urlpatterns = [
     path("", views.overview, name="overview"),
     path("login/", views.SignInView.as_view(), name="login"),
+    path("login/code/", signin_views.CodeRequestView.as_view(), name="login-code"),
+    path(
+        "login/code/enter/",
+        signin_views.CodeSignInView.as_view(),
+        name="login-code-enter",
+    ),
+    path(
+        "password-reset/",
+        signin_views.PasswordResetRequestView.as_view(),
+        name="password-reset",
+    ),
+    path(
+        "password-reset/sent/",
+        signin_views.PasswordResetSentView.as_view(),
+        name="password-reset-sent",
+    ),
+    path(
+        "password-reset/<str:customer_id>/<str:token>/",
+        signin_views.PasswordResetConfirmView.as_view(),
+        name="password-reset-confirm",
+    ),
     path("register/", views.RegisterView.as_view(), name="register"),
     path("logout/", views.sign_out, name="logout"),
     path("profile/", views.ProfileView.as_view(), name="profile"),

@@ -36,7 +36,7 @@ class MessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "merchant",
         "recipient",
         "title",
-        "body",
+        "shown_body",
         "status",
         "provider_id",
         "error",
@@ -45,4 +45,13 @@ class MessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "failed_at",
     )
     readonly_fields = fields
+
+    @admin.display(description="body")
+    def shown_body(self, message: Message) -> str:
+        """A reset link or a sign-in code is a credential for a while: staff
+        see that it was sent, not what it was."""
+        if message.kind in Message.SECRET_KINDS:
+            return "(holds a one-time link or code: not shown)"
+        return message.body
+
     date_hierarchy = "created_at"

@@ -18,8 +18,14 @@ class Message(StateMachine):
     (its receipt), the refund's id (its receipt), the installment's attempt
     `<installment id>_a<attempt>` (the request to add a payment method after a
     hard decline, the failed attempt's notice, the default's notices: once per
-    attempt), the partial debit's reference (what it collected). Each row is to
-    a customer or, for the merchant's notice of a default, to a merchant."""
+    attempt), the partial debit's reference (what it collected), the
+    customer's id and the link's mark `<customer id>_<mark>` (a password-reset
+    link), the code's row `sc_<id>` (a one-time sign-in code). Each row is to a
+    customer or, for the merchant's notice of a default, to a merchant.
+
+    A reset link's or a sign-in code's body holds the link or the code (the
+    sweep sends the body again as it is): it works for an hour or ten minutes,
+    once, and the admin shows it masked."""
 
     class Kind(models.TextChoices):
         REMINDER = "reminder"
@@ -30,6 +36,11 @@ class Message(StateMachine):
         PARTIALLY_COLLECTED = "partially_collected"
         PLAN_DEFAULTED = "plan_defaulted"
         PLAN_DEFAULTED_MERCHANT = "plan_defaulted_merchant"
+        PASSWORD_RESET = "password_reset"
+        SIGN_IN_CODE = "sign_in_code"
+
+    # Kinds whose body holds a credential (a reset link, a sign-in code).
+    SECRET_KINDS = frozenset({Kind.PASSWORD_RESET, Kind.SIGN_IN_CODE})
 
     class Channel(models.TextChoices):
         EMAIL = "email"

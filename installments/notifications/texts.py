@@ -1,5 +1,7 @@
 """What every message says, by e-mail and by SMS: reminders, receipts, and what
-a collection did (failed, collected part, defaulted).
+a collection did (failed, collected part, defaulted). A customer's password-reset
+link and one-time sign-in code are written in signin/texts.py, over `Outgoing`
+and `email_and_sms` here.
 
 Each builder returns the `Outgoing` messages of one fact: an e-mail always, an
 SMS too when the customer added a mobile number (`Customer.sms_phone`); the
@@ -44,7 +46,9 @@ def plan_url(plan) -> str:
     return f"{settings.CONSUMER_URL}/account/plans/{plan.public_id}/"
 
 
-def _both(*, kind, subject, customer, title, email, sms) -> list[Outgoing]:
+def email_and_sms(*, kind, subject, customer, title, email, sms) -> list[Outgoing]:
+    """One message to `customer` by e-mail, and by SMS when they added a
+    mobile number."""
     made = [
         Outgoing(
             kind, subject, Channel.EMAIL, customer.pk, customer.email, title, email
@@ -91,7 +95,7 @@ def reminder(installment, *, method_label: str | None) -> list[Outgoing]:
             "then, or we cannot collect it."
         )
         sms_charge = f"is due on {_short(due)}; add a payment method"
-    return _both(
+    return email_and_sms(
         kind=Kind.REMINDER,
         subject=reminder_subject(installment),
         customer=customer,
@@ -130,7 +134,7 @@ def action_required(installment) -> list[Outgoing]:
     which = f"installment {installment.sequence} of {plan.installment_count}"
     why = decline_of(installment.last_failure_reason).text
     until = timezone.localtime(installment.next_attempt_at)
-    return _both(
+    return email_and_sms(
         kind=Kind.ACTION_REQUIRED,
         subject=action_required_subject(installment),
         customer=customer,
@@ -175,7 +179,7 @@ def collection_failed(
     """`claim`'s attempt failed for `reason` and is tried again at `when`."""
     when, amount = timezone.localtime(when), naira(claim.amount)
     reference, which = order(claim.order_reference), _which(claim)
-    return _both(
+    return email_and_sms(
         kind=Kind.COLLECTION_FAILED,
         subject=attempt_subject(claim),
         customer=customer,
@@ -205,7 +209,7 @@ def partially_collected(
     at `when` (DESIGN section 15)."""
     when, rest = timezone.localtime(when), naira(claim.amount - collected)
     reference, which = order(claim.order_reference), _which(claim)
-    return _both(
+    return email_and_sms(
         kind=Kind.PARTIALLY_COLLECTED,
         subject=claim.partial_debit_reference,
         customer=customer,
@@ -233,7 +237,7 @@ def plan_defaulted(claim, *, customer, merchant, reason: str) -> list[Outgoing]:
     """`claim`'s last attempt failed for `reason`: the plan is in default."""
     merchant_name, reference = shop(merchant), order(claim.order_reference)
     amount = naira(claim.amount)
-    return _both(
+    return email_and_sms(
         kind=Kind.PLAN_DEFAULTED,
         subject=attempt_subject(claim),
         customer=customer,
@@ -317,7 +321,7 @@ def collection_receipt(
         else "Your plan is now paid in full."
     )
     sms_left = f"Balance now {naira(remaining)}." if remaining else "Plan paid in full."
-    return _both(
+    return email_and_sms(
         kind=Kind.RECEIPT_COLLECTION,
         subject=collection.reference,
         customer=customer,
@@ -361,7 +365,7 @@ def refund_receipt(refund) -> list[Outgoing]:
     plan = refund.plan
     customer, merchant = plan.customer, plan.merchant
     amount, reference = naira(refund.amount), order(plan.order_reference)
-    return _both(
+    return email_and_sms(
         kind=Kind.RECEIPT_REFUND,
         subject=refund.public_id,
         customer=customer,

@@ -12,7 +12,7 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 
-from config.web.forms import validate_with_serializer
+from config.web.forms import SetPasswordForm, validate_with_serializer
 
 from ..models import SCHEDULE_TYPES
 from ..serializers import RegisterInput, RotateKeyInput, SettingsInput
@@ -77,42 +77,6 @@ class SignUpForm(forms.Form):
         return cleaned
 
 
-def _new_password_field(label: str):
-    return forms.CharField(
-        label=label,
-        max_length=128,
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
-
-
-class SetPasswordForm(forms.Form):
-    """A new password, typed twice, checked by Django's password validators."""
-
-    new_password = _new_password_field("New password")
-    new_password_confirm = _new_password_field("New password (again)")
-
-    def __init__(self, merchant, *args, **kwargs):
-        self.merchant = merchant
-        super().__init__(*args, **kwargs)
-        self.fields[
-            "new_password"
-        ].help_text = password_validation.password_validators_help_text_html()
-
-    def clean(self):
-        cleaned = super().clean()
-        password = cleaned.get("new_password")
-        confirm = cleaned.get("new_password_confirm")
-        if password and confirm and password != confirm:
-            self.add_error("new_password_confirm", "The two passwords do not match.")
-        elif password:
-            try:
-                password_validation.validate_password(password, user=self.merchant)
-            except ValidationError as error:
-                self.add_error("new_password", error)
-        return cleaned
-
-
 class PasswordChangeForm(SetPasswordForm):
     current_password = forms.CharField(
         label="Current password",
@@ -124,7 +88,7 @@ class PasswordChangeForm(SetPasswordForm):
 
     def clean_current_password(self):
         password = self.cleaned_data["current_password"]
-        if not self.merchant.check_password(password):
+        if not self.account.check_password(password):
             raise ValidationError("Your current password is incorrect.")
         return password
 

@@ -1,5 +1,6 @@
-"""Signing a customer in, or registering one, from a page: the two forms, each
-with `submit(request)`, the one implementation of what posting it does. The
+"""Signing a customer in (by password or by a one-time code), or registering
+one, from a page: the forms, each with `submit(request)`, the one
+implementation of what posting it does. The
 hosted checkout (checkout/pages.py) and the `/account/` pages
 (installments/account/views.py) both post these forms and nothing else.
 
@@ -71,6 +72,43 @@ class CustomerSignInForm(_SignInByForm):
         return services.customer_login(
             email=self.cleaned_data["email"],
             password=self.cleaned_data["password"],
+            client_ip=client_ip,
+        )
+
+
+class CustomerEmailForm(forms.Form):
+    """The address a password-reset link or a sign-in code is asked for."""
+
+    email = forms.EmailField(
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+
+class CustomerCodeSignInForm(_SignInByForm):
+    """Signing in with the one-time code e-mailed and texted to the account."""
+
+    email = forms.EmailField(
+        max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+    code = forms.RegexField(
+        regex=r"^\s*[0-9]{6}\s*$",
+        max_length=12,
+        label="6-digit code",
+        error_messages={"invalid": "Enter the 6 digits of the code we sent you."},
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "one-time-code",
+                "inputmode": "numeric",
+                "pattern": "[0-9]*",
+            }
+        ),
+    )
+
+    def customer(self, *, client_ip: str) -> Customer:
+        return services.customer_login_by_code(
+            email=self.cleaned_data["email"],
+            code=self.cleaned_data["code"].strip(),
             client_ip=client_ip,
         )
 

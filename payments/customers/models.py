@@ -46,3 +46,38 @@ class Customer(PasswordCredentials, models.Model):
 
     def __str__(self):
         return f"{self.first_name} {self.last_name} <{self.email}> ({self.public_id})"
+
+
+class SignInCode(models.Model):
+    """A one-time 6-digit code sent to a customer by e-mail and SMS (codes.py:
+    the rules). Only a keyed hash of the code is stored. A customer has at most
+    one live code per purpose: issuing a new one ends the one before. A code
+    works until `expires_at`, once; after `MAX_WRONG_TRIES` wrong tries it never
+    works again, even with the right digits."""
+
+    MAX_WRONG_TRIES = 5
+
+    class Purpose(models.TextChoices):
+        SIGN_IN = "sign_in"  # signing in at /account/
+        PAY = "pay"  # unlocking a saved payment method on a pay link's page
+
+    customer = models.ForeignKey(Customer, on_delete=models.CASCADE, related_name="+")
+    purpose = models.CharField(max_length=16, choices=Purpose.choices)
+    code_hash = models.CharField(max_length=64)
+    wrong_tries = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    # When it stopped working early: used, or replaced by a newer code.
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["customer", "purpose"],
+                condition=models.Q(ended_at__isnull=True),
+                name="sign_in_code_one_live_per_purpose",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.purpose} code {self.pk} of customer {self.customer_id}"

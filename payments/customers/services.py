@@ -1,10 +1,15 @@
-"""Customer accounts: registration, sign-in and the phone number for texts."""
+"""Customer accounts: registration, sign-in (by password or by a one-time
+code), a new password and the phone number for texts."""
+
+from django.db import transaction
 
 from config.accounts import AccountKind
+from config.api import login_guard
 
 from . import selectors
-from .errors import CustomerEmailTaken
-from .models import Customer
+from .codes import sign_in_code_check
+from .errors import CustomerEmailTaken, SignInCodeWrong
+from .models import Customer, SignInCode
 from .phones import nigerian_mobile
 
 CUSTOMERS = AccountKind("customer", selectors.customer_by_email, CustomerEmailTaken)
@@ -21,6 +26,35 @@ def customer_register(
 
 def customer_login(*, email: str, password: str, client_ip: str) -> Customer:
     return CUSTOMERS.sign_in(email=email, password=password, client_ip=client_ip)
+
+
+def customer_login_by_code(*, email: str, code: str, client_ip: str) -> Customer:
+    """Sign in with the code e-mailed and texted to the account of `email`,
+    under the password sign-in's throttles (config.api.login_guard: per client
+    address, and 5 failures per account in 15 minutes, passwords and codes
+    together). An unknown address and a wrong, used, expired or locked code get
+    the same SignInCodeWrong."""
+    kind = CUSTOMERS.name
+    login_guard.check_login_allowed(kind=kind, email=email, client_ip=client_ip)
+    customer = selectors.customer_by_email(email)
+    if customer is None or not sign_in_code_check(
+        customer=customer, code=code, purpose=SignInCode.Purpose.SIGN_IN
+    ):
+        login_guard.record_login_failure(kind=kind, email=email)
+        raise SignInCodeWrong()
+    return customer
+
+
+def customer_set_password(*, customer: Customer, password: str) -> Customer:
+    """Store a new password (the caller ran Django's validators). Every session
+    stamped with the old password hash ends, and so does every access and
+    refresh token issued before (the credential version moves on; the row lock
+    keeps two concurrent changes from landing on one version)."""
+    with transaction.atomic():
+        customer = Customer.objects.select_for_update().get(pk=customer.pk)
+        customer.set_password(password)
+        customer.save(update_fields=["password", "credential_version", "updated_at"])
+    return customer
 
 
 def customer_sms_phone_set(*, customer: Customer, sms_phone: str) -> Customer:

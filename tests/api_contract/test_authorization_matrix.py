@@ -78,6 +78,7 @@ ROUTES: dict[str, Route] = {
     "/api/v1/auth/merchant/login": Route(PUBLIC),
     "/api/v1/auth/customer/register": Route(PUBLIC),
     "/api/v1/auth/customer/login": Route(PUBLIC),
+    "/api/v1/auth/customer/password-reset": Route(PUBLIC),
     "/api/v1/auth/token/refresh": Route(PUBLIC),
     "/api/v1/schema": Route(PUBLIC),
     # Merchants.

@@ -141,6 +141,16 @@ def test_merchant_and_customer_accounts(check, world, db):
         200,
     )
     check(
+        anon.post(
+            "/api/v1/auth/customer/password-reset",
+            {"email": "new@mail.example"},
+            format="json",
+        ),
+        "post",
+        "/api/v1/auth/customer/password-reset",
+        200,
+    )
+    check(
         client(customer["data"]["access"]).get("/api/v1/customers/me"),
         "get",
         "/api/v1/customers/me",

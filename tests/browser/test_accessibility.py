@@ -178,11 +178,15 @@ def test_axe_public_pages(audit):
     audit("/dashboard/password-reset/", "dashboard-password-reset")
     audit("/account/login/", "account-sign-in")
     audit("/account/register/", "account-register")
+    audit("/account/password-reset/", "account-password-reset")
+    audit("/account/password-reset/sent/", "account-password-reset-sent")
+    audit("/account/login/code/", "account-code-request")
+    audit("/account/login/code/enter/", "account-code-sign-in")
     audit("/no-such-page/", "not-found")
     audit("/l/pl_nosuchlink", "payment-link-unavailable")
     audit("/payment-methods/mandate-authorized", "mandate-authorized")
     audit("/demo/", "widget-demo")
-    assert len(audit.pages) == 11 + len(guides.GUIDES)
+    assert len(audit.pages) == 15 + len(guides.GUIDES)
     audit.assert_clean()
 
 

@@ -37,6 +37,7 @@ PAYMENTS_LAYERS = ["customers", "ledger", "gateway", "methods", "payouts", "dash
 INSTALLMENTS_LAYERS = [
     "plans",
     "notifications",
+    "signin",
     "deposits",
     "early",
     "collection",

@@ -13,8 +13,10 @@ from installments.collection.claims import Claim
 from installments.notifications import tasks, texts
 from installments.notifications.models import Message
 from installments.plans.models import PaymentPlan
+from installments.signin import texts as signin_texts
 from merchants.models import Merchant
-from payments.customers.models import Customer
+from payments.customers.models import Customer, SignInCode
+from payments.customers.resets import ResetLink
 
 from .conftest import installments_of
 
@@ -96,16 +98,51 @@ def every_customer_message(plan) -> dict[str, tuple[str, str]]:
     return {f"{o.kind}:{o.channel}": (o.title, o.body) for o in outgoing}
 
 
+def every_account_message(customer) -> dict[str, tuple[str, str]]:
+    """The messages about the customer's account, not a plan: a reset link and
+    a sign-in code of each purpose."""
+    now = timezone.now()
+    link = ResetLink(customer=customer, url="https://x.example/r/", mark="abc")
+    outgoing = [*signin_texts.password_reset(link)]
+    for purpose in SignInCode.Purpose.values:
+        row = SignInCode(
+            pk=7,
+            purpose=purpose,
+            created_at=now,
+            expires_at=now + timedelta(minutes=10),
+        )
+        outgoing += signin_texts.sign_in_code(row, "123456", customer=customer)
+    return {f"{o.kind}:{o.channel}": (o.title, o.body) for o in outgoing}
+
+
 def test_every_message_kind_is_checked(plan_with_bad_text):
-    built = every_customer_message(plan_with_bad_text)
+    built = {
+        **every_customer_message(plan_with_bad_text),
+        **every_account_message(plan_with_bad_text.customer),
+    }
 
     assert {key.split(":")[0] for key in built} == set(Message.Kind.values)
-    # A merchant has no mobile number on file: its notice is an e-mail only.
+    # A merchant has no mobile number on file: its notice is an e-mail only;
+    # and a reset link goes to the account's e-mail address only.
     assert {key for key in built if key.endswith(":sms")} == {
         f"{kind}:sms"
         for kind in Message.Kind.values
-        if kind != Message.Kind.PLAN_DEFAULTED_MERCHANT
+        if kind
+        not in (Message.Kind.PLAN_DEFAULTED_MERCHANT, Message.Kind.PASSWORD_RESET)
     }
+
+
+def test_account_messages_render_the_stored_name_on_one_line(plan_with_bad_text):
+    built = every_account_message(plan_with_bad_text.customer)
+
+    for key, (subject, body) in built.items():
+        assert "\n" not in subject and "123456" not in subject, key
+        for line in body.splitlines():
+            assert not line.startswith(INJECTED), (key, line)
+        if key.endswith(":email"):
+            assert body.startswith(f"Hello {FIRST_NAME_SHOWN},\n\n"), key
+        else:
+            assert "\n" not in body and body.startswith("Your code"), key
 
 
 def test_every_message_renders_stored_text_on_one_line(plan_with_bad_text):
