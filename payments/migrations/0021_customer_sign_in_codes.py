@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('payments', '0019_ledger_balances'),
+        ('payments', '0020_sandbox_offline_charges'),
     ]
 
     operations = [
