@@ -17,9 +17,10 @@ class Message(StateMachine):
     about: the installment's id (reminder), the collection's ledger reference
     (its receipt), the refund's id (its receipt), the installment's attempt
     `<installment id>_a<attempt>` (the request to add a payment method after a
-    hard decline, the failed attempt's notice, the default's notices: once per
-    attempt), the partial debit's reference (what it collected). Each row is to
-    a customer or, for the merchant's notice of a default, to a merchant."""
+    hard decline, the failed attempt's notice, a manual plan's payment due
+    notice, the default's notices: once per attempt), the partial debit's
+    reference (what it collected). Each row is to a customer or, for the
+    merchant's notice of a default, to a merchant."""
 
     class Kind(models.TextChoices):
         REMINDER = "reminder"
@@ -30,6 +31,8 @@ class Message(StateMachine):
         PARTIALLY_COLLECTED = "partially_collected"
         PLAN_DEFAULTED = "plan_defaulted"
         PLAN_DEFAULTED_MERCHANT = "plan_defaulted_merchant"
+        # A manual plan's installment the customer pays (DESIGN section 17).
+        PAYMENT_DUE = "payment_due"
 
     class Channel(models.TextChoices):
         EMAIL = "email"
