@@ -144,7 +144,6 @@ def owner_get(owner, plan) -> dict:
     return answer.json()["data"]
 
 
-
 def test_the_dashboard_shows_which_plans_are_manual(manual_plan, dashboard_for):
     owner, _, plan = manual_plan
     browser = dashboard_for(owner.merchant)
