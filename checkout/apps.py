@@ -16,6 +16,14 @@ class CheckoutConfig(AppConfig):
         # the order's summary in view.
         register_order_finder(session_of_checkout_path)
 
+        from payments.gateway.hooks import register_charge_confirmation_handler
+
+        from .services.offline import deposit_offline_confirm
+
+        # A deposit paid by bank transfer or USSD settles on the processor's
+        # verified `charge.success`.
+        register_charge_confirmation_handler(deposit_offline_confirm)
+
         from config.schedules import ScheduleSpec, declare
 
         declare(
@@ -31,5 +39,13 @@ class CheckoutConfig(AppConfig):
                 func="checkout.tasks.settle_deposit_attempts",
                 schedule_type=Schedule.MINUTES,
                 minutes=5,
+            )
+        )
+        declare(
+            ScheduleSpec(
+                name="expire-offline-deposits",
+                func="checkout.tasks.expire_offline_deposits",
+                schedule_type=Schedule.MINUTES,
+                minutes=1,
             )
         )

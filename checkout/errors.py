@@ -32,3 +32,12 @@ class SessionExpired(DomainError):
 
 class PaymentLinkNotFound(NotFound):
     message = "No payment link of yours has this id."
+
+
+class PaymentMethodRequired(DomainError):
+    code = "payment_method_required"
+    http_status = 422
+    message = (
+        "Choose a card or bank account: your installments are collected from it "
+        "automatically, even when you pay the deposit by bank transfer or USSD."
+    )

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from . import pages
+from .transfer import pages as transfer_pages
 
 urlpatterns = [
     path("checkout/<str:token>", pages.checkout_page, name="checkout-page"),
@@ -28,6 +29,11 @@ urlpatterns = [
     ),
     path("checkout/<str:token>/pay", pages.checkout_pay, name="checkout-pay"),
     path("checkout/<str:token>/done", pages.checkout_done, name="checkout-done"),
+    path(
+        "checkout/<str:token>/deposit",
+        transfer_pages.checkout_deposit,
+        name="checkout-deposit",
+    ),
     path("l/<str:slug>", pages.payment_link, name="payment-link-page"),
     path("widget.js", pages.widget_js, name="widget-js"),
     path("demo/", pages.widget_demo, name="widget-demo"),

@@ -42,6 +42,11 @@ from payments.methods.selectors import payment_methods_chargeable
 
 from . import selectors, services
 from .models import CheckoutSession
+from .offline_choice import (
+    deposit_choices,
+    deposit_offline_posted,
+    offline_deposit_waiting,
+)
 from .plan_choice import (
     PREFERRED_DAY_OPTIONS,
     int_or_none,
@@ -160,6 +165,7 @@ def _pay_page(request, session, customer, *, error="", status=200):
             "preview_error": options["refusal"] or preview_error,
             "methods": methods,
             "selected_method": selected,
+            **deposit_choices(request, session, methods),
             "error": error,
             "here": _checkout_url(session),
         },
@@ -221,6 +227,8 @@ def checkout_page(request, token):
     customer = session_customer(request)
     if customer is None:
         return _auth_page(request, session)
+    if offline_deposit_waiting(session, customer) is not None:
+        return see_other(reverse("checkout-deposit", args=[token]))
     return _pay_page(request, session, customer)
 
 
@@ -277,17 +285,18 @@ def checkout_pay(request, token):
         return see_other(_checkout_url(session))
     count = int_or_none(request.POST.get("installment_count"))
     schedule = request.POST.get("schedule_type", "")[:32]
+    choice = dict(
+        token=token,
+        customer=customer,
+        schedule_type=schedule,
+        installment_count=count if count is not None else -1,
+        payment_method_id=request.POST.get("payment_method_id", "")[:40],
+        preferred_day=preferred_day_choice(request.POST.get("preferred_day"), schedule),
+    )
     try:
-        services.session_complete(
-            token=token,
-            customer=customer,
-            schedule_type=schedule,
-            installment_count=count if count is not None else -1,
-            payment_method_id=request.POST.get("payment_method_id", "")[:40],
-            preferred_day=preferred_day_choice(
-                request.POST.get("preferred_day"), schedule
-            ),
-        )
+        if deposit_offline_posted(request, choice):
+            return see_other(reverse("checkout-deposit", args=[token]))
+        services.session_complete(**choice)
     except DomainError as error:
         session.refresh_from_db()
         if session.status_at() != CheckoutSession.Status.OPEN:

@@ -94,6 +94,12 @@ class Merchant(PasswordCredentials, StateMachine):
     # per plan (0: none), and by how many days at most each time.
     customer_reschedules_allowed = models.PositiveSmallIntegerField(default=1)
     reschedule_max_days = models.PositiveSmallIntegerField(default=14)
+    # Manual collection (DESIGN section 17): a customer may finish checkout
+    # with the deposit paid by bank transfer or USSD and no card or mandate;
+    # such a plan's installments are paid by the customer (the engine sends a
+    # "payment due" notice instead of charging). Read once, when a plan is
+    # created (`PaymentPlan.collection`): turning it off later changes no plan.
+    manual_collection = models.BooleanField(default=False)
 
     # Outbound webhooks (DESIGN section 10); the secret is encrypted at rest.
     webhook_url = models.URLField(max_length=500, blank=True)

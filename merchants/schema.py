@@ -87,6 +87,13 @@ describe_fields(
         "description": "How many days later, at most, a customer may move a due "
         "date, 1 to 60. Default 14.",
     },
+    manual_collection={
+        "description": "Manual collection (see /docs/payment-plans/): true lets "
+        "a customer finish checkout with the deposit paid by bank transfer or "
+        "USSD and no card or bank mandate; such plans are not auto-debited, the "
+        "customer is told to pay on each due date. Applies to plans created "
+        "after the change. Default false.",
+    },
 )
 
 MERCHANT = component(
@@ -160,6 +167,12 @@ MERCHANT_SETTINGS = component(
                 "type": "integer",
                 "description": "How many days later, at most, a customer may move "
                 "a due date.",
+            },
+            "manual_collection": {
+                "type": "boolean",
+                "description": "Whether customers may finish checkout without an "
+                "auto-debit method, paying the deposit by bank transfer or USSD "
+                "and each installment themselves (default false).",
             },
         }
     ),

@@ -2,6 +2,7 @@ from rest_framework import serializers
 
 from config.api.formats import iso_utc
 from config.api.serializers import (
+    StrictBooleanField,
     StrictCharField,
     StrictEmailField,
     StrictIntegerField,
@@ -93,6 +94,7 @@ class SettingsInput(StrictSerializer):
     reschedule_max_days = StrictIntegerField(
         min_value=1, max_value=MAX_RESCHEDULE_DAYS, required=False
     )
+    manual_collection = StrictBooleanField(required=False)
 
     def validate_webhook_url(self, value):
         """Saving refuses what sending would (the test endpoint's rule); an empty
@@ -134,4 +136,5 @@ def settings_output(merchant) -> dict:
         "partial_collection_min_percent": merchant.partial_collection_min_percent,
         "customer_reschedules_allowed": merchant.customer_reschedules_allowed,
         "reschedule_max_days": merchant.reschedule_max_days,
+        "manual_collection": merchant.manual_collection,
     }

@@ -194,6 +194,7 @@ SETTINGS_FIELDS = (
     "partial_collection_min_percent",
     "customer_reschedules_allowed",
     "reschedule_max_days",
+    "manual_collection",
 )
 
 

@@ -12,6 +12,13 @@ from .links import (
     payment_link_session_open,
     payment_link_toggle,
 )
+from .offline import (
+    OFFLINE_DEPOSIT_LIFETIME,
+    deposit_offline_by_public_id,
+    deposit_offline_confirm,
+    deposit_offline_start,
+    deposits_offline_expire,
+)
 from .sessions import (
     IDEMPOTENCY_RETENTION,
     SESSION_LIFETIME,
@@ -23,11 +30,16 @@ from .sessions import (
 
 __all__ = [
     "IDEMPOTENCY_RETENTION",
+    "OFFLINE_DEPOSIT_LIFETIME",
     "SESSION_LIFETIME",
     "STALE_ATTEMPT_AGE",
     "SUPPORTED_CURRENCIES",
     "SessionAnswer",
     "abandoned_plans_cancel",
+    "deposit_offline_by_public_id",
+    "deposit_offline_confirm",
+    "deposit_offline_start",
+    "deposits_offline_expire",
     "idempotency_records_purge",
     "payment_link_create",
     "payment_link_session_open",

@@ -35,6 +35,7 @@ from installments.plans.errors import PaymentInProgress
 from installments.plans.models import PaymentPlan
 from merchants.errors import MerchantNotActive
 from payments.gateway.declines import decline_of
+from payments.gateway.processors.base import PayChannel
 from payments.methods import selectors as method_selectors
 from payments.methods.errors import PaymentFailed, PaymentMethodNotFound
 from payments.methods.services.saved_charges import (
@@ -44,7 +45,13 @@ from payments.methods.services.saved_charges import (
 )
 
 from .. import selectors
-from ..errors import OrderAlreadyPaid, SessionCompleted, SessionExpired, SessionNotFound
+from ..errors import (
+    OrderAlreadyPaid,
+    PaymentMethodRequired,
+    SessionCompleted,
+    SessionExpired,
+    SessionNotFound,
+)
 from ..models import CheckoutSession
 
 logger = logging.getLogger("checkout")
@@ -70,6 +77,26 @@ def _locked_order(
     return next(row for row in rows if row.pk == session.pk), rows
 
 
+def _method_and_collection(
+    *, customer, merchant, method_id: str, channel: str
+) -> tuple:
+    """(the method the deposit is charged on or, by transfer or USSD, the
+    installments are collected from; the plan's collection). Without a method
+    only by transfer or USSD at a merchant with `manual_collection` on: a
+    manual plan (DESIGN section 17)."""
+    if not method_id:
+        if channel in PayChannel.OFFLINE and merchant.manual_collection:
+            return None, PaymentPlan.Collection.MANUAL
+        raise PaymentMethodRequired()
+    method = method_selectors.own_payment_method(customer, method_id)
+    if not method.is_active:
+        raise PaymentMethodNotFound(
+            "This payment method was deactivated by the bank or card issuer; "
+            "choose another one."
+        )
+    return method, PaymentPlan.Collection.AUTO
+
+
 def _claim(
     *,
     session: CheckoutSession,
@@ -78,28 +105,13 @@ def _claim(
     installment_count,
     preferred_day,
     method_id,
+    channel: str = "",
+    expires_at=None,
 ) -> DepositAttempt:
     with transaction.atomic(durable=True):
         session, order_sessions = _locked_order(session)
-        state = session.status_at()
-        if state == CheckoutSession.Status.COMPLETED:
-            raise SessionCompleted()
-        if state == CheckoutSession.Status.EXPIRED:
-            raise SessionExpired()
+        _refuse_closed(session, order_sessions)
         merchant = session.merchant
-        if not merchant.is_active:
-            raise MerchantNotActive()
-        others = [row for row in order_sessions if row.pk != session.pk]
-        if any(row.status == CheckoutSession.Status.COMPLETED for row in others):
-            raise OrderAlreadyPaid()
-        if DepositAttempt.objects.filter(
-            plan__checkout_session__in=others,
-            status=DepositAttempt.Status.PROCESSING,
-        ).exists():
-            raise PaymentInProgress(
-                "A deposit for this order is being processed in another checkout "
-                "session."
-            )
         customer = type(customer).objects.get(pk=customer.pk)  # today's score
         terms = rules.plan_terms(
             amount=session.amount,
@@ -110,12 +122,9 @@ def _claim(
             start=timezone.localdate(),
             preferred_day=preferred_day,
         )
-        method = method_selectors.own_payment_method(customer, method_id)
-        if not method.is_active:
-            raise PaymentMethodNotFound(
-                "This payment method was deactivated by the bank or card issuer; "
-                "choose another one."
-            )
+        method, collection = _method_and_collection(
+            customer=customer, merchant=merchant, method_id=method_id, channel=channel
+        )
         plan = plans.plan_prepare(
             plan=session.plan,
             merchant=merchant,
@@ -124,17 +133,50 @@ def _claim(
             currency=session.currency,
             terms=terms,
             score=customer.score,
+            collection=collection,
         )
         if session.plan_id is None:
             session.plan = plan
             session.save(update_fields=["plan"])
-        return plans.deposit_attempt_open(plan=plan, payment_method=method)
+        return plans.deposit_attempt_open(
+            plan=plan, payment_method=method, channel=channel, expires_at=expires_at
+        )
+
+
+def _refuse_closed(session: CheckoutSession, order_sessions) -> None:
+    """A session (locked, with its order's) that cannot take a deposit now."""
+    state = session.status_at()
+    if state == CheckoutSession.Status.COMPLETED:
+        raise SessionCompleted()
+    if state == CheckoutSession.Status.EXPIRED:
+        raise SessionExpired()
+    if not session.merchant.is_active:
+        raise MerchantNotActive()
+    others = [row for row in order_sessions if row.pk != session.pk]
+    if any(row.status == CheckoutSession.Status.COMPLETED for row in others):
+        raise OrderAlreadyPaid()
+    if DepositAttempt.objects.filter(
+        plan__checkout_session__in=others,
+        status=DepositAttempt.Status.PROCESSING,
+    ).exists():
+        raise PaymentInProgress(
+            "A deposit for this order is being processed in another checkout session."
+        )
 
 
 def _settle(attempt: DepositAttempt, outcome: ChargeOutcome) -> DepositAttempt:
     """Record the outcome of an attempt still in flight; an attempt someone else
     settled meanwhile is returned as it is."""
     with transaction.atomic(durable=True):
+        return settle_in_transaction(attempt, outcome)
+
+
+def settle_in_transaction(
+    attempt: DepositAttempt, outcome: ChargeOutcome
+) -> DepositAttempt:
+    """`_settle` inside the caller's transaction (the processor's confirmation
+    of a transfer is recorded in the transaction of its event)."""
+    with transaction.atomic(savepoint=False):
         session = (
             CheckoutSession.objects.select_for_update()
             .filter(plan_id=attempt.plan_id)
@@ -189,7 +231,7 @@ def stale_attempts_settle(*, older_than: timedelta = STALE_ATTEMPT_AGE) -> int:
     stale = DepositAttempt.objects.filter(
         status=DepositAttempt.Status.PROCESSING,
         created_at__lte=timezone.now() - older_than,
-    )
+    ).exclude(channel__in=PayChannel.OFFLINE)
     return sum(
         1
         for attempt in stale
@@ -198,11 +240,15 @@ def stale_attempts_settle(*, older_than: timedelta = STALE_ATTEMPT_AGE) -> int:
 
 
 def _settle_stale_attempt_of(session: CheckoutSession) -> None:
-    attempt = DepositAttempt.objects.filter(
-        plan__checkout_session=session,
-        status=DepositAttempt.Status.PROCESSING,
-        created_at__lte=timezone.now() - STALE_ATTEMPT_AGE,
-    ).first()
+    attempt = (
+        DepositAttempt.objects.filter(
+            plan__checkout_session=session,
+            status=DepositAttempt.Status.PROCESSING,
+            created_at__lte=timezone.now() - STALE_ATTEMPT_AGE,
+        )
+        .exclude(channel__in=PayChannel.OFFLINE)
+        .first()
+    )
     if attempt is not None:
         stale_attempt_settle(attempt)
 

@@ -9,6 +9,10 @@ one sent: a pass that takes the attempt over verifies them in order and charges
 only a reference the processor has never seen. An installment is never charged
 twice.
 
+A manual plan's claim (DESIGN section 17) with no method to charge, or only
+hard declines, fails with the soft reason `not_paid`: nothing is charged, the
+customer is told to pay it (outcomes.py), and the retry days follow.
+
 A hard decline (the decline table, payments/gateway/declines.py) has taken its
 method out of charging by the time the next one is tried, and the pass skips
 that method for every later claim of the same customer too. The attempt's
@@ -35,7 +39,12 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connections, transaction
 
-from payments.gateway.declines import NO_PAYMENT_METHOD, Decline, decline_of
+from payments.gateway.declines import (
+    NO_PAYMENT_METHOD,
+    NOT_PAID,
+    Decline,
+    decline_of,
+)
 from payments.methods.selectors import payment_methods_chargeable_by_customer
 from payments.methods.services.saved_charges import (
     ChargeOutcome,
@@ -146,11 +155,18 @@ def _charge(claim: Claim, methods: Sequence, retired: set[int]) -> Result:
         declines.append(decline_of(outcome.failure_reason))
         tried.append((method, declines[-1].retryable))
     if not declines:
-        return Result(claim, FAILED, reason=NO_PAYMENT_METHOD)
+        # Nothing to charge: a manual plan's customer pays it (told so by the
+        # outcome's notice, on the retry schedule); any other plan waits for a
+        # method.
+        return Result(
+            claim, FAILED, reason=NOT_PAID if claim.manual else NO_PAYMENT_METHOD
+        )
     # A method that may still pay decides: the installment is retried. The
     # customer's own default comes first among equals.
     soft = [decline for decline in declines if decline.retryable]
     reason = (soft or declines)[0].reason
+    if claim.manual and not soft:
+        reason = NOT_PAID  # no method left that may pay: the customer pays
     if partial.qualifies(claim, failed=True, retryable=bool(soft)):
         method = partial.first_soft(tried)
         asked = partial.partial_debit(claim, method, reason=reason) if method else None

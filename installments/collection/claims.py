@@ -53,6 +53,7 @@ _CLAIM_FIELDS = (
     "plan__customer_id",
     "plan__customer__id",
     "plan__customer__public_id",
+    "plan__collection",
 )
 
 
@@ -119,6 +120,9 @@ class Claim:
     partial_reference: str = ""
     # The soft decline this attempt recorded before asking for a partial debit.
     last_failure_reason: str = ""
+    # A manual plan's (DESIGN section 17): without a method to charge, the
+    # customer is told the installment is due instead (charging.py).
+    manual: bool = False
 
     def reference(self, method_number: int = 1) -> str:
         return attempt_reference(self.public_id, self.attempt, method_number)
@@ -155,6 +159,7 @@ class Claim:
             amount_paid=installment.amount_paid,
             partial_reference=installment.partial_reference,
             last_failure_reason=installment.last_failure_reason,
+            manual=plan.collection == PaymentPlan.Collection.MANUAL,
         )
 
 

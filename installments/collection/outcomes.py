@@ -18,6 +18,9 @@ customers, each by primary key):
   (partial_outcomes.py): `amount_paid`, its collection (the fee on that part),
   `installment.partially_paid`, the customer's message; the rest keeps one last
   try (retries.py);
+- failed, on a manual plan with no method to charge (`not_paid`, DESIGN
+  section 17): as any soft decline, but the customer's message is the
+  "payment due" notice (installments/notifications/manual_texts.py);
 - failed by a hard decline with no method left (the decline table,
   payments/gateway/declines.py): `failed`, then `action_required` until the
   end of the wait (`waiting_until`), and the customer is asked by e-mail and
@@ -43,10 +46,11 @@ from django.utils import timezone
 from config.api.queue import enqueue_on_commit
 from merchants.models import Merchant
 from payments.customers.models import Customer
+from payments.gateway.declines import NOT_PAID
 from payments.ledger.services import Collection, collections_post
 from webhooks.services import emit_for_merchants
 
-from ..notifications import texts
+from ..notifications import manual_texts, texts
 from ..notifications.services import messages_send_on_commit
 from ..plans import events, scores
 from ..plans.milestones import milestones_reach
@@ -56,7 +60,7 @@ from .batch import Batch, Tally
 from .charging import FAILED, PAID, Result
 from .claims import partial_reference_expression, reference_expression
 from .partial_outcomes import partials_record
-from .retries import DEFAULT, WAIT, after_failure
+from .retries import DEFAULT, MAX_ATTEMPTS, RETRY, WAIT, after_failure, retry_at
 
 logger = logging.getLogger("installments.collection")
 
@@ -184,6 +188,9 @@ def _record_failed(
             continue
         if result.partial_amount:
             continue  # partials_record writes to the customer
+        if step == RETRY and result.reason == NOT_PAID:
+            batch.messages += _payment_due(batch, claim, customers)
+            continue
         batch.messages += texts.failed_attempt(
             claim,
             customer=customers[claim.customer_pk],
@@ -213,6 +220,22 @@ def _record_failed(
     batch.tally.waiting += len(steps[WAIT])
     batch.tally.defaulted += len(steps[DEFAULT])
     return steps[DEFAULT]
+
+
+def _payment_due(batch: Batch, claim, customers) -> list:
+    """A manual plan's installment not charged (`not_paid`): the customer is
+    told to pay it before the last retry day, when the plan would default."""
+    return manual_texts.payment_due(
+        claim,
+        customer=customers[claim.customer_pk],
+        merchant=batch.merchants[claim.merchant_pk],
+        deadline=retry_at(
+            due_date=claim.due_date,
+            failed_attempts=MAX_ATTEMPTS - 1,
+            pass_date=batch.pass_date,
+        ),
+        first=claim.attempt == 1,
+    )
 
 
 def _record_plans(batch: Batch, defaulted: list[Installment]) -> None:

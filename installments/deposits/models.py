@@ -6,7 +6,17 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from config.api.ids import new_public_id
 from config.models import StateMachine, amount_positive
+from payments.gateway.processors.base import PayChannel
+
+# A payment's public id (`pay_...`), the prefix early payments by transfer use
+# too, so one sandbox endpoint can find either.
+PAYMENT_ID_PREFIX = "pay"
+
+
+def new_payment_id() -> str:
+    return new_public_id(PAYMENT_ID_PREFIX)
 
 
 class DepositAttempt(StateMachine):
@@ -17,6 +27,13 @@ class DepositAttempt(StateMachine):
     crash leaves a row that is settled later by verifying the reference. The
     database allows one attempt in flight and one success per plan. It moves
     once (processing -> outcome), stamped in `settled_at`: no separate history.
+
+    By card or mandate (`channel` card or bank_account) it charges
+    `payment_method`. By bank transfer or USSD (DESIGN section 17) it waits for
+    the customer to pay the account or dial the code it holds until
+    `expires_at`; `payment_method` is then the method the installments will
+    be collected from, or none on a manual plan. `public_id` (`pay_...`) names
+    it to the sandbox's complete and expire endpoints.
     """
 
     class Status(models.TextChoices):
@@ -40,8 +57,26 @@ class DepositAttempt(StateMachine):
         "payments.Customer", on_delete=models.PROTECT, related_name="+"
     )
     payment_method = models.ForeignKey(
-        "payments.PaymentMethod", on_delete=models.PROTECT, related_name="+"
+        "payments.PaymentMethod",
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
     )
+    public_id = models.CharField(
+        max_length=40, unique=True, null=True, blank=True, default=new_payment_id
+    )
+    channel = models.CharField(
+        max_length=16,
+        choices=[(channel, channel) for channel in PayChannel.ALL],
+        default=PayChannel.CARD,
+    )
+    # Bank transfer and USSD: until when the customer may pay, and how.
+    expires_at = models.DateTimeField(null=True, blank=True)
+    bank_name = models.CharField(max_length=100, blank=True)
+    account_number = models.CharField(max_length=20, blank=True)
+    account_name = models.CharField(max_length=200, blank=True)
+    ussd_code = models.CharField(max_length=60, blank=True)
     amount = models.BigIntegerField()
     currency = models.CharField(max_length=3, default="NGN")
     status = models.CharField(
@@ -75,3 +110,8 @@ class DepositAttempt(StateMachine):
 
     def __str__(self):
         return f"{self.reference} {self.amount} ({self.status})"
+
+    @property
+    def offline(self) -> bool:
+        """Paid by the customer (bank transfer or USSD), not charged."""
+        return self.channel in PayChannel.OFFLINE

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from payments.gateway.declines import REASONS, decline_of
+from payments.gateway.processors.base import PayChannel
 from payments.ledger.services import collection_post
 from webhooks.services import emit_events
 
@@ -42,11 +43,14 @@ def plan_prepare(
     currency: str,
     terms: rules.PlanTerms,
     score: int,
+    collection: str = PaymentPlan.Collection.AUTO,
 ) -> PaymentPlan:
     """The checkout's pending plan with these terms: created on the first
-    attempt, its terms (and customer) refreshed on every later one."""
+    attempt, its terms (and customer, and how its installments are collected)
+    refreshed on every later one."""
     fields = {
         "customer": customer,
+        "collection": collection,
         "total_amount": terms.total_amount,
         "deposit_amount": terms.deposit_amount,
         "deposit_percent": terms.deposit_percent,
@@ -74,11 +78,25 @@ def plan_prepare(
     return plan
 
 
-def deposit_attempt_open(*, plan: PaymentPlan, payment_method) -> DepositAttempt:
-    """Claim the next deposit attempt of a pending plan (locked by the caller).
+def deposit_attempt_open(
+    *,
+    plan: PaymentPlan,
+    payment_method,
+    channel: str = "",
+    expires_at: datetime | None = None,
+) -> DepositAttempt:
+    """Claim the next deposit attempt of a pending plan (locked by the caller):
+    charged on `payment_method`, or by `channel` (bank transfer or USSD, with
+    `payment_method` the one the installments are collected from, or None).
 
     Committed before the processor is called; while it is in flight no other
     attempt can open (409 `payment_in_progress`, and a database constraint)."""
+    if not channel:
+        channel = (
+            PayChannel.BANK_ACCOUNT
+            if payment_method.type == payment_method.Type.BANK
+            else PayChannel.CARD
+        )
     with transaction.atomic(savepoint=False):
         if plan.deposit_attempts.filter(
             status=DepositAttempt.Status.PROCESSING
@@ -92,6 +110,8 @@ def deposit_attempt_open(*, plan: PaymentPlan, payment_method) -> DepositAttempt
             reference=deposit_reference(plan, plan.deposit_attempt_count),
             customer=plan.customer,
             payment_method=payment_method,
+            channel=channel,
+            expires_at=expires_at,
             amount=plan.deposit_amount,
             currency=plan.currency,
         )
@@ -185,7 +205,39 @@ def deposit_failed(
         plan = attempt.plan
         emit_events(
             merchant=plan.merchant,
-            events=[events.payment_failed(plan, attempt.failure_reason)],
+            events=[
+                events.payment_failed(
+                    plan, attempt.failure_reason, channel=attempt.channel
+                )
+            ],
+        )
+    return attempt
+
+
+def deposit_instructions_record(*, attempt: DepositAttempt, offline) -> DepositAttempt:
+    """Keep what the customer pays by (`offline`, the processor's pending
+    `OfflineCharge`: the account or the code, until when) on the attempt still
+    in flight; an attempt settled meanwhile keeps what it has."""
+    with transaction.atomic(savepoint=False):
+        attempt = _lock_attempt(attempt)
+        if attempt.status != DepositAttempt.Status.PROCESSING:
+            return attempt
+        attempt.bank_name = offline.bank_name[:100]
+        attempt.account_number = offline.account_number[:20]
+        attempt.account_name = offline.account_name[:200]
+        attempt.ussd_code = (offline.ussd_code or offline.display_text)[:60]
+        attempt.processor_id = offline.processor_id[:64]
+        if offline.expires_at is not None:
+            attempt.expires_at = min(attempt.expires_at, offline.expires_at)
+        attempt.save(
+            update_fields=[
+                "bank_name",
+                "account_number",
+                "account_name",
+                "ussd_code",
+                "processor_id",
+                "expires_at",
+            ]
         )
     return attempt
 

@@ -17,10 +17,10 @@ class Message(StateMachine):
     about: the installment's id (reminder), the collection's ledger reference
     (its receipt), the refund's id (its receipt), the installment's attempt
     `<installment id>_a<attempt>` (the request to add a payment method after a
-    hard decline, the failed attempt's notice, the default's notices: once per
-    attempt), the partial debit's reference (what it collected), the
-    customer's id and the link's mark `<customer id>_<mark>` (a password-reset
-    link), the code's row `sc_<id>` (a one-time sign-in code). Each row is to a
+    hard decline, the failed attempt's notice, a manual plan's payment due
+    notice, the default's notices: once per attempt), the partial debit's
+    reference (what it collected), the customer's id and the link's mark
+    `<customer id>_<mark>` (a password-reset link), the code's row `sc_<id>` (a one-time sign-in code). Each row is to a
     customer or, for the merchant's notice of a default, to a merchant.
 
     A reset link's or a sign-in code's body holds the link or the code (the
@@ -38,6 +38,8 @@ class Message(StateMachine):
         PLAN_DEFAULTED_MERCHANT = "plan_defaulted_merchant"
         PASSWORD_RESET = "password_reset"
         SIGN_IN_CODE = "sign_in_code"
+        # A manual plan's installment the customer pays (DESIGN section 17).
+        PAYMENT_DUE = "payment_due"
 
     # Kinds whose body holds a credential (a reset link, a sign-in code).
     SECRET_KINDS = frozenset({Kind.PASSWORD_RESET, Kind.SIGN_IN_CODE})

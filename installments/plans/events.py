@@ -37,21 +37,27 @@ def payment_success(plan: "PaymentPlan", attempt: "DepositAttempt") -> Event:
     """The deposit was collected."""
     return (
         "payment.success",
-        {**plan_data(plan), "amount": attempt.amount, "currency": attempt.currency},
-    )
-
-
-def payment_failed(plan: "PaymentPlan", reason: str) -> Event:
-    """A deposit or an installment attempt was declined: the reason, and
-    whether the same method may still pay (the decline table's soft or hard)."""
-    return (
-        "payment.failed",
         {
             **plan_data(plan),
-            "reason": reason,
-            "retryable": decline_of(reason).retryable,
+            "amount": attempt.amount,
+            "currency": attempt.currency,
+            "channel": attempt.channel,
         },
     )
+
+
+def payment_failed(plan: "PaymentPlan", reason: str, *, channel: str = "") -> Event:
+    """A deposit or an installment attempt was declined: the reason, and
+    whether the same method may still pay (the decline table's soft or hard);
+    with `channel` when the caller knows how it was to be paid."""
+    data = {
+        **plan_data(plan),
+        "reason": reason,
+        "retryable": decline_of(reason).retryable,
+    }
+    if channel:
+        data["channel"] = channel
+    return ("payment.failed", data)
 
 
 def debit_scheduled(plan: "PaymentPlan", installment: "Installment") -> Event:

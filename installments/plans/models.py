@@ -50,6 +50,18 @@ class PaymentPlan(StateMachine):
         DEFAULTED = "defaulted"
         CANCELLED = "cancelled"
 
+    class Collection(models.TextChoices):
+        """How its installments are paid (DESIGN section 17): `auto`, charged
+        by the engine; `manual`, a plan its customer finished at checkout with
+        no card or mandate because the merchant had `manual_collection` on.
+        Decided when the deposit is claimed and fixed once the plan is active,
+        so a later change of the merchant's setting changes no plan. The engine
+        charges a manual plan's installments too once its customer has a
+        method; without one it tells the customer the installment is due."""
+
+        AUTO = "auto"
+        MANUAL = "manual"
+
     TRANSITIONS = {
         Status.PENDING: frozenset({Status.ACTIVE, Status.CANCELLED}),
         Status.ACTIVE: frozenset(
@@ -85,6 +97,9 @@ class PaymentPlan(StateMachine):
     # "last_working_day"; kept so that the due dates made when the deposit is
     # collected (possibly by a later settlement) snap to it. Read it as `payday`.
     preferred_day = models.CharField(max_length=16, blank=True, default="")
+    collection = models.CharField(
+        max_length=8, choices=Collection.choices, default=Collection.AUTO
+    )
     # What refunds took off the order so far (reductions and money not given
     # back by a failed processor refund), changed under the plan's lock in the
     # refund's own transaction (installments/refunds/).

@@ -118,6 +118,15 @@ PAYMENT_PLAN = component(
                 'fall on, chosen at checkout (1-28 or `"last_working_day"`, on '
                 "working days); null when none was chosen.",
             },
+            "collection": string(
+                "`auto`: the installments are charged to the customer's card or "
+                "bank mandate. `manual`: the customer finished checkout without "
+                "one (your `manual_collection` setting was on) and pays each "
+                "installment when told it is due; once the customer adds a card "
+                "or mandate it is charged as on any plan (see "
+                "/docs/payment-plans/#manual-collection).",
+                enum=["auto", "manual"],
+            ),
             "installments": {
                 "type": "array",
                 "items": INSTALLMENT,

@@ -60,6 +60,7 @@ def plan_output(plan) -> dict:
         "schedule_type": plan.schedule_type,
         "installment_count": plan.installment_count,
         "preferred_day": plan.payday,
+        "collection": plan.collection,
         "installments": [
             installment_output(installment) for installment in plan.installments.all()
         ],

@@ -183,6 +183,13 @@ class PlanSettingsForm(forms.Form):
         "least this share of what is owed; the rest is tried once more a week "
         "later.",
     )
+    manual_collection = forms.BooleanField(
+        required=False,
+        label="Manual collection",
+        help_text="Customers may pay the deposit by bank transfer or USSD and "
+        "finish without a card or bank mandate; they then pay each installment "
+        "themselves when told it is due. Applies to new plans only.",
+    )
 
     @classmethod
     def initial_for(cls, merchant) -> dict:
@@ -197,6 +204,7 @@ class PlanSettingsForm(forms.Form):
             ),
             "release_after": after,
             "partial_collection_min_percent": merchant.partial_collection_min_percent,
+            "manual_collection": merchant.manual_collection,
         }
 
     def clean(self):
@@ -225,6 +233,7 @@ class PlanSettingsForm(forms.Form):
                 "partial_collection_min_percent": cleaned.get(
                     "partial_collection_min_percent"
                 ),
+                "manual_collection": cleaned.get("manual_collection", False),
             },
             field_for={
                 "release_rule": (

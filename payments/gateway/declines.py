@@ -35,6 +35,13 @@ class Decline:
 
 
 NO_PAYMENT_METHOD = "no_payment_method"
+# A bank transfer or USSD payment the customer did not make within its time
+# (DESIGN section 17): soft, the customer may pay again.
+EXPIRED = "expired"
+# An installment of a manual plan (no method to charge, the merchant's
+# `manual_collection`) the customer has not paid by its due date or retry day:
+# soft, the customer is told again on the next retry day.
+NOT_PAID = "not_paid"
 GENERIC = FailureReason.DO_NOT_HONOR
 
 DECLINES: dict[str, Decline] = {
@@ -81,6 +88,20 @@ DECLINES: dict[str, Decline] = {
             DEACTIVATE,
             "the bank account is closed or does not exist",
             "the bank account is closed or does not exist",
+        ),
+        Decline(
+            EXPIRED,
+            True,
+            "",
+            "the payment was not made in time",
+            "the payment was not made in time",
+        ),
+        Decline(
+            NOT_PAID,
+            True,
+            "",
+            "it has not been paid",
+            "it had not been paid",
         ),
         Decline(
             NO_PAYMENT_METHOD,

@@ -240,6 +240,8 @@ def test_plan_and_wallet_are_documented_as_the_design_names_them(schema):
         "installment_count",
         # DESIGN section 15.
         "preferred_day",
+        # DESIGN section 17: manual collection.
+        "collection",
         "installments",
         "refunds",
         # DESIGN section 15, rescheduling: the schedule's history.

@@ -65,6 +65,8 @@ def test_completion_charges_the_deposit_and_answers_201_with_the_plan(
         "installment_count": 3,
         # DESIGN section 15: none chosen.
         "preferred_day": None,
+        # DESIGN section 17: a card on file, charged by the engine.
+        "collection": "auto",
         "installments": None,
         "refunds": [],
         # DESIGN section 15, rescheduling: none yet, the merchant's one left.
@@ -111,6 +113,7 @@ def test_completion_announces_the_deposit_each_installment_and_the_release(
         "orderReference": "ORD-1001",
         "amount": 75_000,
         "currency": "NGN",
+        "channel": "card",
     }
     assert [event["data"] for event in sent[1:4]] == [
         {
@@ -203,6 +206,7 @@ def test_a_declined_deposit_is_402_payment_failed_and_the_session_stays_open(
         "orderReference": "ORD-1001",
         "reason": "insufficient_funds",
         "retryable": True,
+        "channel": "card",
     }
     assert plan.status == "pending"
     assert plan.installments.count() == 0

@@ -172,7 +172,7 @@ def test_registering_on_the_page_signs_the_customer_in(browser, merchant_with_ke
     assert response["Location"] == f"/checkout/{token}"
     page = text(browser.get(f"/checkout/{token}"))
     assert "Signed in as ada@mail.example.com" in page
-    assert "Add a card or a bank account to pay the deposit" in page
+    assert "Add a card or a bank account. Your installments are collected" in page
     # New customer, tier B: 30% of 250,000 kobo.
     assert "₦750.00" in page
 

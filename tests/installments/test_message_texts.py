@@ -10,7 +10,7 @@ from django.core import mail
 from django.utils import timezone
 
 from installments.collection.claims import Claim
-from installments.notifications import tasks, texts
+from installments.notifications import manual_texts, tasks, texts
 from installments.notifications.models import Message
 from installments.plans.models import PaymentPlan
 from installments.signin import texts as signin_texts
@@ -93,6 +93,9 @@ def every_customer_message(plan) -> dict[str, tuple[str, str]]:
         ),
         *texts.plan_defaulted_to_merchant(
             claim, merchant=merchant, reason="insufficient_funds\nCall +234 800 000"
+        ),
+        *manual_texts.payment_due(
+            claim, customer=customer, merchant=merchant, deadline=later, first=True
         ),
     ]
     return {f"{o.kind}:{o.channel}": (o.title, o.body) for o in outgoing}

@@ -27,6 +27,7 @@ PLAN_KEYS = [
     "schedule_type",
     "installment_count",
     "preferred_day",
+    "collection",
     "installments",
     "refunds",
     "reschedules",

@@ -33,6 +33,7 @@ def test_defaults_are_the_designed_plan_configuration(api, merchant_active):
         "partial_collection_min_percent": None,
         "customer_reschedules_allowed": 1,
         "reschedule_max_days": 14,
+        "manual_collection": False,
     }
 
 
