@@ -18,8 +18,11 @@ class Message(StateMachine):
     (its receipt), the refund's id (its receipt), the installment's attempt
     `<installment id>_a<attempt>` (the request to add a payment method after a
     hard decline, the failed attempt's notice, the default's notices: once per
-    attempt), the partial debit's reference (what it collected). Each row is to
-    a customer or, for the merchant's notice of a default, to a merchant."""
+    attempt), the partial debit's reference (what it collected), the pay link's
+    id (a new link the customer asked for). Each row is to a customer or, for
+    the merchant's notice of a default, to a merchant. A message that carries a
+    pay link names it (`pay_link`); its body holds `texts.PAY_LINK` where the
+    link's URL goes when it is sent, never the link's token."""
 
     class Kind(models.TextChoices):
         REMINDER = "reminder"
@@ -30,6 +33,7 @@ class Message(StateMachine):
         PARTIALLY_COLLECTED = "partially_collected"
         PLAN_DEFAULTED = "plan_defaulted"
         PLAN_DEFAULTED_MERCHANT = "plan_defaulted_merchant"
+        PAY_LINK = "pay_link"  # a new pay link the customer asked for
 
     class Channel(models.TextChoices):
         EMAIL = "email"
@@ -65,6 +69,13 @@ class Message(StateMachine):
     recipient = models.CharField(max_length=254)
     title = models.CharField(max_length=255, blank=True)  # the e-mail's subject
     body = models.TextField()
+    pay_link = models.ForeignKey(
+        "installments.PayLink",
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.SENDING
     )

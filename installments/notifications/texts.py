@@ -1,5 +1,5 @@
-"""What every message says, by e-mail and by SMS: reminders, receipts, and what
-a collection did (failed, collected part, defaulted).
+"""What every message says, by e-mail and by SMS: reminders, receipts, what
+a collection did (failed, collected part, defaulted), and a new pay link.
 
 Each builder returns the `Outgoing` messages of one fact: an e-mail always, an
 SMS too when the customer added a mobile number (`Customer.sms_phone`); the
@@ -8,6 +8,12 @@ are kobo, shown as naira with `emails.naira`. What a merchant or customer typed
 (business name, order reference, first name) goes in through `emails.shop`,
 `emails.order` and `emails.hello`: on one line, inside our sentence; an SMS
 starts with our words, never with the merchant's.
+
+A reminder or notice that asks the customer to pay carries the plan's pay link
+(DESIGN section 17) as `PAY_LINK`, a mark the message's own link replaces when
+it is sent (sending.py): the recorded body never holds the link's token. The
+link is made when the message is recorded, one per message (both channels),
+for the plan `Outgoing.pay_plan_pk` names, or is `Outgoing.pay_link_pk`.
 """
 
 import re
@@ -38,22 +44,52 @@ class Outgoing:
     title: str
     body: str
     merchant_pk: int | None = None
+    # The plan whose pay link replaces PAY_LINK in `body` (a link made for
+    # this message), or the link itself.
+    pay_plan_pk: int | None = None
+    pay_link_pk: int | None = None
+
+    @property
+    def source(self) -> str:
+        """The message, as the pay link made for it names it."""
+        return f"{self.kind}:{self.subject}"
+
+
+# Where the message's pay link goes (replaced when it is sent).
+PAY_LINK = "{pay_link}"
 
 
 def plan_url(plan) -> str:
     return f"{settings.CONSUMER_URL}/account/plans/{plan.public_id}/"
 
 
-def _both(*, kind, subject, customer, title, email, sms) -> list[Outgoing]:
+def _both(
+    *, kind, subject, customer, title, email, sms, pay_plan_pk=None, pay_link_pk=None
+) -> list[Outgoing]:
+    link = {"pay_plan_pk": pay_plan_pk, "pay_link_pk": pay_link_pk}
     made = [
         Outgoing(
-            kind, subject, Channel.EMAIL, customer.pk, customer.email, title, email
+            kind,
+            subject,
+            Channel.EMAIL,
+            customer.pk,
+            customer.email,
+            title,
+            email,
+            **link,
         )
     ]
     if customer.sms_phone:
         made.append(
             Outgoing(
-                kind, subject, Channel.SMS, customer.pk, customer.sms_phone, "", sms
+                kind,
+                subject,
+                Channel.SMS,
+                customer.pk,
+                customer.sms_phone,
+                "",
+                sms,
+                **link,
             )
         )
     return made
@@ -101,13 +137,16 @@ def reminder(installment, *, method_label: str | None) -> list[Outgoing]:
             f"This is a reminder that {which} ({amount}) of your order "
             f"{reference} from {shop(merchant)} is due on "
             f"{_long(due)}. {charge}\n\n"
-            "To pay it now, or to change the card or bank account we charge, open "
-            f"your plan:\n{plan_url(plan)}\n"
+            "To pay it now, by card, bank transfer or USSD, without signing in "
+            f"(the link works for 7 days):\n{PAY_LINK}\n\n"
+            "To change the card or bank account we charge, open your plan:\n"
+            f"{plan_url(plan)}\n"
         ),
         sms=(
             f"Reminder: {amount} ({which}) for {shop(merchant)} order {reference} "
-            f"{sms_charge}. Pay now or change method: {plan_url(plan)}"
+            f"{sms_charge}. Pay now: {PAY_LINK}"
         ),
+        pay_plan_pk=plan.pk,
     )
 
 
@@ -141,17 +180,20 @@ def action_required(installment) -> list[Outgoing]:
             f"{reference} from {shop(merchant)}: {why}. We "
             "will not charge that payment method again, and there is no other "
             "one on your account that we can charge.\n\n"
-            "Please add a card or bank account here; we collect the installment "
+            "Pay it now, by card, bank transfer or USSD, without signing in "
+            f"(the link works for 7 days):\n{PAY_LINK}\n\n"
+            "Or add a card or bank account here; we collect the installment "
             f"as soon as you have added it:\n{account_url()}\n\n"
-            f"If no payment method is added by {_long(until)} at "
+            f"If it is not paid and no payment method is added by {_long(until)} at "
             f"{until:%H:%M} (Lagos time), your plan will be in default.\n\n"
             f"Your plan: {plan_url(plan)}\n"
         ),
         sms=(
             f"Payment failed: we could not collect {amount} ({which}) for "
-            f"{shop(merchant)} order {reference}: {why}. Add a card or bank account "
-            f"by {_short(until)}: {account_url()}"
+            f"{shop(merchant)} order {reference}: {why}. Pay by {_short(until)}: "
+            f"{PAY_LINK}"
         ),
+        pay_plan_pk=plan.pk,
     )
 
 
@@ -186,14 +228,16 @@ def collection_failed(
             f"from {shop(merchant)}, but {decline_of(reason).clause}.\n\n"
             f"We will try again on {_long(when)} at {when:%H:%M} (Lagos time). "
             "Please make sure the payment method has enough funds, or add another "
-            f"one at {account_url()} before then.\n"
+            f"one at {account_url()} before then.\n\n"
+            "Or pay it now, by card, bank transfer or USSD, without signing in "
+            f"(the link works for 7 days):\n{PAY_LINK}\n"
         ),
         sms=(
             f"Payment failed: we could not collect {amount} ({which}) for "
             f"{shop(merchant)} order {reference}: {decline_of(reason).text}. We try "
-            f"again on {_short(when)} at {when:%H:%M}; to add a card or bank "
-            f"account: {account_url()}"
+            f"again on {_short(when)} at {when:%H:%M}. Pay now: {PAY_LINK}"
         ),
+        pay_plan_pk=claim.plan_pk,
     )
 
 
@@ -217,15 +261,18 @@ def partially_collected(
             f"collected {naira(collected)} of it.\n\n"
             f"The rest, {rest}, is the last try: we will collect it on "
             f"{_long(when)} at {when:%H:%M} (Lagos time). You can pay it before "
-            f"then at {account_url()}; if it cannot be collected then, your plan "
-            "will be in default.\n"
+            "then, by card, bank transfer or USSD, without signing in (the link "
+            f"works for 7 days):\n{PAY_LINK}\n\nor from your account at "
+            f"{account_url()}. If it cannot be collected then, your plan will be "
+            "in default.\n"
         ),
         sms=(
             f"Part paid: we collected {naira(collected)} of {naira(claim.amount)} "
             f"({which}) for {shop(merchant)} order {reference}. The rest, {rest}, "
             f"is the last try, on {_short(when)} at {when:%H:%M}; pay it before "
-            f"then: {account_url()}"
+            f"then: {PAY_LINK}"
         ),
+        pay_plan_pk=claim.plan_pk,
     )
 
 
@@ -245,13 +292,16 @@ def plan_defaulted(claim, *, customer, merchant, reason: str) -> list[Outgoing]:
             f"the last time {decline_of(reason).clause}. Your payment plan is now "
             "in default and no further installments will be collected "
             "automatically.\n\n"
-            f"Please contact {merchant_name} to settle the balance.\n"
+            "You can still pay what is owed, by card, bank transfer or USSD, "
+            f"without signing in (the link works for 7 days):\n{PAY_LINK}\n\n"
+            f"Or contact {merchant_name} to settle the balance.\n"
         ),
         sms=(
             f"Plan in default: {amount} ({_which(claim)}) for {merchant_name} order "
             f"{reference} could not be collected after {_attempts(claim)}. No more "
-            f"payments will be collected; contact {merchant_name} to settle."
+            f"automatic payments. Pay what is owed: {PAY_LINK}"
         ),
+        pay_plan_pk=claim.plan_pk,
     )
 
 
@@ -376,4 +426,30 @@ def refund_receipt(refund) -> list[Outgoing]:
             f"Refund: {shop(merchant)} refunded {amount} of order {reference}. "
             f"Refund {refund.public_id}. {plan_url(plan)}"
         ),
+    )
+
+
+def pay_link(link, *, plan) -> list[Outgoing]:
+    """The new pay link `link` a customer asked for on the page of an old one
+    ("send me a new link"): to the e-mail and phone on file for `plan` (its
+    customer and merchant loaded)."""
+    customer, reference = plan.customer, order(plan.order_reference)
+    return _both(
+        kind=Kind.PAY_LINK,
+        subject=link.public_id,
+        customer=customer,
+        title=f"Your new link to pay for order {reference}",
+        email=(
+            f"{hello(customer)}\n\n"
+            "Here is the new link you asked for, to pay for your order "
+            f"{reference} from {shop(plan.merchant)} by card, bank transfer or "
+            f"USSD, without signing in. It works for 7 days:\n{PAY_LINK}\n\n"
+            "If you did not ask for it, you can ignore this message: the link "
+            "only lets someone pay what is owed.\n"
+        ),
+        sms=(
+            f"Your new link to pay {shop(plan.merchant)} order {reference} "
+            f"(7 days): {PAY_LINK}"
+        ),
+        pay_link_pk=link.pk,
     )

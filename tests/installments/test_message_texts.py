@@ -92,6 +92,7 @@ def every_customer_message(plan) -> dict[str, tuple[str, str]]:
         *texts.plan_defaulted_to_merchant(
             claim, merchant=merchant, reason="insufficient_funds\nCall +234 800 000"
         ),
+        *texts.pay_link(SimpleNamespace(pk=1, public_id="pl_test0001"), plan=plan),
     ]
     return {f"{o.kind}:{o.channel}": (o.title, o.body) for o in outgoing}
 
