@@ -6,16 +6,18 @@ from django.utils import timezone
 from ..plans.errors import PlanNotCollectable
 from ..plans.models import PaymentPlan
 from . import tokens
-from .models import PayLink, new_pay_link_id
+from .models import LIFETIME, PayLink, new_pay_link_id
 from .selectors import plan_dues
 
 CreatedBy = PayLink.CreatedBy
 
 
 def _new(*, plan_pk: int, created_by: str, source: str | None = None) -> PayLink:
-    public_id = new_pay_link_id()
+    public_id, now = new_pay_link_id(), timezone.now()
     return PayLink(
         public_id=public_id,
+        created_at=now,
+        expires_at=now + LIFETIME,
         plan_id=plan_pk,
         token_hash=tokens.token_hash(tokens.token_of(public_id)),
         created_by=created_by,
