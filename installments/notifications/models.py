@@ -21,7 +21,7 @@ class Message(StateMachine):
     attempt), the partial debit's reference (what it collected), the pay link's
     id (a new link the customer asked for). Each row is to a customer or, for
     the merchant's notice of a default, to a merchant. A message that carries a
-    pay link names it (`pay_link`); its body holds `texts.PAY_LINK` where the
+    pay link names it (`pay_link`); its body holds `outgoing.PAY_LINK` where the
     link's URL goes when it is sent, never the link's token."""
 
     class Kind(models.TextChoices):

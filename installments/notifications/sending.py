@@ -20,7 +20,7 @@ from ..paylinks.models import PayLink
 from ..paylinks.services import pay_link_url, pay_links_for_messages
 from . import emails
 from .models import Message
-from .texts import PAY_LINK, Outgoing
+from .outgoing import PAY_LINK, Outgoing
 
 logger = logging.getLogger("installments.notifications")
 
@@ -216,7 +216,7 @@ def _sms_sender():
 
 
 def _with_pay_links(claimed: list[Message]) -> None:
-    """Put each message's pay link where its body says (`texts.PAY_LINK`): the
+    """Put each message's pay link where its body says (`outgoing.PAY_LINK`): the
     URL is derived from the link's id now, so no table holds its token."""
     links = PayLink.objects.in_bulk(
         {m.pay_link_id for m in claimed if m.pay_link_id is not None}
