@@ -1,10 +1,10 @@
 """What every message says, by e-mail and by SMS: reminders, receipts, what
 a collection did (failed, collected part, defaulted), and a new pay link.
 
-Each builder returns the `Outgoing` messages (outgoing.py) of one fact: an e-mail always, an
-SMS too when the customer added a mobile number (`Customer.sms_phone`); the
-merchant's notice of a default is an e-mail only. Amounts
-are kobo, shown as naira with `emails.naira`. What a merchant or customer typed
+Each builder returns the `Outgoing` messages (outgoing.py) of one fact: an
+e-mail always, an SMS too when the customer added a mobile number
+(`Customer.sms_phone`); the merchant's notice of a default is an e-mail only.
+Amounts are kobo, shown as naira with `emails.naira`. What a merchant or customer typed
 (business name, order reference, first name) goes in through `emails.shop`,
 `emails.order` and `emails.hello`: on one line, inside our sentence; an SMS
 starts with our words, never with the merchant's.
