@@ -346,9 +346,22 @@ SIGNUP_RATE_LIMIT = env.str("SIGNUP_RATE_LIMIT", default="10/hour")
 SIGNUP_RATE_LIMIT_PER_ADDRESS = env.str(
     "SIGNUP_RATE_LIMIT_PER_ADDRESS", default="3/hour"
 )
+# The public pay page of a pay link (/pay/<token>, DESIGN section 17): opening
+# it, per client address and per link (an unknown token counts too, so that
+# guessing is slow), and "send me a new link", per address and per plan.
+PAY_PAGE_RATE_PER_IP = env.str("PAY_PAGE_RATE_PER_IP", default="60/minute")
+PAY_PAGE_RATE_PER_LINK = env.str("PAY_PAGE_RATE_PER_LINK", default="30/minute")
+PAY_LINK_RESEND_RATE_PER_IP = env.str("PAY_LINK_RESEND_RATE_PER_IP", default="10/hour")
+PAY_LINK_RESEND_RATE_PER_PLAN = env.str(
+    "PAY_LINK_RESEND_RATE_PER_PLAN", default="3/hour"
+)
 for _name, _rate in (
     ("SIGNUP_RATE_LIMIT", SIGNUP_RATE_LIMIT),
     ("SIGNUP_RATE_LIMIT_PER_ADDRESS", SIGNUP_RATE_LIMIT_PER_ADDRESS),
+    ("PAY_PAGE_RATE_PER_IP", PAY_PAGE_RATE_PER_IP),
+    ("PAY_PAGE_RATE_PER_LINK", PAY_PAGE_RATE_PER_LINK),
+    ("PAY_LINK_RESEND_RATE_PER_IP", PAY_LINK_RESEND_RATE_PER_IP),
+    ("PAY_LINK_RESEND_RATE_PER_PLAN", PAY_LINK_RESEND_RATE_PER_PLAN),
 ):
     try:
         parse_rate(_rate)

@@ -36,6 +36,8 @@ urlpatterns = [
     # Customer-facing pages: the hosted checkout, payment links, widget.js, and
     # the customer's own account.
     path("", include("checkout.page_urls")),
+    # The pay page of a pay link (no sign-in).
+    path("", include("installments.page_urls")),
     path("account", RedirectView.as_view(url="/account/", permanent=False)),
     path("account/", include("installments.account.urls")),
     # The merchant dashboard: one site whose pages live in the app whose data they

@@ -8,8 +8,9 @@ from config.admin import ReadOnlyAdminMixin
 from .deposits.models import DepositAttempt
 from .early.models import EarlyPayment
 
-# Registers the reminders' and receipts' admin, and the refunds'.
+# Registers the reminders' and receipts' admin, the pay links' and the refunds'.
 from .notifications import admin as notifications_admin  # noqa: F401
+from .paylinks import admin as paylinks_admin  # noqa: F401
 from .plans.history import InstallmentStatusChange, PaymentPlanStatusChange
 from .plans.models import Installment, PaymentPlan
 from .refunds import admin as refunds_admin

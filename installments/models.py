@@ -6,6 +6,7 @@ never from here."""
 from .deposits.models import DepositAttempt
 from .early.models import EarlyPayment, EarlyPaymentItem
 from .notifications.models import Message
+from .paylinks.models import PayLink
 from .plans.history import InstallmentStatusChange, PaymentPlanStatusChange
 from .plans.models import Installment, PaymentPlan
 from .refunds.models import (
@@ -24,6 +25,7 @@ __all__ = [
     "InstallmentStatusChange",
     "Message",
     "PaymentPlan",
+    "PayLink",
     "PaymentPlanStatusChange",
     "Refund",
     "RefundIdempotencyRecord",

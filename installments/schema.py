@@ -1,8 +1,8 @@
 """OpenAPI descriptions of the installments endpoints, one module per feature:
-the plan representation and the plans' reads (plans), paying early (early),
-refunds (refunds), cancelling (cancellation), rescheduling (reschedules), the
-sandbox's time travel and clock (collection), a customer's password reset
-(signin).
+the plan representation and the plans' reads (plans), pay links (paylinks),
+paying early (early), refunds (refunds), cancelling (cancellation),
+rescheduling (reschedules), the sandbox's time travel and clock (collection), a
+customer's password reset (signin).
 
 Imported by config.api.schema_generator.discover_schema_modules(); see
 config.api.schema for what every operation gets without saying (security,
@@ -12,6 +12,7 @@ common error statuses).
 from .cancellation import schema as cancellation_schema
 from .collection import schema as collection_schema
 from .early import schema as early_schema
+from .paylinks import schema as paylinks_schema
 from .plans import schema as plans_schema
 from .refunds import schema as refunds_schema
 from .reschedules import schema as reschedules_schema
@@ -21,6 +22,7 @@ __all__ = [
     "cancellation_schema",
     "collection_schema",
     "early_schema",
+    "paylinks_schema",
     "plans_schema",
     "refunds_schema",
     "reschedules_schema",

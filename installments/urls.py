@@ -3,6 +3,7 @@ from config.api.urls import api_path
 from .cancellation import api as cancellation_api
 from .collection import api as sandbox_api
 from .early import api as early_api
+from .paylinks import api as paylinks_api
 from .plans import api
 from .refunds import api as refunds_api
 from .reschedules import api as reschedules_api
@@ -33,6 +34,11 @@ urlpatterns = [
         "payment-plans/<str:plan_id>/pay",
         early_api.PlanPayApi.as_view(),
         "payment-plan-pay",
+    ),
+    *api_path(
+        "payment-plans/<str:plan_id>/pay-links",
+        paylinks_api.PlanPayLinksApi.as_view(),
+        "payment-plan-pay-links",
     ),
     *api_path(
         "payment-plans/<str:plan_id>/installments/<str:installment_id>/reschedule",

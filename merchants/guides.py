@@ -44,6 +44,7 @@ GUIDES = (
     Guide("auto-debit", "Auto-debit", "How and when installments are collected."),
     Guide("payment-methods", "Payment methods", "Customers' cards and bank mandates."),
     Guide("payment-links", "Payment links", "Checkouts without a line of code."),
+    Guide("paying", "Paying without a card", "Pay links and the pay page."),
     Guide("webhooks", "Webhooks", "Signed events, retries, replay, the catalogue."),
     Guide("refunds", "Refunds", "Where a refund goes, the fee, negative balances."),
     Guide("wallet", "Wallet and payouts", "The fee, your balance, daily payouts."),

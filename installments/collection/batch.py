@@ -8,7 +8,7 @@ from datetime import date, datetime
 
 from merchants.models import Merchant
 
-from ..notifications.texts import Outgoing
+from ..notifications.outgoing import Outgoing
 from ..plans.models import Installment, PaymentPlan
 
 

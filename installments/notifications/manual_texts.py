@@ -9,21 +9,12 @@ customer has a mobile number, what people typed through `shop`, `order` and
 
 from datetime import datetime
 
-from django.conf import settings
 from django.utils import timezone
 
 from .emails import hello, naira, order, shop
 from .models import Message
-from .texts import Outgoing, email_and_sms, _long, _short, attempt_subject
-
-
-def pay_url(claim) -> str:
-    """Where the customer pays the installment.
-
-    Until pay links (`/pay/<token>`, DESIGN section 17) exist, the plan's page
-    under /account/, where the customer signs in and pays early; the pay link
-    takes its place here."""
-    return f"{settings.CONSUMER_URL}/account/plans/{claim.plan_public_id}/"
+from .outgoing import PAY_LINK, Outgoing, both, long_day, short_day
+from .texts import attempt_subject
 
 
 def payment_due(
@@ -34,7 +25,6 @@ def payment_due(
     deadline = timezone.localtime(deadline)
     amount, reference = naira(claim.amount), order(claim.order_reference)
     which = f"installment {claim.sequence} of {claim.installment_count}"
-    link = pay_url(claim)
     opening = (
         f"{which} ({amount}) of your order {reference} from {shop(merchant)} is "
         "due today"
@@ -42,7 +32,7 @@ def payment_due(
         else f"{which} ({amount}) of your order {reference} from "
         f"{shop(merchant)} has not been paid yet"
     )
-    return email_and_sms(
+    return both(
         kind=Message.Kind.PAYMENT_DUE,
         subject=attempt_subject(claim),
         customer=customer,
@@ -53,14 +43,16 @@ def payment_due(
         email=(
             f"{hello(customer)}\n\n"
             f"{opening[0].upper()}{opening[1:]}. Nothing is charged automatically "
-            "on this plan: pay it yourself by bank transfer, USSD or card here:\n"
-            f"{link}\n\n"
-            f"If it is not paid by {_long(deadline)} at {deadline:%H:%M} (Lagos "
+            "on this plan: pay it yourself by bank transfer, USSD or card, "
+            "without signing in (the link works for 7 days):\n"
+            f"{PAY_LINK}\n\n"
+            f"If it is not paid by {long_day(deadline)} at {deadline:%H:%M} (Lagos "
             "time), your plan will be in default.\n"
         ),
         sms=(
             f"Payment due: {amount} ({which}) for {shop(merchant)} order "
-            f"{reference}. Pay by {_short(deadline)} {deadline:%H:%M} or the plan "
-            f"defaults: {link}"
+            f"{reference}. Pay by {short_day(deadline)} {deadline:%H:%M} or the plan "
+            f"defaults: {PAY_LINK}"
         ),
+        pay_plan_pk=claim.plan_pk,
     )

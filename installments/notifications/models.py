@@ -19,13 +19,17 @@ class Message(StateMachine):
     `<installment id>_a<attempt>` (the request to add a payment method after a
     hard decline, the failed attempt's notice, a manual plan's payment due
     notice, the default's notices: once per attempt), the partial debit's
-    reference (what it collected), the customer's id and the link's mark
-    `<customer id>_<mark>` (a password-reset link), the code's row `sc_<id>` (a one-time sign-in code). Each row is to a
-    customer or, for the merchant's notice of a default, to a merchant.
+    reference (what it collected), the pay link's id (a new link the customer
+    asked for), the customer's id and the link's mark `<customer id>_<mark>` (a
+    password-reset link), the code's row `sc_<id>` (a one-time sign-in code).
+    Each row is to a customer or, for the merchant's notice of a default, to a
+    merchant.
 
-    A reset link's or a sign-in code's body holds the link or the code (the
-    sweep sends the body again as it is): it works for an hour or ten minutes,
-    once, and the admin shows it masked."""
+    A message that carries a pay link names it (`pay_link`); its body holds
+    `outgoing.PAY_LINK` where the link's URL goes when it is sent, never the
+    link's token. A reset link's or a sign-in code's body holds the link or the
+    code (the sweep sends the body again as it is): it works for an hour or ten
+    minutes, once, and the admin shows it masked."""
 
     class Kind(models.TextChoices):
         REMINDER = "reminder"
@@ -40,6 +44,7 @@ class Message(StateMachine):
         SIGN_IN_CODE = "sign_in_code"
         # A manual plan's installment the customer pays (DESIGN section 17).
         PAYMENT_DUE = "payment_due"
+        PAY_LINK = "pay_link"  # a new pay link the customer asked for
 
     # Kinds whose body holds a credential (a reset link, a sign-in code).
     SECRET_KINDS = frozenset({Kind.PASSWORD_RESET, Kind.SIGN_IN_CODE})
@@ -78,6 +83,13 @@ class Message(StateMachine):
     recipient = models.CharField(max_length=254)
     title = models.CharField(max_length=255, blank=True)  # the e-mail's subject
     body = models.TextField()
+    pay_link = models.ForeignKey(
+        "installments.PayLink",
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.SENDING
     )

@@ -16,9 +16,11 @@ from django.utils import timezone
 
 from config.sms import SmsError, SmsMessage, SmsNotSent, sms_backend
 
+from ..paylinks.models import PayLink
+from ..paylinks.services import pay_link_url, pay_links_for_messages
 from . import emails
 from .models import Message
-from .texts import Outgoing
+from .outgoing import PAY_LINK, Outgoing
 
 logger = logging.getLogger("installments.notifications")
 
@@ -52,7 +54,25 @@ class Tally:
         )
 
 
+def _pay_links(outgoing: list[Outgoing]) -> dict[str, int]:
+    """{message source: pay link pk} for the messages that carry one: the link
+    made for the message when it was first recorded, else a new one."""
+    made = pay_links_for_messages(
+        {
+            item.source: item.pay_plan_pk
+            for item in outgoing
+            if item.pay_plan_pk is not None and item.pay_link_pk is None
+        }
+    )
+    return {
+        item.source: item.pay_link_pk or made[item.source]
+        for item in outgoing
+        if item.pay_link_pk is not None or item.pay_plan_pk is not None
+    }
+
+
 def _rows(outgoing: list[Outgoing], *, token, attempts: int, until) -> list:
+    links = _pay_links(outgoing)
     return [
         Message(
             kind=item.kind,
@@ -63,6 +83,7 @@ def _rows(outgoing: list[Outgoing], *, token, attempts: int, until) -> list:
             recipient=item.recipient,
             title=item.title,
             body=item.body,
+            pay_link_id=links.get(item.source),
             claim=token,
             attempts=attempts,
             lease_expires_at=until,
@@ -194,6 +215,18 @@ def _sms_sender():
     return send
 
 
+def _with_pay_links(claimed: list[Message]) -> None:
+    """Put each message's pay link where its body says (`outgoing.PAY_LINK`): the
+    URL is derived from the link's id now, so no table holds its token."""
+    links = PayLink.objects.in_bulk(
+        {m.pay_link_id for m in claimed if m.pay_link_id is not None}
+    )
+    urls = {pk: pay_link_url(link) for pk, link in links.items()}
+    for message in claimed:
+        if message.pay_link_id is not None:
+            message.body = message.body.replace(PAY_LINK, urls[message.pay_link_id])
+
+
 def messages_deliver(claimed: list[Message]) -> Tally:
     """Send the claimed messages one by one (never inside a transaction),
     recording each as sent or failed, with the reason, as soon as it is known.
@@ -202,6 +235,7 @@ def messages_deliver(claimed: list[Message]) -> Tally:
     if not claimed:
         return tally
     started, held = monotonic(), lease().total_seconds() / 2
+    _with_pay_links(claimed)
     mails = [m for m in claimed if m.channel == Message.Channel.EMAIL]
     texts_ = [m for m in claimed if m.channel == Message.Channel.SMS]
 

@@ -36,6 +36,7 @@ from config.api.queue import enqueue_on_commit
 
 from ..plans.models import PaymentPlan
 from . import selectors, texts
+from .outgoing import Outgoing
 from .sending import (
     Tally,
     messages_claim,
@@ -43,7 +44,6 @@ from .sending import (
     messages_deliver,
     messages_record,
 )
-from .texts import Outgoing
 
 logger = logging.getLogger("installments.notifications")
 

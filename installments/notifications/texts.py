@@ -1,20 +1,22 @@
-"""What every message says, by e-mail and by SMS: reminders, receipts, and what
-a collection did (failed, collected part, defaulted). A customer's password-reset
-link and one-time sign-in code are written in signin/texts.py, over `Outgoing`
-and `email_and_sms` here.
+"""What every message says, by e-mail and by SMS: reminders, receipts, what
+a collection did (failed, collected part, defaulted), and a new pay link.
 
-Each builder returns the `Outgoing` messages of one fact: an e-mail always, an
-SMS too when the customer added a mobile number (`Customer.sms_phone`); the
-merchant's notice of a default is an e-mail only. Amounts
-are kobo, shown as naira with `emails.naira`. What a merchant or customer typed
+Each builder returns the `Outgoing` messages (outgoing.py) of one fact: an
+e-mail always, an SMS too when the customer added a mobile number
+(`Customer.sms_phone`); the merchant's notice of a default is an e-mail only.
+Amounts are kobo, shown as naira with `emails.naira`. What a merchant or customer typed
 (business name, order reference, first name) goes in through `emails.shop`,
 `emails.order` and `emails.hello`: on one line, inside our sentence; an SMS
 starts with our words, never with the merchant's.
+
+A reminder or notice that asks the customer to pay carries the plan's pay link
+(DESIGN section 17) as `PAY_LINK`, a mark the message's own link replaces when
+it is sent (sending.py): the recorded body never holds the link's token. The
+link is made when the message is recorded, one per message (both channels),
+for the plan `Outgoing.pay_plan_pk` names, or is `Outgoing.pay_link_pk`.
 """
 
-import re
-from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 
 from django.conf import settings
 from django.utils import timezone
@@ -24,57 +26,20 @@ from payments.gateway.declines import decline_of
 
 from .emails import REASON_LIMIT, hello, naira, order, shop
 from .models import Message
+from .outgoing import (
+    PAY_LINK,
+    Outgoing,
+    account_url,
+    both,
+    long_day,
+    plain,
+    plan_url,
+    short_day,
+)
 from .selectors import reminder_subject
 
 Kind = Message.Kind
 Channel = Message.Channel
-
-
-@dataclass(frozen=True)
-class Outgoing:
-    kind: str
-    subject: str  # what it is about (Message.subject)
-    channel: str
-    customer_pk: int | None  # None: to the merchant of `merchant_pk`
-    recipient: str
-    title: str
-    body: str
-    merchant_pk: int | None = None
-
-
-def plan_url(plan) -> str:
-    return f"{settings.CONSUMER_URL}/account/plans/{plan.public_id}/"
-
-
-def email_and_sms(*, kind, subject, customer, title, email, sms) -> list[Outgoing]:
-    """One message to `customer` by e-mail, and by SMS when they added a
-    mobile number."""
-    made = [
-        Outgoing(
-            kind, subject, Channel.EMAIL, customer.pk, customer.email, title, email
-        )
-    ]
-    if customer.sms_phone:
-        made.append(
-            Outgoing(
-                kind, subject, Channel.SMS, customer.pk, customer.sms_phone, "", sms
-            )
-        )
-    return made
-
-
-def _plain(label: str) -> str:
-    """ "Visa •••• 4081" as "Visa ending 4081": the bullets are not in the GSM
-    alphabet, and one such character makes an SMS cost twice as much."""
-    return re.sub(r"\s*•+\s*", " ending ", label).strip()
-
-
-def _long(day: date | datetime) -> str:
-    return f"{day:%A %d %B %Y}"
-
-
-def _short(day: date | datetime) -> str:
-    return f"{day:%d %b %Y}"
 
 
 def reminder(installment, *, method_label: str | None) -> list[Outgoing]:
@@ -86,38 +51,36 @@ def reminder(installment, *, method_label: str | None) -> list[Outgoing]:
     reference = order(plan.order_reference)
     which = f"installment {installment.sequence} of {plan.installment_count}"
     if method_label:
-        method_label = _plain(method_label)
+        method_label = plain(method_label)
         charge = f"We will charge it to {method_label} that day."
-        sms_charge = f"will be charged to {method_label} on {_short(due)}"
+        sms_charge = f"will be charged to {method_label} on {short_day(due)}"
     else:
         charge = (
             "You have no active payment method on your account: add one before "
             "then, or we cannot collect it."
         )
-        sms_charge = f"is due on {_short(due)}; add a payment method"
-    return email_and_sms(
+        sms_charge = f"is due on {short_day(due)}; add a payment method"
+    return both(
         kind=Kind.REMINDER,
         subject=reminder_subject(installment),
         customer=customer,
-        title=f"{amount} for order {reference} is due on {_long(due)}",
+        title=f"{amount} for order {reference} is due on {long_day(due)}",
         email=(
             f"{hello(customer)}\n\n"
             f"This is a reminder that {which} ({amount}) of your order "
             f"{reference} from {shop(merchant)} is due on "
-            f"{_long(due)}. {charge}\n\n"
-            "To pay it now, or to change the card or bank account we charge, open "
-            f"your plan:\n{plan_url(plan)}\n"
+            f"{long_day(due)}. {charge}\n\n"
+            "To pay it now, by card, bank transfer or USSD, without signing in "
+            f"(the link works for 7 days):\n{PAY_LINK}\n\n"
+            "To change the card or bank account we charge, open your plan:\n"
+            f"{plan_url(plan)}\n"
         ),
         sms=(
             f"Reminder: {amount} ({which}) for {shop(merchant)} order {reference} "
-            f"{sms_charge}. Pay now or change method: {plan_url(plan)}"
+            f"{sms_charge}. Pay now: {PAY_LINK}"
         ),
+        pay_plan_pk=plan.pk,
     )
-
-
-def account_url() -> str:
-    """Where a customer adds a card or bank account."""
-    return f"{settings.CONSUMER_URL}/account/"
 
 
 def action_required_subject(installment) -> str:
@@ -134,7 +97,7 @@ def action_required(installment) -> list[Outgoing]:
     which = f"installment {installment.sequence} of {plan.installment_count}"
     why = decline_of(installment.last_failure_reason).text
     until = timezone.localtime(installment.next_attempt_at)
-    return email_and_sms(
+    return both(
         kind=Kind.ACTION_REQUIRED,
         subject=action_required_subject(installment),
         customer=customer,
@@ -145,17 +108,20 @@ def action_required(installment) -> list[Outgoing]:
             f"{reference} from {shop(merchant)}: {why}. We "
             "will not charge that payment method again, and there is no other "
             "one on your account that we can charge.\n\n"
-            "Please add a card or bank account here; we collect the installment "
+            "Pay it now, by card, bank transfer or USSD, without signing in "
+            f"(the link works for 7 days):\n{PAY_LINK}\n\n"
+            "Or add a card or bank account here; we collect the installment "
             f"as soon as you have added it:\n{account_url()}\n\n"
-            f"If no payment method is added by {_long(until)} at "
+            f"If it is not paid and no payment method is added by {long_day(until)} at "
             f"{until:%H:%M} (Lagos time), your plan will be in default.\n\n"
             f"Your plan: {plan_url(plan)}\n"
         ),
         sms=(
             f"Payment failed: we could not collect {amount} ({which}) for "
-            f"{shop(merchant)} order {reference}: {why}. Add a card or bank account "
-            f"by {_short(until)}: {account_url()}"
+            f"{shop(merchant)} order {reference}: {why}. Pay by {short_day(until)}: "
+            f"{PAY_LINK}"
         ),
+        pay_plan_pk=plan.pk,
     )
 
 
@@ -179,7 +145,7 @@ def collection_failed(
     """`claim`'s attempt failed for `reason` and is tried again at `when`."""
     when, amount = timezone.localtime(when), naira(claim.amount)
     reference, which = order(claim.order_reference), _which(claim)
-    return email_and_sms(
+    return both(
         kind=Kind.COLLECTION_FAILED,
         subject=attempt_subject(claim),
         customer=customer,
@@ -188,16 +154,18 @@ def collection_failed(
             f"{hello(customer)}\n\n"
             f"We tried to collect {which} ({amount}) for your order {reference} "
             f"from {shop(merchant)}, but {decline_of(reason).clause}.\n\n"
-            f"We will try again on {_long(when)} at {when:%H:%M} (Lagos time). "
+            f"We will try again on {long_day(when)} at {when:%H:%M} (Lagos time). "
             "Please make sure the payment method has enough funds, or add another "
-            f"one at {account_url()} before then.\n"
+            f"one at {account_url()} before then.\n\n"
+            "Or pay it now, by card, bank transfer or USSD, without signing in "
+            f"(the link works for 7 days):\n{PAY_LINK}\n"
         ),
         sms=(
             f"Payment failed: we could not collect {amount} ({which}) for "
             f"{shop(merchant)} order {reference}: {decline_of(reason).text}. We try "
-            f"again on {_short(when)} at {when:%H:%M}; to add a card or bank "
-            f"account: {account_url()}"
+            f"again on {short_day(when)} at {when:%H:%M}. Pay now: {PAY_LINK}"
         ),
+        pay_plan_pk=claim.plan_pk,
     )
 
 
@@ -209,7 +177,7 @@ def partially_collected(
     at `when` (DESIGN section 15)."""
     when, rest = timezone.localtime(when), naira(claim.amount - collected)
     reference, which = order(claim.order_reference), _which(claim)
-    return email_and_sms(
+    return both(
         kind=Kind.PARTIALLY_COLLECTED,
         subject=claim.partial_debit_reference,
         customer=customer,
@@ -220,16 +188,19 @@ def partially_collected(
             f"owed) for your order {reference} from {shop(merchant)}, so we "
             f"collected {naira(collected)} of it.\n\n"
             f"The rest, {rest}, is the last try: we will collect it on "
-            f"{_long(when)} at {when:%H:%M} (Lagos time). You can pay it before "
-            f"then at {account_url()}; if it cannot be collected then, your plan "
-            "will be in default.\n"
+            f"{long_day(when)} at {when:%H:%M} (Lagos time). You can pay it before "
+            "then, by card, bank transfer or USSD, without signing in (the link "
+            f"works for 7 days):\n{PAY_LINK}\n\nor from your account at "
+            f"{account_url()}. If it cannot be collected then, your plan will be "
+            "in default.\n"
         ),
         sms=(
             f"Part paid: we collected {naira(collected)} of {naira(claim.amount)} "
             f"({which}) for {shop(merchant)} order {reference}. The rest, {rest}, "
-            f"is the last try, on {_short(when)} at {when:%H:%M}; pay it before "
-            f"then: {account_url()}"
+            f"is the last try, on {short_day(when)} at {when:%H:%M}; pay it before "
+            f"then: {PAY_LINK}"
         ),
+        pay_plan_pk=claim.plan_pk,
     )
 
 
@@ -237,7 +208,7 @@ def plan_defaulted(claim, *, customer, merchant, reason: str) -> list[Outgoing]:
     """`claim`'s last attempt failed for `reason`: the plan is in default."""
     merchant_name, reference = shop(merchant), order(claim.order_reference)
     amount = naira(claim.amount)
-    return email_and_sms(
+    return both(
         kind=Kind.PLAN_DEFAULTED,
         subject=attempt_subject(claim),
         customer=customer,
@@ -249,13 +220,16 @@ def plan_defaulted(claim, *, customer, merchant, reason: str) -> list[Outgoing]:
             f"the last time {decline_of(reason).clause}. Your payment plan is now "
             "in default and no further installments will be collected "
             "automatically.\n\n"
-            f"Please contact {merchant_name} to settle the balance.\n"
+            "You can still pay what is owed, by card, bank transfer or USSD, "
+            f"without signing in (the link works for 7 days):\n{PAY_LINK}\n\n"
+            f"Or contact {merchant_name} to settle the balance.\n"
         ),
         sms=(
             f"Plan in default: {amount} ({_which(claim)}) for {merchant_name} order "
             f"{reference} could not be collected after {_attempts(claim)}. No more "
-            f"payments will be collected; contact {merchant_name} to settle."
+            f"automatic payments. Pay what is owed: {PAY_LINK}"
         ),
+        pay_plan_pk=claim.plan_pk,
     )
 
 
@@ -321,14 +295,14 @@ def collection_receipt(
         else "Your plan is now paid in full."
     )
     sms_left = f"Balance now {naira(remaining)}." if remaining else "Plan paid in full."
-    return email_and_sms(
+    return both(
         kind=Kind.RECEIPT_COLLECTION,
         subject=collection.reference,
         customer=customer,
         title=f"Payment of {amount} received for order {reference}",
         email=(
             f"{hello(customer)}\n\n"
-            f"We received {amount} on {_long(when)} for your order "
+            f"We received {amount} on {long_day(when)} for your order "
             f"{reference} from {merchant_name}: {what}.\n\n"
             f"{left}\nReceipt number: {collection.processor_reference} (quote it if "
             f"you contact {merchant_name} about this payment)\n\n"
@@ -365,7 +339,7 @@ def refund_receipt(refund) -> list[Outgoing]:
     plan = refund.plan
     customer, merchant = plan.customer, plan.merchant
     amount, reference = naira(refund.amount), order(plan.order_reference)
-    return email_and_sms(
+    return both(
         kind=Kind.RECEIPT_REFUND,
         subject=refund.public_id,
         customer=customer,
@@ -380,4 +354,30 @@ def refund_receipt(refund) -> list[Outgoing]:
             f"Refund: {shop(merchant)} refunded {amount} of order {reference}. "
             f"Refund {refund.public_id}. {plan_url(plan)}"
         ),
+    )
+
+
+def pay_link(link, *, plan) -> list[Outgoing]:
+    """The new pay link `link` a customer asked for on the page of an old one
+    ("send me a new link"): to the e-mail and phone on file for `plan` (its
+    customer and merchant loaded)."""
+    customer, reference = plan.customer, order(plan.order_reference)
+    return both(
+        kind=Kind.PAY_LINK,
+        subject=link.public_id,
+        customer=customer,
+        title=f"Your new link to pay for order {reference}",
+        email=(
+            f"{hello(customer)}\n\n"
+            "Here is the new link you asked for, to pay for your order "
+            f"{reference} from {shop(plan.merchant)} by card, bank transfer or "
+            f"USSD, without signing in. It works for 7 days:\n{PAY_LINK}\n\n"
+            "If you did not ask for it, you can ignore this message: the link "
+            "only lets someone pay what is owed.\n"
+        ),
+        sms=(
+            f"Your new link to pay {shop(plan.merchant)} order {reference} "
+            f"(7 days): {PAY_LINK}"
+        ),
+        pay_link_pk=link.pk,
     )

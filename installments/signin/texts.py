@@ -5,7 +5,7 @@ from payments.customers.models import SignInCode
 
 from ..notifications.emails import hello
 from ..notifications.models import Message
-from ..notifications.texts import Outgoing, email_and_sms
+from ..notifications.outgoing import Outgoing, both
 
 Kind = Message.Kind
 Channel = Message.Channel
@@ -44,7 +44,7 @@ def sign_in_code(row, code: str, *, customer) -> list[Outgoing]:
         if row.purpose == SignInCode.Purpose.PAY
         else "sign in to your account"
     )
-    return email_and_sms(
+    return both(
         kind=Kind.SIGN_IN_CODE,
         subject=f"sc_{row.pk}",
         customer=customer,

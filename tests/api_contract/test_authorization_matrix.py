@@ -171,6 +171,10 @@ ROUTES: dict[str, Route] = {
         params=lambda w: {"plan_id": w.plan.public_id},
         body=lambda w: {"reason": "Matrix cancellation"},
     ),
+    # Pay links: the plan's merchant only (a customer gets theirs by message).
+    "/api/v1/payment-plans/{plan_id}/pay-links": Route(
+        ("api_key",), params=lambda w: {"plan_id": w.plan.public_id}
+    ),
     # Paying early: the plan's customer only; names `me`'s installment.
     "/api/v1/payment-plans/{plan_id}/pay": Route(
         ("customer_jwt",),

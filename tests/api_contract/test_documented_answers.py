@@ -678,6 +678,25 @@ def test_plan_refunds_and_cancellation(check, world, db):
     assert refunded["net"] == refunded["amount"] - refunded["fee"]
 
 
+def test_pay_links(check, world, db):
+    plan = world.plan
+    url = f"/api/v1/payment-plans/{plan.public_id}/pay-links"
+    template = "/api/v1/payment-plans/{plan_id}/pay-links"
+    made = check(client(world.me.api_key).post(url), "post", template, 201)["data"]
+    assert "/pay/" in made["url"]
+    paid_off = check(
+        client(world.me.customer_jwt).post(
+            f"/api/v1/payment-plans/{plan.public_id}/pay", {"payoff": True}, "json"
+        ),
+        "post",
+        "/api/v1/payment-plans/{plan_id}/pay",
+        200,
+    )
+    assert paid_off["data"]["status"] == "completed"
+    nothing = check(client(world.me.api_key).post(url), "post", template, 409)
+    assert nothing["error"]["code"] == "plan_not_collectable"
+
+
 def test_the_sandbox_clock(check, world, db):
     plan = world.plan
     with_key = client(world.me.api_key)

@@ -36,6 +36,7 @@ PAYMENTS_LAYERS = ["customers", "ledger", "gateway", "methods", "payouts", "dash
 # ledger_checks, management commands) puts them together.
 INSTALLMENTS_LAYERS = [
     "plans",
+    "paylinks",
     "notifications",
     "signin",
     "deposits",
@@ -44,6 +45,7 @@ INSTALLMENTS_LAYERS = [
     "cancellation",
     "refunds",
     "reschedules",
+    "pay",
     "account",
     "dashboard",
 ]

@@ -111,7 +111,7 @@ def test_an_expired_only_card_is_marked_expired_and_the_installment_waits(
     assert "/account/" in email.body
     assert "try again" not in email.body
     [text] = sms_outbox
-    assert "/account/" in text.body and "card has expired" in text.body
+    assert "/pay/" in text.body and "card has expired" in text.body
 
 
 def test_a_waiting_installment_is_left_alone_by_passes_without_a_new_method(

@@ -87,7 +87,7 @@ def test_a_failed_attempt_is_recorded_with_the_pass_and_sent_after_its_commit(
     [text] = sms_outbox
     assert text.to == phone
     assert text.body.startswith("Payment failed: we could not collect NGN 583.34")
-    assert "insufficient funds" in text.body and "/account/" in text.body
+    assert "insufficient funds" in text.body and "Pay now: http" in text.body
 
 
 @pytest.mark.parametrize("lost", ["broker_down", "died_at_the_commit"])

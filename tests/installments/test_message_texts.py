@@ -97,6 +97,7 @@ def every_customer_message(plan) -> dict[str, tuple[str, str]]:
         *manual_texts.payment_due(
             claim, customer=customer, merchant=merchant, deadline=later, first=True
         ),
+        *texts.pay_link(SimpleNamespace(pk=1, public_id="pl_test0001"), plan=plan),
     ]
     return {f"{o.kind}:{o.channel}": (o.title, o.body) for o in outgoing}
 

@@ -1,0 +1,187 @@
+"""The pay page of a pay link, `/pay/<token>` (DESIGN section 17).
+
+Public: no sign-in. It shows only the plan's merchant, order reference, the
+installments due or overdue with the balance, and the customer's saved methods
+masked; never the customer's name, e-mail address, phone number or other plans.
+Every answer says `Referrer-Policy: no-referrer` (the token is in the path, and
+must not leave in a Referer header) and `noindex`, and is never cached.
+
+Opening it counts per client address and per token (an unknown token too);
+"send me a new link" per client address and per plan. An expired, revoked or
+unknown link gets a page that says so with the "send me a new link" button;
+its answer is the same whether the token was ours or not, and never shows the
+contacts it went to.
+
+The pay actions are checked here (`PayChoiceForm`) and carried out by `_pay`.
+"""
+
+from django.conf import settings
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.http import require_http_methods, require_POST
+
+from config.api import ratelimit
+from config.api.login_guard import client_ip
+from config.api.rates import parse_rate
+from payments.gateway.processors.base import USSD_BANKS
+from payments.methods.selectors import payment_methods_chargeable
+
+from ..paylinks import tokens
+from ..paylinks.selectors import is_overdue, pay_link_by_token, plan_dues
+from ..paylinks.services import pay_link_used
+from .forms import PayChoice, PayChoiceForm
+from .services import pay_link_resend
+
+GONE = {
+    "unknown": (
+        404,
+        "This pay link is not valid",
+        "Check that you opened the whole link from your message. You can also "
+        "ask for a new one: it goes to the e-mail address and phone number the "
+        "shop has for you.",
+    ),
+    "expired": (
+        410,
+        "This pay link has expired",
+        "Pay links work for 7 days. Ask for a new one: it goes to the e-mail "
+        "address and phone number the shop has for you. Nothing was charged.",
+    ),
+    "revoked": (
+        410,
+        "This pay link no longer works",
+        "It was switched off. Ask for a new one: it goes to the e-mail address "
+        "and phone number the shop has for you. Nothing was charged.",
+    ),
+}
+
+
+def _page(request, template: str, context: dict, *, status: int = 200):
+    response = TemplateResponse(request, template, context, status=status)
+    add_never_cache_headers(response)
+    response["Referrer-Policy"] = "no-referrer"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def _over_budget(request, budgets: list[tuple[str, str]]):
+    """Count one request against each (counter, rate); the 429 page of the
+    first budget spent, else None."""
+    for name, rate in budgets:
+        limit, seconds = parse_rate(rate)
+        window = ratelimit.hit(name, limit=limit, window_seconds=seconds)
+        if window.exceeded:
+            wait = window.seconds_to_reset()
+            response = _page(
+                request,
+                "installments/pay/busy.html",
+                {"minutes": max(1, -(-wait // 60))},
+                status=429,
+            )
+            response["Retry-After"] = str(wait)
+            return response
+    return None
+
+
+def _gone(request, token: str, state: str):
+    status, heading, message = GONE[state]
+    return _page(
+        request,
+        "installments/pay/gone.html",
+        {"state": state, "heading": heading, "message": message, "token": token},
+        status=status,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def pay_page(request, token):
+    """What the link's plan owes and the choice of what to pay and how (GET);
+    the choice, checked and carried out (POST)."""
+    ip = client_ip(request)
+    busy = _over_budget(
+        request,
+        [
+            (f"pay-ip:{ip}", settings.PAY_PAGE_RATE_PER_IP),
+            (f"pay-link:{tokens.token_hash(token)}", settings.PAY_PAGE_RATE_PER_LINK),
+        ],
+    )
+    if busy:
+        return busy
+    link = pay_link_by_token(token)
+    if link is None:
+        return _gone(request, token, "unknown")
+    state = link.state()
+    if state != "open":
+        return _gone(request, token, state)
+    pay_link_used(link)
+    plan = link.plan
+    dues = plan_dues(plan)
+    methods = payment_methods_chargeable(plan.customer) if dues.anything else []
+    form = PayChoiceForm(
+        request.POST if request.method == "POST" else None, dues=dues, methods=methods
+    )
+    if form.is_bound and form.is_valid():
+        return _pay(request, link, form.choice)
+    return _page(
+        request,
+        "installments/pay/page.html",
+        {
+            "token": token,
+            "plan": plan,
+            "merchant_name": plan.merchant.business_name,
+            "dues": dues,
+            "rows": [(row, is_overdue(row, dues.today)) for row in dues.due],
+            "methods": methods,
+            "form": form,
+            "ussd_banks": USSD_BANKS.items(),
+        },
+        status=422 if form.is_bound else 200,
+    )
+
+
+def _pay(request, link, choice: PayChoice):
+    """Carry out `choice` for `link`'s plan: wired by the lead at merge.
+
+    TODO(issue 27): the early-payment channels (installments/early after the
+    `transfers` branch; the sign-in code before a saved method is charged,
+    from `custauth`). Until then the page says that paying here is not open
+    yet, and nothing is charged."""
+    dues = plan_dues(link.plan)
+    return _page(
+        request,
+        "installments/pay/not_yet.html",
+        {"plan": link.plan, "choice": choice, "dues": dues},
+        status=503,
+    )
+
+
+@require_POST
+def pay_new_link(request, token):
+    """ "Send me a new link": to the contacts on file of the plan of the link
+    `token` names, whatever the link's state. The same page whether the token
+    was ours or not, and nothing on it says where the link went."""
+    busy = _over_budget(
+        request,
+        [(f"pay-resend-ip:{client_ip(request)}", settings.PAY_LINK_RESEND_RATE_PER_IP)],
+    )
+    if busy:
+        return busy
+    link = pay_link_by_token(token)
+    if link is not None:
+        busy = _over_budget(
+            request,
+            [
+                (
+                    f"pay-resend-plan:{link.plan.public_id}",
+                    settings.PAY_LINK_RESEND_RATE_PER_PLAN,
+                )
+            ],
+        )
+        if busy:
+            return busy
+        pay_link_resend(link=link)
+    return _page(
+        request,
+        "installments/pay/new_link_sent.html",
+        {"again": reverse("pay-new-link", args=[token])},
+    )
