@@ -55,6 +55,16 @@ def _declare_schedules() -> None:
             minutes=5,
         )
     )
+    # Bank transfer and USSD payments the customer did not complete in their
+    # 30 minutes: the installments they held go back (installments/early/).
+    declare(
+        ScheduleSpec(
+            name="installments-expire-offline-payments",
+            func="installments.tasks.expire_offline_payments",
+            schedule_type=Schedule.MINUTES,
+            minutes=1,
+        )
+    )
     declare(
         ScheduleSpec(
             name="installments-purge-refund-idempotency-records",
@@ -107,6 +117,7 @@ def _register_handlers() -> None:
     from . import ledger_checks, metrics, orders
     from .collection import confirmations
     from .early import confirmations as early_confirmations
+    from .early import sandbox as early_sandbox
     from .plans import hooks, scores
     from .refunds import ledger_checks as refund_checks
     from .refunds import selectors as refund_selectors
@@ -121,6 +132,9 @@ def _register_handlers() -> None:
         early_confirmations.early_payment_charge_confirm
     )
     register_charge_confirmation_handler(confirmations.partial_debit_charge_confirm)
+    # The pending payments the sandbox's complete and expire endpoints reach,
+    # by their ids' prefix.
+    early_sandbox.register_sandbox_payments("pay", early_sandbox.EARLY_PAYMENTS)
     register_ledger_check(
         ledger_checks.paid_installments_have_one_collection,
         name="each paid installment has exactly one collection",

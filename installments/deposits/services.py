@@ -161,7 +161,9 @@ def deposit_succeeded(
         emit_events(
             merchant=plan.merchant,
             events=[
-                events.payment_success(plan, attempt),
+                events.payment_success(
+                    plan, attempt, channel=attempt.payment_method.channel
+                ),
                 *(events.debit_scheduled(plan, row) for row in installments),
                 *(event for _, event in reached.plan_events()),
             ],
@@ -185,7 +187,13 @@ def deposit_failed(
         plan = attempt.plan
         emit_events(
             merchant=plan.merchant,
-            events=[events.payment_failed(plan, attempt.failure_reason)],
+            events=[
+                events.payment_failed(
+                    plan,
+                    attempt.failure_reason,
+                    channel=attempt.payment_method.channel,
+                )
+            ],
         )
     return attempt
 

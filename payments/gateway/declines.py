@@ -35,6 +35,9 @@ class Decline:
 
 
 NO_PAYMENT_METHOD = "no_payment_method"
+# A bank transfer or USSD payment the customer did not complete in time
+# (DESIGN section 17): nothing was wrong with any method, they may pay again.
+EXPIRED = "expired"
 GENERIC = FailureReason.DO_NOT_HONOR
 
 DECLINES: dict[str, Decline] = {
@@ -81,6 +84,13 @@ DECLINES: dict[str, Decline] = {
             DEACTIVATE,
             "the bank account is closed or does not exist",
             "the bank account is closed or does not exist",
+        ),
+        Decline(
+            EXPIRED,
+            True,
+            "",
+            "the time to pay it ran out",
+            "the time to pay it ran out",
         ),
         Decline(
             NO_PAYMENT_METHOD,
