@@ -4,7 +4,7 @@ Each code is a row of docs/errors.md. Processor failures never surface as a 500:
 a timeout, a 5xx, a malformed reply or a refusal each become one of these.
 """
 
-from config.api.errors import DomainError
+from config.api.errors import DomainError, NotFound
 
 
 class InvalidOtp(DomainError):
@@ -56,3 +56,36 @@ class InvalidSignature(DomainError):
     code = "invalid_signature"
     http_status = 401
     message = "Missing or invalid x-paystack-signature."
+
+
+# The sandbox's bank transfers and USSD codes (DESIGN section 17): completing or
+# expiring one, as the customer's bank and Paystack would take it.
+
+
+class SandboxChargeNotFound(NotFound):
+    message = "The sandbox has no bank transfer or USSD charge with this reference."
+
+
+class SandboxChargeNotPending(DomainError):
+    code = "payment_not_pending"
+    http_status = 409
+    message = "This bank transfer or USSD payment is no longer pending."
+
+
+class SandboxChargeExpired(DomainError):
+    code = "payment_expired"
+    http_status = 409
+    message = (
+        "This bank transfer or USSD payment expired before the money arrived: "
+        "money sent after expiry is not applied (Paystack returns it to the "
+        "sender)."
+    )
+
+
+class SandboxAmountMismatch(DomainError):
+    code = "amount_mismatch"
+    http_status = 422
+    message = (
+        "A transfer of another amount is refused (Paystack returns it to the "
+        "sender): send exactly the amount of the payment."
+    )

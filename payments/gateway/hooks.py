@@ -38,7 +38,10 @@ class ConfirmedCharge:
     paid_at: datetime | None
     processor_id: str
     gateway_response: str
-    source: str  # "webhook"
+    source: str  # "webhook" or "sandbox"
+    # The PayChannel the money came by (card, bank_account, bank_transfer,
+    # ussd), as verified; "" when the processor did not say.
+    channel: str = ""
 
 
 # Returns True when the reference is one of the handler's own charges (it then

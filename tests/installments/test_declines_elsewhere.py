@@ -27,7 +27,7 @@ from payments.gateway.processors import (
     TransactionResult,
     TransactionStatus,
 )
-from payments.gateway.processors.base import failure_reason_from_text
+from payments.gateway.processors.reasons import failure_reason_from_text
 from payments.gateway.processors.sandbox.values import CARD_EXPIRES_THIS_MONTH
 from payments.methods.services.declines import declined_method_retire
 from payments.models import PaymentMethod, SandboxTransaction

@@ -36,6 +36,37 @@ TRANSACTION = {
 }
 
 
+# `POST /charge` with `bank_transfer`, as Paystack documents its answer: the
+# account that takes this one transfer until `account_expires_at`.
+BANK_TRANSFER_CHARGE = {
+    "status": True,
+    "message": "Charge attempted",
+    "data": {
+        "status": "pending_bank_transfer",
+        "display_text": "Please make a transfer to the account specified",
+        "reference": "inst_1_p1",
+        "amount": 250000,
+        "account_name": "PAYSTACK CHECKOUT",
+        "account_number": "1231084927",
+        "bank": {"slug": "test-bank", "name": "Test Bank", "id": 24},
+        "account_expires_at": "2026-11-27T14:40:55.000Z",
+    },
+}
+
+# `POST /charge` with `ussd`: the code the customer dials.
+USSD_CHARGE = {
+    "status": True,
+    "message": "Charge attempted",
+    "data": {
+        "reference": "inst_1_p1",
+        "status": "pay_offline",
+        "display_text": "Please dial *737*33*4*18791# on your mobile phone to "
+        "complete the transaction",
+        "ussd_code": "*737*33*4*18791#",
+    },
+}
+
+
 def ok(data, message="OK", **extra):
     return {"status": True, "message": message, "data": data, **extra}
 

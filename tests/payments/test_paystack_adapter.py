@@ -4,7 +4,7 @@ and on a malformed body."""
 
 import json
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
 import requests
@@ -20,10 +20,18 @@ from payments.gateway.errors import (
 from payments.gateway.processors import FailureReason, TransactionStatus
 from payments.gateway.processors.paystack import PaystackProcessor
 
-from .paystack import AUTHORIZATION, TRANSACTION, ok, refused
+from .paystack import (
+    AUTHORIZATION,
+    BANK_TRANSFER_CHARGE,
+    TRANSACTION,
+    USSD_CHARGE,
+    ok,
+    refused,
+)
 
 BASE = "https://api.paystack.co"
 SECRET = "sk_test_0123456789"
+EXPIRES = datetime(2026, 11, 27, 14, 40, 0, 954000, tzinfo=UTC)
 
 
 @dataclass
@@ -148,6 +156,27 @@ CALLS = [
             "currency": "NGN",
             "reference": "mandate-1",
             "bank": {"code": "057", "account_number": "0000000000"},
+        },
+    ),
+    Call(
+        "charge_offline",
+        "POST",
+        "/charge",
+        {
+            "email": "a@b.ng",
+            "amount": 250000,
+            "reference": "inst_1_p1",
+            "channel": "bank_transfer",
+            "expires_at": EXPIRES,
+        },
+        BANK_TRANSFER_CHARGE,
+        sent={
+            "email": "a@b.ng",
+            "amount": 250000,
+            "currency": "NGN",
+            "reference": "inst_1_p1",
+            "metadata": {},
+            "bank_transfer": {"account_expires_at": "2026-11-27T14:40:00.954Z"},
         },
     ),
     Call(
@@ -639,6 +668,7 @@ def test_revoked_mandates_follow_the_cursor(paystack, fake):
 GENERIC_REFUSALS = [
     "initialize_transaction",
     "charge_bank",
+    "charge_offline",
     "initialize_direct_debit",
     "submit_birthday",
     "submit_phone",
@@ -902,3 +932,165 @@ def test_a_pending_charge_that_settles_while_polled_returns_the_settled_step(
 
     assert step.status == "success"
     assert len(paystack.sleeps) == 1
+
+
+# -- pay with transfer and USSD --------------------------------------------------
+
+
+def test_a_bank_transfer_charge_answers_the_account_to_pay_until_it_expires(
+    paystack, fake
+):
+    register(fake, BY_NAME["charge_offline"])
+
+    charge = invoke(paystack, BY_NAME["charge_offline"])
+
+    assert charge.pending
+    assert (charge.reference, charge.channel, charge.amount) == (
+        "inst_1_p1",
+        "bank_transfer",
+        250000,
+    )
+    assert (charge.bank_name, charge.account_number, charge.account_name) == (
+        "Test Bank",
+        "1231084927",
+        "PAYSTACK CHECKOUT",
+    )
+    # Paystack's own end of the account, not the one asked for.
+    assert charge.expires_at == datetime(2026, 11, 27, 14, 40, 55, tzinfo=UTC)
+    assert charge.display_text == "Please make a transfer to the account specified"
+    assert charge.ussd_code == ""
+
+
+def test_a_ussd_charge_sends_the_bank_and_answers_the_code_to_dial(paystack, fake):
+    fake.add("POST", BASE + "/charge", json=USSD_CHARGE)
+
+    charge = paystack.charge_offline(
+        email="a@b.ng",
+        amount=250000,
+        reference="inst_1_p1",
+        channel="ussd",
+        ussd_bank="737",
+        expires_at=EXPIRES,
+        metadata={"plan": "plan_x"},
+    )
+
+    assert json.loads(fake.calls[0].request.body) == {
+        "email": "a@b.ng",
+        "amount": 250000,
+        "currency": "NGN",
+        "reference": "inst_1_p1",
+        "metadata": {"plan": "plan_x"},
+        "ussd": {"type": "737"},
+    }
+    assert charge.pending
+    assert (charge.channel, charge.ussd_code) == ("ussd", "*737*33*4*18791#")
+    assert "*737*33*4*18791#" in charge.display_text
+    # Paystack gives a USSD code no end: the service's own deadline stands.
+    assert charge.expires_at == EXPIRES
+    assert charge.account_number == ""
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (
+            {"status": "failed", "message": "Bank is currently unavailable"},
+            "Bank is currently unavailable",
+        ),
+        (
+            {"status": "failed", "gateway_response": "Declined"},
+            "Declined",
+        ),
+        ({"status": "send_otp", "display_text": "Enter the OTP"}, "Enter the OTP"),
+    ],
+    ids=["failed-message", "failed-gateway-response", "unexpected-status"],
+)
+def test_a_charge_that_does_not_wait_for_the_customer_is_a_failed_offline_charge(
+    paystack, fake, data, said
+):
+    register(fake, BY_NAME["charge_offline"], json_body=ok({"reference": "x", **data}))
+
+    charge = invoke(paystack, BY_NAME["charge_offline"])
+
+    assert charge.status == "failed"
+    assert not charge.pending
+    assert charge.gateway_response == said
+    assert (charge.reference, charge.account_number) == ("inst_1_p1", "")
+
+
+@pytest.mark.parametrize(
+    "missing",
+    [{"account_number": None}, {"bank": None}, {"account_number": ""}],
+    ids=["no-account", "no-bank", "empty-account"],
+)
+def test_a_pending_transfer_without_its_account_is_a_malformed_reply(
+    paystack, fake, missing
+):
+    data = {**BANK_TRANSFER_CHARGE["data"], **missing}
+    register(fake, BY_NAME["charge_offline"], json_body=ok(data))
+
+    with pytest.raises(ProcessorError, match="malformed reply"):
+        invoke(paystack, BY_NAME["charge_offline"])
+
+
+def test_a_pending_ussd_charge_without_its_code_is_a_malformed_reply(paystack, fake):
+    data = {**USSD_CHARGE["data"], "ussd_code": ""}
+    fake.add("POST", BASE + "/charge", json=ok(data))
+
+    with pytest.raises(ProcessorError, match="malformed reply"):
+        paystack.charge_offline(
+            email="a@b.ng",
+            amount=250000,
+            reference="inst_1_p1",
+            channel="ussd",
+            ussd_bank="737",
+            expires_at=EXPIRES,
+        )
+
+
+def test_a_duplicate_offline_reference_is_raised(paystack, fake):
+    status, body = refused("Duplicate Transaction Reference")
+    register(fake, BY_NAME["charge_offline"], status=status, json_body=body)
+
+    with pytest.raises(ProcessorRefused, match="Duplicate Transaction Reference"):
+        invoke(paystack, BY_NAME["charge_offline"])
+
+
+@pytest.mark.parametrize(
+    ("channel", "bank"), [("card", ""), ("ussd", ""), ("ussd", "999")]
+)
+def test_an_offline_charge_by_another_channel_or_bank_calls_nobody(
+    paystack, fake, channel, bank
+):
+    with pytest.raises(ValueError):
+        paystack.charge_offline(
+            email="a@b.ng",
+            amount=250000,
+            reference="inst_1_p1",
+            channel=channel,
+            ussd_bank=bank,
+            expires_at=EXPIRES,
+        )
+
+    assert len(fake.calls) == 0
+
+
+@pytest.mark.parametrize(
+    ("paystack_channel", "channel"),
+    [
+        ("card", "card"),
+        ("bank", "bank_account"),
+        ("bank_transfer", "bank_transfer"),
+        ("ussd", "ussd"),
+        ("dedicated_nuban", "bank_transfer"),
+        ("qr", ""),
+        (None, ""),
+    ],
+)
+def test_verify_names_the_channel_the_money_came_by(
+    paystack, fake, paystack_channel, channel
+):
+    data = {**TRANSACTION, "channel": paystack_channel}
+    register(fake, BY_NAME["verify_transaction"], json_body=ok(data))
+
+    assert invoke(paystack, BY_NAME["verify_transaction"]).channel == channel

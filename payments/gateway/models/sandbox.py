@@ -52,11 +52,15 @@ class SandboxTransaction(StateMachine):
         PENDING = "pending"
         SUCCESS = "success"
         FAILED = "failed"
+        # A bank transfer or USSD charge ended before the customer paid it.
+        ABANDONED = "abandoned"
 
     # A saved-method charge, or a bank charge refused at once, is written with
     # its outcome.
     INITIAL = frozenset({Status.SUCCESS, Status.FAILED})
-    TRANSITIONS = {Status.PENDING: frozenset({Status.SUCCESS, Status.FAILED})}
+    TRANSITIONS = {
+        Status.PENDING: frozenset({Status.SUCCESS, Status.FAILED, Status.ABANDONED})
+    }
 
     class Kind(models.TextChoices):
         CARD_CHECKOUT = "card_checkout"  # initialize -> authorize page
@@ -64,6 +68,9 @@ class SandboxTransaction(StateMachine):
         AUTHORIZATION_CHARGE = "authorization_charge"  # charge_authorization
         # customer/authorization/initialize -> consent page (no money moves)
         DIRECT_DEBIT = "direct_debit"
+        # A one-off charge the customer pays by bank transfer or USSD
+        # (`charge_offline`): pending until the sandbox's complete call.
+        OFFLINE_CHARGE = "offline_charge"
 
     reference = models.CharField(max_length=100, unique=True)
     kind = models.CharField(max_length=32, choices=Kind.choices)
@@ -80,6 +87,11 @@ class SandboxTransaction(StateMachine):
     bank_code = models.CharField(max_length=16, blank=True)
     account_number = models.CharField(max_length=10, blank=True)
     card_last4 = models.CharField(max_length=4, blank=True)
+    # Offline charges: the PayChannel (bank_transfer or ussd) and when the
+    # account or code stops taking the payment; `bank_code` holds the USSD
+    # code's bank (`737`), `account_number` the fake account of a transfer.
+    channel = models.CharField(max_length=16, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
     authorization = models.ForeignKey(
         SandboxAuthorization,
         null=True,

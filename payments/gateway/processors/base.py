@@ -11,8 +11,16 @@ Charge outcomes (declined, insufficient funds) are results, not exceptions.
 """
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
+
+from .payout_types import (
+    Bank,
+    ResolvedAccount,
+    RevokedMandate,
+    TransferRecipient,
+    TransferResult,
+)
 
 
 class TransactionStatus:
@@ -211,52 +219,6 @@ def verification_refund_reference(charge_reference: str) -> str:
     return f"{VERIFICATION_REFUND_PREFIX}{charge_reference}"
 
 
-@dataclass(frozen=True)
-class Bank:
-    name: str
-    code: str
-
-
-@dataclass(frozen=True)
-class ResolvedAccount:
-    account_number: str
-    account_name: str
-    bank_code: str
-
-
-@dataclass(frozen=True)
-class TransferRecipient:
-    recipient_code: str
-    name: str
-    account_number: str
-    bank_code: str
-
-
-@dataclass(frozen=True)
-class TransferResult:
-    reference: str
-    status: str  # success, failed, reversed, pending, ...
-    amount: int
-    transfer_code: str = ""
-    reason: str = ""
-
-    CONCLUSIVE = frozenset(
-        {"success", "failed", "reversed", "abandoned", "blocked", "rejected"}
-    )
-
-    @property
-    def conclusive(self) -> bool:
-        return self.status in self.CONCLUSIVE
-
-
-@dataclass(frozen=True)
-class RevokedMandate:
-    authorization_code: str
-    account_number: str = ""
-    bank_code: str = ""
-    extra: dict = field(default_factory=dict, compare=False)
-
-
 class Processor(ABC):
     """Everything the service asks of a payment processor."""
 
@@ -420,43 +382,10 @@ class Processor(ABC):
     def list_revoked_mandates(self) -> list[RevokedMandate]: ...
 
 
-_REVOKED_HINTS = (
-    "authorization code is invalid",
-    "invalid authorization",
-    "authorization is invalid",
-    "authorization has been revoked",
-    "authorization revoked",
-    "authorization is inactive",
-    "authorization not active",
-    "authorization has been deactivated",
-    "mandate has been cancelled",
-    "mandate cancelled",
-    "mandate is not active",
-    "no longer valid",
-)
-# A bank account that cannot be debited at all (closed, unknown).
-_INVALID_ACCOUNT_HINTS = (
-    "invalid account",
-    "account is invalid",
-    "account not found",
-    "account does not exist",
-    "account closed",
-    "account has been closed",
-    "account is closed",
-)
-
-
-def failure_reason_from_text(text: str) -> str:
-    """Map a processor's free-text reply onto a FailureReason."""
-    lowered = (text or "").lower()
-    if any(hint in lowered for hint in _REVOKED_HINTS):
-        return FailureReason.AUTHORIZATION_REVOKED
-    if any(hint in lowered for hint in _INVALID_ACCOUNT_HINTS):
-        return FailureReason.INVALID_ACCOUNT
-    if "insufficient" in lowered:
-        return FailureReason.INSUFFICIENT_FUNDS
-    if "expired" in lowered:
-        return FailureReason.CARD_EXPIRED
-    if "do not honor" in lowered or "do not honour" in lowered:
-        return FailureReason.DO_NOT_HONOR
-    return FailureReason.DECLINED
+def offline_arguments_check(channel: str, ussd_bank: str) -> None:
+    """A channel other than transfer or USSD, or a USSD bank not offered, is a
+    caller's bug (the API checks what a person chose): no processor call."""
+    if channel not in PayChannel.OFFLINE:
+        raise ValueError(f"charge_offline takes {PayChannel.OFFLINE}, not {channel!r}")
+    if channel == PayChannel.USSD and ussd_bank not in USSD_BANKS:
+        raise ValueError(f"USSD needs a bank of USSD_BANKS, not {ussd_bank!r}")

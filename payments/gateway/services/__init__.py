@@ -25,6 +25,11 @@ from .refunds import (
     processor_refund_check,
     processor_refund_request,
 )
+from .sandbox_offline import (
+    sandbox_offline_charge,
+    sandbox_offline_complete,
+    sandbox_offline_expire,
+)
 
 __all__ = [
     "REFUND_EVENTS",
@@ -42,6 +47,9 @@ __all__ = [
     "refund_event_handle",
     "refund_refresh",
     "refund_status_update",
+    "sandbox_offline_charge",
+    "sandbox_offline_complete",
+    "sandbox_offline_expire",
     "sandbox_refunds_settle",
     "sandbox_transfer_settle",
     "verification_refund",

@@ -12,9 +12,10 @@ call: `GET /transfer/verify/:reference` for transfers, `GET /transaction/verify/
 Transfer events are handled by payouts (`payouts/services/transfer_events.py`),
 refund events by `refund_events.py` (the refund handlers of gateway/hooks.py are
 called from there); both are registered in payments/apps.py through
-gateway/hooks.py. The sandbox settles its transfers and refunds by feeding
-`processor_event_handle` the event a processor would send, so sandbox and
-Paystack take exactly the same path.
+gateway/hooks.py. The sandbox settles its transfers and refunds, and the
+bank transfers and USSD codes a test completes (`sandbox_offline.py`), by
+feeding `processor_event_handle` the event a processor would send, so sandbox
+and Paystack take exactly the same path.
 """
 
 import json
@@ -114,6 +115,7 @@ def _charge_success(event, data, source, inbound) -> str:
         processor_id=result.processor_id,
         gateway_response=result.gateway_response,
         source=source,
+        channel=result.channel,
     )
     with transaction.atomic(durable=True):
         row = event_record_once(

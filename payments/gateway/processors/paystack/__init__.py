@@ -21,12 +21,14 @@ from ..base import (
     DirectDebitAuthorization,
     DirectDebitRequest,
     InitializedTransaction,
+    PayChannel,
     Processor,
     RevokedMandate,
     TransactionResult,
     TransactionStatus,
-    failure_reason_from_text,
 )
+from ..reasons import failure_reason_from_text
+from .offline import PaystackOfflineCharges
 from .payouts import PaystackPayouts
 from .refunds import PaystackRefunds
 from .transport import PaystackTransport
@@ -37,10 +39,25 @@ _TRANSACTION_STATUSES = {
     "reversed": TransactionStatus.FAILED,
     "abandoned": TransactionStatus.ABANDONED,
 }
+# Paystack's `channel` of a transaction -> the PayChannel events name. A
+# dedicated virtual account (`dedicated_nuban`) is paid by bank transfer.
+_CHANNELS = {
+    "card": PayChannel.CARD,
+    "bank": PayChannel.BANK_ACCOUNT,
+    "bank_transfer": PayChannel.BANK_TRANSFER,
+    "ussd": PayChannel.USSD,
+    "dedicated_nuban": PayChannel.BANK_TRANSFER,
+}
 _MAX_REVOKED_PAGES = 50
 
 
-class PaystackProcessor(PaystackPayouts, PaystackRefunds, PaystackTransport, Processor):
+class PaystackProcessor(
+    PaystackOfflineCharges,
+    PaystackPayouts,
+    PaystackRefunds,
+    PaystackTransport,
+    Processor,
+):
     name = "paystack"
     # `authorization_url` of transaction/initialize is a checkout.paystack.com page.
     hosted_page_origins = ("https://checkout.paystack.com",)
@@ -184,6 +201,7 @@ class PaystackProcessor(PaystackPayouts, PaystackRefunds, PaystackTransport, Pro
             if isinstance(authorization, dict)
             and authorization.get("authorization_code")
             else None,
+            channel=_CHANNELS.get(str(data.get("channel") or ""), ""),
         )
 
     @staticmethod

@@ -35,6 +35,11 @@ from .banks import (
     _page_url,
 )
 from .clock import sandbox_today
+from .offline import (
+    SandboxOfflineCharges,
+    offline_verified,
+    transaction_channel,
+)
 from .payouts import SandboxPayouts
 from .refunds import SandboxRefunds
 from .values import (
@@ -143,7 +148,13 @@ def _expiry(number: str) -> dict:
     return {"exp_month": "12", "exp_year": str(today.year + 3)}
 
 
-class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Processor):
+class SandboxProcessor(
+    SandboxBankCharges,
+    SandboxOfflineCharges,
+    SandboxPayouts,
+    SandboxRefunds,
+    Processor,
+):
     name = "sandbox"
 
     # -- cards -------------------------------------------------------------
@@ -232,17 +243,20 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Proce
             "success": TransactionStatus.SUCCESS,
             "failed": TransactionStatus.FAILED,
         }.get(row.status, TransactionStatus.ABANDONED)
+        gateway_response = row.gateway_response
         if row.kind == SandboxTransaction.Kind.BANK_CHARGE and status not in (
             TransactionStatus.SUCCESS,
             TransactionStatus.FAILED,
         ):
             status = TransactionStatus.PENDING
+        if row.kind == SandboxTransaction.Kind.OFFLINE_CHARGE:
+            status, gateway_response = offline_verified(row)
         return TransactionResult(
             reference=row.reference,
             status=status,
             amount=row.amount,
             currency=row.currency,
-            gateway_response=row.gateway_response,
+            gateway_response=gateway_response,
             failure_reason=row.metadata.get("failure_reason", "")
             or (FailureReason.DECLINED if status == TransactionStatus.FAILED else ""),
             processor_id=str(row.pk),
@@ -250,6 +264,7 @@ class SandboxProcessor(SandboxBankCharges, SandboxPayouts, SandboxRefunds, Proce
             authorization=self._authorization(row.authorization)
             if row.authorization
             else None,
+            channel=transaction_channel(row),
         )
 
     @staticmethod
