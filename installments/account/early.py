@@ -73,10 +73,7 @@ def plan_pay(request, plan_id):
     back = see_other(reverse("account:plan", args=[plan.public_id]))
     body = PayEarlyInput(data=_body(request.POST))
     if not body.is_valid():
-        messages.error(
-            request,
-            "Choose an installment to pay, or pay off the plan, and what to pay with.",
-        )
+        messages.error(request, "Choose an installment to pay, or pay off the plan.")
         return back
     data = body.validated_data
     installment_id = None if data.get("payoff") else data["installment_id"]

@@ -12,10 +12,10 @@ from config.api.errors import InvalidRequest
 from payments.gateway.declines import decline_of
 from payments.gateway.errors import ProcessorError
 from payments.gateway.processors.base import (
+    USSD_BANKS,
     FailureReason,
     OfflineCharge,
     PayChannel,
-    USSD_BANKS,
 )
 from payments.methods import selectors as method_selectors
 from payments.methods.errors import PaymentFailed, PaymentMethodInactive

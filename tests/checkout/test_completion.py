@@ -111,6 +111,7 @@ def test_completion_announces_the_deposit_each_installment_and_the_release(
         "orderReference": "ORD-1001",
         "amount": 75_000,
         "currency": "NGN",
+        "channel": "card",
     }
     assert [event["data"] for event in sent[1:4]] == [
         {
@@ -203,6 +204,7 @@ def test_a_declined_deposit_is_402_payment_failed_and_the_session_stays_open(
         "orderReference": "ORD-1001",
         "reason": "insufficient_funds",
         "retryable": True,
+        "channel": "card",
     }
     assert plan.status == "pending"
     assert plan.installments.count() == 0
