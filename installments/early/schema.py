@@ -51,8 +51,9 @@ describe_fields(
 
 # One installment or the payoff (`payoff: true`), never both and never neither;
 # `bank` exactly with `channel: "ussd"`; a method or a channel, not both.
-# "Not false" rather than an enum of true: drf-spectacular would move an enum
-# here into a component of its own and lose it.
+# "Not false" rather than an enum of true, a pattern rather than an enum of one
+# channel: drf-spectacular would move an enum here into a component of its own
+# and lose it.
 describe_body(
     PayEarlyInput,
     oneOf=[
@@ -64,11 +65,13 @@ describe_body(
             "oneOf": [
                 {
                     "required": ["channel", "bank"],
-                    "properties": {"channel": {"enum": [PayChannel.USSD]}},
+                    "properties": {"channel": {"pattern": f"^{PayChannel.USSD}$"}},
                 },
                 {
                     "not": {"required": ["bank"]},
-                    "properties": {"channel": {"enum": [PayChannel.BANK_TRANSFER]}},
+                    "properties": {
+                        "channel": {"pattern": f"^{PayChannel.BANK_TRANSFER}$"}
+                    },
                 },
             ]
         },
