@@ -7,7 +7,9 @@ class InstallmentsConfig(AppConfig):
     def ready(self):
         _declare_schedules()
         _declare_notice_schedules()
+        _declare_early_payment_schedules()
         _register_handlers()
+        _register_sandbox_payments()
 
 
 def _declare_schedules() -> None:
@@ -55,16 +57,6 @@ def _declare_schedules() -> None:
             minutes=5,
         )
     )
-    # Bank transfer and USSD payments the customer did not complete in their
-    # 30 minutes: the installments they held go back (installments/early/).
-    declare(
-        ScheduleSpec(
-            name="installments-expire-offline-payments",
-            func="installments.tasks.expire_offline_payments",
-            schedule_type=Schedule.MINUTES,
-            minutes=1,
-        )
-    )
     declare(
         ScheduleSpec(
             name="installments-purge-refund-idempotency-records",
@@ -101,6 +93,31 @@ def _declare_notice_schedules() -> None:
     )
 
 
+def _declare_early_payment_schedules() -> None:
+    from django_q.models import Schedule
+
+    from config.schedules import ScheduleSpec, declare
+
+    # Bank transfer and USSD payments the customer did not complete in their
+    # 30 minutes: the installments they held go back (installments/early/).
+    declare(
+        ScheduleSpec(
+            name="installments-expire-offline-payments",
+            func="installments.tasks.expire_offline_payments",
+            schedule_type=Schedule.MINUTES,
+            minutes=1,
+        )
+    )
+
+
+def _register_sandbox_payments() -> None:
+    """The pending payments the sandbox's complete and expire endpoints reach,
+    by their ids' prefix (installments/early/sandbox.py)."""
+    from .early import sandbox as early_sandbox
+
+    early_sandbox.register_sandbox_payments("pay", early_sandbox.EARLY_PAYMENTS)
+
+
 def _register_handlers() -> None:
     """What installments does when something happens below it (the registries
     of payments: revocations, refunds, charge confirmations, ledger checks) and
@@ -117,7 +134,6 @@ def _register_handlers() -> None:
     from . import ledger_checks, metrics, orders
     from .collection import confirmations
     from .early import confirmations as early_confirmations
-    from .early import sandbox as early_sandbox
     from .plans import hooks, scores
     from .refunds import ledger_checks as refund_checks
     from .refunds import selectors as refund_selectors
@@ -132,9 +148,6 @@ def _register_handlers() -> None:
         early_confirmations.early_payment_charge_confirm
     )
     register_charge_confirmation_handler(confirmations.partial_debit_charge_confirm)
-    # The pending payments the sandbox's complete and expire endpoints reach,
-    # by their ids' prefix.
-    early_sandbox.register_sandbox_payments("pay", early_sandbox.EARLY_PAYMENTS)
     register_ledger_check(
         ledger_checks.paid_installments_have_one_collection,
         name="each paid installment has exactly one collection",
