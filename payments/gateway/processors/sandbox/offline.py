@@ -135,7 +135,12 @@ def _offline_rows():
 
 
 def _offline_locked(reference: str) -> SandboxTransaction:
-    row = _offline_rows().select_for_update().filter(reference=reference).first()
+    row = (
+        _offline_rows()
+        .select_for_update(of=("self",))
+        .filter(reference=reference)
+        .first()
+    )
     if row is None:
         raise SandboxChargeNotFound()
     return row
