@@ -24,6 +24,13 @@ class CheckoutConfig(AppConfig):
         # verified `charge.success`.
         register_charge_confirmation_handler(deposit_offline_confirm)
 
+        from installments.early.sandbox import register_sandbox_payments
+
+        from .sandbox import DEPOSITS
+
+        # The sandbox's complete and expire endpoints reach such a deposit too.
+        register_sandbox_payments("pay", DEPOSITS)
+
         from config.schedules import ScheduleSpec, declare
 
         declare(

@@ -7,7 +7,9 @@ class InstallmentsConfig(AppConfig):
     def ready(self):
         _declare_schedules()
         _declare_notice_schedules()
+        _declare_early_payment_schedules()
         _register_handlers()
+        _register_sandbox_payments()
 
 
 def _declare_schedules() -> None:
@@ -89,6 +91,31 @@ def _declare_notice_schedules() -> None:
             minutes=5,
         )
     )
+
+
+def _declare_early_payment_schedules() -> None:
+    from django_q.models import Schedule
+
+    from config.schedules import ScheduleSpec, declare
+
+    # Bank transfer and USSD payments the customer did not complete in their
+    # 30 minutes: the installments they held go back (installments/early/).
+    declare(
+        ScheduleSpec(
+            name="installments-expire-offline-payments",
+            func="installments.tasks.expire_offline_payments",
+            schedule_type=Schedule.MINUTES,
+            minutes=1,
+        )
+    )
+
+
+def _register_sandbox_payments() -> None:
+    """The pending payments the sandbox's complete and expire endpoints reach,
+    by their ids' prefix (installments/early/sandbox.py)."""
+    from .early import sandbox as early_sandbox
+
+    early_sandbox.register_sandbox_payments("pay", early_sandbox.EARLY_PAYMENTS)
 
 
 def _register_handlers() -> None:

@@ -5,6 +5,7 @@ import logging
 from django_q.tasks import async_task
 
 from .collection import collect_due
+from .early.expiry import early_payments_expire
 from .notifications import emails
 from .refunds.services import refund_idempotency_records_purge
 from .refunds.settlement import parts_poll
@@ -53,3 +54,9 @@ def refund_parts_poll() -> int:
 
 def purge_expired_refund_idempotency_records() -> int:
     return refund_idempotency_records_purge()
+
+
+def expire_offline_payments() -> int:
+    """Every minute: end the bank transfer and USSD payments whose 30 minutes
+    are over (their money, when it landed in time, is applied instead)."""
+    return early_payments_expire()

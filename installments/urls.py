@@ -41,6 +41,11 @@ urlpatterns = [
         "payment-plan-pay-links",
     ),
     *api_path(
+        "payment-plans/<str:plan_id>/payments/<str:payment_id>",
+        early_api.PlanPaymentApi.as_view(),
+        "payment-plan-payment",
+    ),
+    *api_path(
         "payment-plans/<str:plan_id>/installments/<str:installment_id>/reschedule",
         reschedules_api.InstallmentRescheduleApi.as_view(),
         "payment-plan-installment-reschedule",
@@ -54,5 +59,15 @@ urlpatterns = [
         "sandbox/payment-plans/<str:plan_id>/advance",
         sandbox_api.SandboxAdvanceApi.as_view(),
         "sandbox-plan-advance",
+    ),
+    *api_path(
+        "sandbox/payments/<str:payment_id>/complete",
+        sandbox_api.SandboxPaymentCompleteApi.as_view(),
+        "sandbox-payment-complete",
+    ),
+    *api_path(
+        "sandbox/payments/<str:payment_id>/expire",
+        sandbox_api.SandboxPaymentExpireApi.as_view(),
+        "sandbox-payment-expire",
     ),
 ]

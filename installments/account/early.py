@@ -1,29 +1,47 @@
 """The plan page's "Pay this installment now" and "Pay off ₦X now" (DESIGN
-section 14): one form posts the installment (or `payoff`) and the method chosen;
-validated with the API's serializer, paid by the API's service, answered on the
-plan page with what happened. Another customer's plan is a 404."""
+sections 14 and 17): one form posts the installment (or `payoff`) and what to
+pay with: a saved method, a bank transfer or a USSD code; validated with the
+API's serializer, paid by the API's services. A saved method's outcome is
+shown on the plan page; a transfer or USSD payment opens its own page (the
+account or code, the amount, the time left, its status, checked again on
+reload). Another customer's plan is a 404."""
 
 from django.contrib import messages
 from django.http import Http404
+from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
 
 from config.api.errors import DomainError
 from config.web.session_auth import see_other
 from payments.customers.session import customer_login_required
+from payments.gateway.processors.base import PayChannel
 
-from ..early.serializers import PayEarlyInput
-from ..early.services import plan_pay_early
+from ..early.selectors import early_payment_of_plan
+from ..early.serializers import PayEarlyInput, early_payment_status
+from ..early.services import plan_pay_early, plan_pay_offline
 from ..plans import selectors
 from ..plans.errors import PlanNotFound
 
+USSD_PREFIX = "ussd:"
+
+
+def _pay_with(value: str) -> dict:
+    """The form's "Pay with": a saved method's id, `bank_transfer`, or
+    `ussd:<code>`, as the API's fields."""
+    if value == PayChannel.BANK_TRANSFER:
+        return {"channel": PayChannel.BANK_TRANSFER}
+    if value.startswith(USSD_PREFIX):
+        return {"channel": PayChannel.USSD, "bank": value[len(USSD_PREFIX) :]}
+    return {"payment_method_id": value} if value else {}
+
 
 def _body(post) -> dict:
-    body = {
-        name: post[name]
-        for name in ("installment_id", "payment_method_id")
-        if post.get(name)
-    }
+    body = (
+        {"installment_id": post["installment_id"]} if post.get("installment_id") else {}
+    )
+    body.update(_pay_with(post.get("pay_with") or post.get("payment_method_id", "")))
     if post.get("payoff"):
         body = {"payoff": True, **body}
         body.pop("installment_id", None)
@@ -41,13 +59,17 @@ def _paid(plan, installment_id: str | None) -> str:
     return f"Installment {sequence} is paid. Thank you!"
 
 
+def _plan_of(request, plan_id):
+    try:
+        return selectors.plan_of_customer(request.customer, plan_id)
+    except PlanNotFound:
+        raise Http404("No plan of yours has this id.") from None
+
+
 @require_POST
 @customer_login_required
 def plan_pay(request, plan_id):
-    try:
-        plan = selectors.plan_of_customer(request.customer, plan_id)
-    except PlanNotFound:
-        raise Http404("No plan of yours has this id.") from None
+    plan = _plan_of(request, plan_id)
     back = see_other(reverse("account:plan", args=[plan.public_id]))
     body = PayEarlyInput(data=_body(request.POST))
     if not body.is_valid():
@@ -56,6 +78,19 @@ def plan_pay(request, plan_id):
     data = body.validated_data
     installment_id = None if data.get("payoff") else data["installment_id"]
     try:
+        if "channel" in data:
+            payment = plan_pay_offline(
+                customer=request.customer,
+                plan=plan,
+                installment_id=installment_id,
+                channel=data["channel"],
+                bank=data.get("bank", ""),
+            )
+            return see_other(
+                reverse(
+                    "account:plan-payment", args=[plan.public_id, payment.public_id]
+                )
+            )
         paid = plan_pay_early(
             customer=request.customer,
             plan=plan,
@@ -67,3 +102,31 @@ def plan_pay(request, plan_id):
     else:
         messages.success(request, _paid(paid, installment_id))
     return back
+
+
+@require_GET
+@never_cache
+@customer_login_required
+def plan_payment(request, plan_id, payment_id):
+    """One payment of the plan: a transfer's account or a USSD code while it
+    waits, then what became of it. Reloading the page checks again."""
+    plan = _plan_of(request, plan_id)
+    try:
+        payment = early_payment_of_plan(plan, payment_id)
+    except DomainError:
+        raise Http404("This plan has no payment with this id.") from None
+    return TemplateResponse(
+        request,
+        "installments/account/payment.html",
+        {
+            "plan": plan,
+            "payment": payment,
+            "status": early_payment_status(payment),
+            "installments": [
+                item.installment
+                for item in payment.items.select_related("installment").order_by(
+                    "installment__sequence"
+                )
+            ],
+        },
+    )

@@ -40,6 +40,11 @@ urlpatterns = [
     path("plans/<str:plan_id>/", views.plan_detail, name="plan"),
     path("plans/<str:plan_id>/pay/", early_views.plan_pay, name="plan-pay"),
     path(
+        "plans/<str:plan_id>/payments/<str:payment_id>/",
+        early_views.plan_payment,
+        name="plan-payment",
+    ),
+    path(
         "plans/<str:plan_id>/reschedule/",
         reschedule_views.PlanRescheduleView.as_view(),
         name="plan-reschedule",

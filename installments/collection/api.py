@@ -1,5 +1,6 @@
-"""HTTP in/out for the sandbox's time travel (`collect-next`) and clock
-(`advance`): the plan's merchant with its API key, on the sandbox processor
+"""HTTP in/out for the sandbox's time travel (`collect-next`), clock
+(`advance`) and pending bank transfer or USSD payments (`complete`,
+`expire`): the plan's merchant with its API key, on the sandbox processor
 only."""
 
 from django.conf import settings
@@ -10,10 +11,11 @@ from config.api import responses
 from config.api.permissions import accepts
 from merchants.authentication import resolve_merchant
 
+from ..early.sandbox import sandbox_payment_find
 from ..plans import selectors
 from ..plans.serializers import plan_output
 from .sandbox_clock import plan_advance
-from .serializers import AdvanceInput
+from .serializers import AdvanceInput, SandboxCompleteInput
 from .time_travel import plan_collect_next
 
 
@@ -56,3 +58,23 @@ class SandboxAdvanceApi(SandboxApi):
                 "days": [day.as_dict() for day in days],
             },
         )
+
+
+class SandboxPaymentCompleteApi(SandboxApi):
+    """`POST /api/v1/sandbox/payments/<payment_id>/complete` `{amount?}`: the
+    customer pays the pending transfer or USSD payment; answer it."""
+
+    def post(self, request, payment_id):
+        kind, payment = sandbox_payment_find(resolve_merchant(request), payment_id)
+        data = SandboxCompleteInput.validated(request.data)
+        payment = kind.complete(payment, data.get("amount"))
+        return responses.ok({"payment": kind.output(payment)})
+
+
+class SandboxPaymentExpireApi(SandboxApi):
+    """`POST /api/v1/sandbox/payments/<payment_id>/expire`: the pending
+    transfer or USSD payment's time runs out now; answer it."""
+
+    def post(self, request, payment_id):
+        kind, payment = sandbox_payment_find(resolve_merchant(request), payment_id)
+        return responses.ok({"payment": kind.output(kind.expire(payment))})

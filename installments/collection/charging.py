@@ -79,6 +79,9 @@ class Result:
     # that collected (0: nothing).
     partial_asked: bool = False
     partial_amount: int = 0
+    # The PayChannel of the method that paid, or of the last one tried ("":
+    # none was, or a resumed try this pass cannot name).
+    channel: str = ""
 
     @property
     def decline(self) -> Decline:
@@ -146,9 +149,11 @@ def _charge(claim: Claim, methods: Sequence, retired: set[int]) -> Result:
     declines: list[Decline] = []
     tried: list[tuple[object, bool]] = []
     number = 0
+    channel = ""
     for number, outcome, method in _outcomes(claim, methods, retired):
+        channel = method.channel if method is not None else ""
         if outcome.succeeded:
-            return Result(claim, PAID, method_number=number)
+            return Result(claim, PAID, method_number=number, channel=channel)
         if not outcome.failed:
             # Never move on to another method while this one may be charged.
             return Result(claim, UNDECIDED, method_number=number)
@@ -171,12 +176,16 @@ def _charge(claim: Claim, methods: Sequence, retired: set[int]) -> Result:
         method = partial.first_soft(tried)
         asked = partial.partial_debit(claim, method, reason=reason) if method else None
         if asked is not None:
-            return _partial_result(claim, reason, asked, number)
-    return Result(claim, FAILED, method_number=number, reason=reason)
+            return _partial_result(claim, reason, asked, number, method.channel)
+    return Result(claim, FAILED, method_number=number, reason=reason, channel=channel)
 
 
 def _partial_result(
-    claim: Claim, reason: str, outcome: ChargeOutcome, method_number: int
+    claim: Claim,
+    reason: str,
+    outcome: ChargeOutcome,
+    method_number: int,
+    channel: str = "",
 ) -> Result:
     """The attempt after its partial debit: failed for the full amount, with
     what the partial debit collected; undecided while the processor has not
@@ -193,6 +202,7 @@ def _partial_result(
                 reason=reason,
                 partial_asked=True,
                 partial_amount=amount,
+                channel=channel,
             )
     return Result(claim, UNDECIDED, method_number=method_number)
 

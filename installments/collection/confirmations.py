@@ -57,7 +57,14 @@ def installment_charge_confirm(charge: ConfirmedCharge) -> bool:
         if in_flight and charge.amount == installment.amount_owed:
             claim = Claim.of(installment, resumed=True)
             apply_outcomes(
-                [Result(claim, PAID, method_number=int(match[3] or 1))],
+                [
+                    Result(
+                        claim,
+                        PAID,
+                        method_number=int(match[3] or 1),
+                        channel=charge.channel,
+                    )
+                ],
                 pass_date=timezone.localdate(),
             )
         elif installment.processor_reference != charge.reference or (

@@ -6,6 +6,10 @@ verified at the processor, and the outcome is recorded. A reference the
 processor has never seen was never charged (no request of it can still arrive
 after the lease): the installments go back as they were, to be collected on
 their dates under the engine's own references. Never a new charge.
+
+A bank transfer or USSD payment is not one of these: it is "pending" at the
+processor until the customer pays, and its lease is its expiry, which the
+early payments' own expiry job ends (early/expiry.py), never this pass.
 """
 
 import logging
@@ -13,6 +17,7 @@ from datetime import datetime
 
 from django.db import transaction
 
+from payments.gateway.processors.base import PayChannel
 from payments.methods.services.saved_charges import charge_verify
 
 from ..early.models import EarlyPayment
@@ -28,6 +33,7 @@ def _lease_stale(*, now: datetime, limit: int) -> list[EarlyPayment]:
         payments = list(
             EarlyPayment.objects.select_for_update(skip_locked=True)
             .filter(status=EarlyPayment.Status.PROCESSING, leased_until__lte=now)
+            .exclude(channel__in=PayChannel.OFFLINE)
             .order_by("leased_until", "id")[:limit]
         )
         if payments:

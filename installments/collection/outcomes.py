@@ -110,7 +110,7 @@ def _record_paid(batch: Batch, results: list[Result]) -> None:
         row.next_attempt_at = None
         groups[-1 if result.partial_asked else result.method_number].append(row)
         batch.events[result.claim.merchant_pk] += events.installment_paid(
-            result.claim, result.reference
+            result.claim, result.reference, channel=result.channel
         )
     for method_number, rows in groups.items():
         Installment.bulk_transition(
@@ -180,7 +180,7 @@ def _record_failed(
         groups[(result.reason, row.next_attempt_at, result.method_number)].append(row)
         plan = batch.plans[claim.plan_pk]
         batch.events[claim.merchant_pk].append(
-            events.payment_failed(plan, result.reason)
+            events.payment_failed(plan, result.reason, channel=result.channel)
         )
         if step == WAIT:
             # The customer's notice (e-mail and SMS) says it all.

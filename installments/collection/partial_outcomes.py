@@ -68,6 +68,7 @@ def partials_record(
                 claim,
                 amount=result.partial_amount,
                 next_attempt_at=row.next_attempt_at,
+                channel=result.channel,
             )
         )
         batch.messages += texts.partially_collected(

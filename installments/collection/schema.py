@@ -1,4 +1,5 @@
-"""The sandbox's time travel (`collect-next`) and clock (`advance`)."""
+"""The sandbox's time travel (`collect-next`), clock (`advance`) and its hands
+on pending bank transfer and USSD payments (`complete`, `expire`)."""
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
@@ -12,9 +13,10 @@ from config.api.schema import (
     path_id,
 )
 
+from ..early.schema import PAYMENT_ENVELOPE
 from ..plans.schema import PAYMENT_PLAN
 from . import api
-from .serializers import AdvanceInput
+from .serializers import AdvanceInput, SandboxCompleteInput
 
 extend_schema_view(
     post=extend_schema(
@@ -99,3 +101,52 @@ describe_fields(
         "inclusive: from today up to 60 days after the plan's last due date."
     },
 )
+
+
+PAYMENT_ID = path_id(
+    "payment_id", "pay", "The pending payment's identifier, from the 202 of paying"
+)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="sandbox_payment_complete",
+        summary="Sandbox: the customer pays a pending bank transfer or USSD payment",
+        description="Only when the service runs the sandbox processor (404 "
+        "otherwise). With the API key of the payment's plan's merchant: the "
+        "customer's money lands, as the processor's `charge.success` (checked "
+        "again, like Paystack's), so the payment `succeeded`, its installments "
+        "are `paid` and `installment.paid` is sent with `channel`. `amount` (kobo) "
+        "is what the customer sends, the payment's own amount when left out: "
+        "another amount is refused (422 `amount_mismatch`) and nothing changes, "
+        "as Paystack returns such a transfer. A payment that expired is 409 "
+        "`payment_expired` (the money is not applied); one already paid or "
+        "declined 409 `payment_not_pending`. Nothing else completes a sandbox "
+        "payment. See /docs/sandbox/.",
+        request=SandboxCompleteInput,
+        parameters=[PAYMENT_ID],
+        responses={200: PAYMENT_ENVELOPE, **errors(409, 422)},
+    )
+)(api.SandboxPaymentCompleteApi)
+describe_fields(
+    SandboxCompleteInput,
+    amount={
+        "description": "The kobo the customer sends; the payment's amount when "
+        "left out (another amount is refused)."
+    },
+)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="sandbox_payment_expire",
+        summary="Sandbox: a pending bank transfer or USSD payment runs out now",
+        description="Only when the service runs the sandbox processor (404 "
+        "otherwise). With the API key of the payment's plan's merchant: the "
+        "payment ends now, as it would after its 30 minutes: `expired`, every "
+        "installment back exactly as it was, and `payment.failed` with the reason "
+        "`expired` once. A payment no longer pending is 409 `payment_expired` or "
+        "`payment_not_pending`. See /docs/sandbox/.",
+        request=None,
+        parameters=[PAYMENT_ID],
+        responses={200: PAYMENT_ENVELOPE, **errors(409)},
+    )
+)(api.SandboxPaymentExpireApi)

@@ -1,7 +1,9 @@
-"""HTTP in for the sandbox clock (`advance`)."""
+"""HTTP in for the sandbox clock (`advance`) and the sandbox's completion of a
+pending bank transfer or USSD payment."""
 
 from config.api.serializers import (
     IsoDateField,
+    StrictIntegerField,
     StrictSerializer,
 )
 
@@ -11,3 +13,10 @@ class AdvanceInput(StrictSerializer):
     the plan's: checked by the service, 422)."""
 
     to = IsoDateField()
+
+
+class SandboxCompleteInput(StrictSerializer):
+    """`{amount}` (optional): the kobo the customer sends; the payment's own
+    amount when left out (another amount is refused, 422)."""
+
+    amount = StrictIntegerField(required=False, min_value=1)

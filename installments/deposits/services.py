@@ -181,7 +181,7 @@ def deposit_succeeded(
         emit_events(
             merchant=plan.merchant,
             events=[
-                events.payment_success(plan, attempt),
+                events.payment_success(plan, attempt, channel=attempt.channel),
                 *(events.debit_scheduled(plan, row) for row in installments),
                 *(event for _, event in reached.plan_events()),
             ],

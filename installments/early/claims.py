@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import F
 
 from config.api.ids import looks_like_public_id
+from payments.gateway.processors.base import PayChannel
 
 from ..plans.errors import InstallmentNotFound, PaymentInProgress, PlanNotCollectable
 from ..plans.models import Installment, PaymentPlan
@@ -92,7 +93,15 @@ def _next_number(plan: PaymentPlan, rows: list[Installment], payoff: bool) -> in
 
 
 def _record(
-    plan: PaymentPlan, rows: list[Installment], *, method, payoff: bool, now
+    plan: PaymentPlan,
+    rows: list[Installment],
+    *,
+    method,
+    channel: str,
+    payoff: bool,
+    now,
+    lease_end,
+    expires_at,
 ) -> EarlyPayment:
     """The early payment, with what each installment was before it."""
     number = _next_number(plan, rows, payoff)
@@ -105,10 +114,12 @@ def _record(
         else installment_early_reference(rows[0].public_id, number),
         customer_id=plan.customer_id,
         payment_method=method,
+        channel=channel,
+        expires_at=expires_at,
         # What is still owed: a partial collection took the rest of it.
         amount=sum(row.amount - row.amount_paid for row in rows),
         currency=plan.currency,
-        leased_until=now + LEASE,
+        leased_until=lease_end,
         created_at=now,
         status_changed_at=now,
     )
@@ -133,13 +144,27 @@ def early_payment_claim(
     method,
     installment_id: str | None,
     now: datetime,
+    channel: str | None = None,
+    expires_at: datetime | None = None,
 ) -> EarlyPayment:
     """Claim one unpaid installment (`installment_id`) or, when None, every
-    unpaid installment of the plan, for one charge on `method`; committed
-    before any processor call. Raises 409 `plan_not_collectable` (plan not
-    active, nothing left), `installment_not_payable`, `payment_in_progress`, or
-    404 for an installment that is not the plan's."""
+    unpaid installment of the plan, for one charge on `method`, or (`method`
+    None) for a bank transfer or USSD payment by `channel` that waits for the
+    customer until `expires_at`; committed before any processor call. Raises
+    409 `plan_not_collectable` (plan not active, nothing left),
+    `installment_not_payable`, `payment_in_progress`, or 404 for an
+    installment that is not the plan's.
+
+    A saved method's charge is leased for LEASE (then the engine's recovery
+    verifies it); an offline one until it expires (then the expiry sweep,
+    offline.py, ends it): its installments stay `processing` that long."""
     payoff = installment_id is None
+    if method is not None:
+        channel, lease_end = method.channel, now + LEASE
+    else:
+        if channel not in PayChannel.OFFLINE or expires_at is None:
+            raise ValueError("an offline payment needs its channel and expiry")
+        lease_end = expires_at
     with transaction.atomic(durable=True):
         plan = PaymentPlan.objects.select_for_update().get(pk=plan.pk)
         if plan.status != PaymentPlan.Status.ACTIVE:
@@ -149,16 +174,25 @@ def early_payment_claim(
         if plan.early_payments.filter(status=EarlyPayment.Status.PROCESSING).exists():
             raise _busy("An early payment of this plan")
         rows = _everything_left(plan) if payoff else _one(plan, installment_id)
-        payment = _record(plan, rows, method=method, payoff=payoff, now=now)
+        payment = _record(
+            plan,
+            rows,
+            method=method,
+            channel=channel,
+            payoff=payoff,
+            now=now,
+            lease_end=lease_end,
+            expires_at=expires_at,
+        )
         # The engine's claim: the next attempt, leased (collection/claims.py).
         for row in rows:
             row.attempts += 1
-            row.next_attempt_at = now + LEASE
+            row.next_attempt_at = lease_end
             row.moved_by_early_payment = payment
         Installment.bulk_transition(
             rows,
             Status.PROCESSING,
             at=now,
-            same={"attempts": F("attempts") + 1, "next_attempt_at": now + LEASE},
+            same={"attempts": F("attempts") + 1, "next_attempt_at": lease_end},
         )
     return payment

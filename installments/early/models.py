@@ -2,11 +2,25 @@
 them, with its own processor reference, and what it claimed (to put it back on a
 decline). Listed in installments/models.py, where Django looks for models."""
 
+from datetime import timedelta
+
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from config.api.ids import new_public_id
 from config.models import StateMachine, amount_positive
+from payments.gateway.declines import EXPIRED
+from payments.gateway.processors.base import PayChannel
+
+# How long a bank transfer or USSD payment waits for the customer's money
+# (DESIGN section 17): its account or code ends then, and so does the payment.
+OFFLINE_EXPIRY = timedelta(minutes=30)
+CHANNELS = [(channel, channel) for channel in PayChannel.ALL]
+
+
+def new_early_payment_id() -> str:
+    return new_public_id("pay")
 
 
 def installment_early_reference(installment_public_id: str, number: int) -> str:
@@ -29,6 +43,13 @@ class EarlyPayment(StateMachine):
     verifying the reference (the customer's request, or the processor's
     `charge.success`, usually settles it first). It moves once, stamped in
     `settled_at`; its installments' own histories record the moves it made.
+
+    A bank transfer or USSD payment (`channel` in PayChannel.OFFLINE) has no
+    payment method: it waits for the customer to pay the account or dial the
+    code in `instructions` until `expires_at`, which is also its lease (the
+    expiry sweep, offline.py, not the engine's recovery, ends it). An expired
+    one is `failed` with the failure reason `expired`; the API calls it
+    `expired` (serializers.py).
     """
 
     class Kind(models.TextChoices):
@@ -45,6 +66,9 @@ class EarlyPayment(StateMachine):
     }
     STAMPS = {Status.SUCCEEDED: "settled_at", Status.FAILED: "settled_at"}
 
+    public_id = models.CharField(
+        max_length=40, unique=True, default=new_early_payment_id
+    )
     plan = models.ForeignKey(
         "installments.PaymentPlan",
         on_delete=models.PROTECT,
@@ -57,9 +81,21 @@ class EarlyPayment(StateMachine):
     customer = models.ForeignKey(
         "payments.Customer", on_delete=models.PROTECT, related_name="+"
     )
+    # None for a bank transfer or USSD payment: nothing saved is charged.
     payment_method = models.ForeignKey(
-        "payments.PaymentMethod", on_delete=models.PROTECT, related_name="+"
+        "payments.PaymentMethod",
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
     )
+    channel = models.CharField(max_length=16, choices=CHANNELS)
+    # Offline payments only: when the account or code stops taking money.
+    expires_at = models.DateTimeField(null=True, blank=True)
+    # Offline payments only: what the customer pays to, as the processor gave
+    # it: bank_name, account_number, account_name (a transfer), ussd_code (USSD)
+    # and display_text.
+    instructions = models.JSONField(default=dict, blank=True)
     amount = models.BigIntegerField()
     currency = models.CharField(max_length=3, default="NGN")
     status = models.CharField(
@@ -83,6 +119,22 @@ class EarlyPayment(StateMachine):
                 name="early_payment_one_in_flight",
             ),
             amount_positive("early_payment_amount_positive"),
+            # A saved method's charge, or an offline one that ends: never both.
+            models.CheckConstraint(
+                condition=(
+                    Q(
+                        channel__in=PayChannel.OFFLINE,
+                        payment_method__isnull=True,
+                        expires_at__isnull=False,
+                    )
+                    | Q(
+                        channel__in=(PayChannel.CARD, PayChannel.BANK_ACCOUNT),
+                        payment_method__isnull=False,
+                        expires_at__isnull=True,
+                    )
+                ),
+                name="early_payment_channel_fits",
+            ),
         ]
         indexes = [
             # Early payments in flight, by the end of their lease.
@@ -95,6 +147,14 @@ class EarlyPayment(StateMachine):
 
     def __str__(self):
         return f"{self.reference} {self.amount} ({self.status})"
+
+    @property
+    def offline(self) -> bool:
+        return self.channel in PayChannel.OFFLINE
+
+    @property
+    def expired(self) -> bool:
+        return self.status == self.Status.FAILED and self.failure_reason == EXPIRED
 
 
 class EarlyPaymentItem(models.Model):

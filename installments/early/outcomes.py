@@ -11,7 +11,8 @@ holding the plan's lock, then the payment's, then its installments':
 - failed: every installment goes back exactly as it was (status, attempts,
   retry time, last failure); the moves name the early payment, so the score
   counts no failed attempt, and the merchant hears nothing (no collection
-  failed).
+  failed), except for a bank transfer or USSD payment that expired
+  (`payment.failed` with the reason `expired`, once: the payment moves once).
 
 Runs in the caller's transaction (`early_payment_record`: the processor's
 `charge.success`) or its own (`early_payment_settle`: the customer's request and
@@ -89,7 +90,9 @@ def _succeeded(plan, payment, rows, outcome: ChargeOutcome, now) -> None:
             *(
                 event
                 for row in rows
-                for event in events.installment_paid_early(row, plan, payment.reference)
+                for event in events.installment_paid_early(
+                    row, plan, payment.reference, channel=payment.channel
+                )
             ),
             *(event for _, event in reached.plan_events()),
         ],
@@ -124,6 +127,18 @@ def _declined(plan, payment, items, rows, outcome: ChargeOutcome, now) -> None:
         at=now,
         update_fields=["failure_reason", "gateway_response"],
     )
+    if payment.expired:
+        # The customer who was answered with the account or code is gone by
+        # now: the merchant hears it (a decline answered at once is the
+        # customer's 402 only).
+        emit_events(
+            merchant=plan.merchant,
+            events=[
+                events.payment_failed(
+                    plan, payment.failure_reason, channel=payment.channel
+                )
+            ],
+        )
 
 
 def early_payment_record(

@@ -2,9 +2,13 @@
 
 from dataclasses import dataclass
 
+from config.api.ids import row_by_public_id
+from payments.gateway.processors.base import USSD_BANKS, PayChannel
 from payments.methods.selectors import payment_methods_chargeable
 
 from ..plans.models import Installment, PaymentPlan
+from .errors import EarlyPaymentNotFound
+from .models import EarlyPayment
 
 UNPAID = Installment.UNPAID
 
@@ -12,11 +16,15 @@ UNPAID = Installment.UNPAID
 @dataclass(frozen=True)
 class EarlyPaymentChoices:
     """The installments that can be paid now (by public id), what paying off
-    the plan charges, and the methods to pay with (the default first)."""
+    the plan charges, the methods to pay with (the default first), the USSD
+    banks (code, name) a payment without one may dial, and the plan's bank
+    transfer or USSD payment waiting for the customer, if any."""
 
     installment_ids: frozenset[str]
     payoff_amount: int
     methods: list
+    ussd_banks: tuple[tuple[str, str], ...] = ()
+    pending: EarlyPayment | None = None
 
 
 def early_payment_choices(customer, plan: PaymentPlan) -> EarlyPaymentChoices:
@@ -27,4 +35,34 @@ def early_payment_choices(customer, plan: PaymentPlan) -> EarlyPaymentChoices:
         installment_ids=frozenset(row.public_id for row in unpaid),
         payoff_amount=sum(row.amount_owed for row in unpaid),
         methods=payment_methods_chargeable(customer) if unpaid else [],
+        ussd_banks=tuple(USSD_BANKS.items()) if unpaid else (),
+        pending=plan.early_payments.filter(
+            status=EarlyPayment.Status.PROCESSING, channel__in=PayChannel.OFFLINE
+        ).first(),
     )
+
+
+def early_payment_of_plan(plan: PaymentPlan, payment_id: str) -> EarlyPayment:
+    """One early payment of the plan (any channel) by its `pay_...` id; 404
+    for any other id."""
+    payment = row_by_public_id(
+        EarlyPayment.objects.filter(plan=plan).select_related("plan"),
+        payment_id,
+        "pay",
+    )
+    if payment is None:
+        raise EarlyPaymentNotFound()
+    return payment
+
+
+def early_payment_of_merchant(merchant, payment_id: str) -> EarlyPayment:
+    """One early payment of the merchant's plans by its `pay_...` id; 404 for
+    any other id (another merchant's too)."""
+    payment = row_by_public_id(
+        EarlyPayment.objects.filter(plan__merchant=merchant).select_related("plan"),
+        payment_id,
+        "pay",
+    )
+    if payment is None:
+        raise EarlyPaymentNotFound()
+    return payment

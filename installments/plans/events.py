@@ -33,31 +33,40 @@ def plan_data(plan: "PaymentPlan") -> dict:
     }
 
 
-def payment_success(plan: "PaymentPlan", attempt: "DepositAttempt") -> Event:
-    """The deposit was collected."""
+def _channel(channel: str) -> str | None:
+    """Every payment event's `channel` (PayChannel): null when no charge was
+    made (no payment method) or the processor's answer did not name it."""
+    return channel or None
+
+
+def payment_success(
+    plan: "PaymentPlan", attempt: "DepositAttempt", *, channel: str
+) -> Event:
+    """The deposit was collected, by `channel`."""
     return (
         "payment.success",
         {
             **plan_data(plan),
             "amount": attempt.amount,
             "currency": attempt.currency,
-            "channel": attempt.channel,
+            "channel": _channel(channel),
         },
     )
 
 
-def payment_failed(plan: "PaymentPlan", reason: str, *, channel: str = "") -> Event:
-    """A deposit or an installment attempt was declined: the reason, and
-    whether the same method may still pay (the decline table's soft or hard);
-    with `channel` when the caller knows how it was to be paid."""
-    data = {
-        **plan_data(plan),
-        "reason": reason,
-        "retryable": decline_of(reason).retryable,
-    }
-    if channel:
-        data["channel"] = channel
-    return ("payment.failed", data)
+def payment_failed(plan: "PaymentPlan", reason: str, *, channel: str) -> Event:
+    """A deposit or an installment attempt was declined, or a bank transfer or
+    USSD payment expired (`expired`): the reason, whether the same method may
+    still pay (the decline table's soft or hard), and the channel tried."""
+    return (
+        "payment.failed",
+        {
+            **plan_data(plan),
+            "reason": reason,
+            "retryable": decline_of(reason).retryable,
+            "channel": _channel(channel),
+        },
+    )
 
 
 def debit_scheduled(plan: "PaymentPlan", installment: "Installment") -> Event:
@@ -140,7 +149,9 @@ def _installment_paid(data: dict) -> list[Event]:
     return [(event_type, data) for event_type in INSTALLMENT_PAID]
 
 
-def installment_paid(claim: "Claim", processor_reference: str) -> list[Event]:
+def installment_paid(
+    claim: "Claim", processor_reference: str, *, channel: str
+) -> list[Event]:
     """An installment collected by the engine (the claim that charged it);
     `amount` is what that charge collected (the rest, after a partial
     collection)."""
@@ -154,12 +165,13 @@ def installment_paid(claim: "Claim", processor_reference: str) -> list[Event]:
             "amount": claim.amount,
             "currency": claim.currency,
             "processorReference": processor_reference,
+            "channel": _channel(channel),
         }
     )
 
 
 def installment_partially_paid(
-    claim: "Claim", *, amount: int, next_attempt_at: "datetime | None"
+    claim: "Claim", *, amount: int, next_attempt_at: "datetime | None", channel: str
 ) -> Event:
     """The last retry's partial debit collected `amount` of what the
     installment owed (DESIGN section 15); the rest is still owed."""
@@ -179,12 +191,17 @@ def installment_partially_paid(
             "currency": claim.currency,
             "processorReference": claim.partial_debit_reference,
             "nextAttemptAt": iso_utc(next_attempt_at),
+            "channel": _channel(channel),
         },
     )
 
 
 def installment_paid_early(
-    installment: "Installment", plan: "PaymentPlan", processor_reference: str
+    installment: "Installment",
+    plan: "PaymentPlan",
+    processor_reference: str,
+    *,
+    channel: str,
 ) -> list[Event]:
     """An installment the customer paid early (alone, or in a payoff: then
     `processorReference` is the payoff's one charge); `amount` is what that
@@ -199,6 +216,7 @@ def installment_paid_early(
             "amount": installment.amount_owed,
             "currency": installment.currency,
             "processorReference": processor_reference,
+            "channel": _channel(channel),
         }
     )
 

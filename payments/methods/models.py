@@ -10,6 +10,7 @@ from config.db.encryption import EncryptedTextField
 from config.models import StateMachine
 
 from ..customers.models import Customer
+from ..gateway.processors.base import PayChannel
 
 MAX_WRONG_OTPS = 5
 
@@ -115,6 +116,14 @@ class PaymentMethod(StateMachine):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    @property
+    def channel(self) -> str:
+        """The PayChannel a charge of this method comes by (every payment
+        event's `channel`): a card, or a bank-account mandate."""
+        if self.type == self.Type.BANK:
+            return PayChannel.BANK_ACCOUNT
+        return PayChannel.CARD
 
     @property
     def masked_authorization(self) -> str:

@@ -25,6 +25,9 @@ from checkout import services as checkout_services
 from checkout.models import PaymentLink
 from config.api.auth import ROLE_CUSTOMER, ROLE_MERCHANT
 from config.api.ids import random_token
+from installments.early.models import EarlyPayment
+from installments.early.sandbox import early_payment_sandbox_expire
+from installments.early.services import plan_pay_offline
 from installments.plans.models import PaymentPlan
 from installments.plans.rules import working_day_on_or_after
 from merchants import services as merchant_services
@@ -88,6 +91,8 @@ class World:
     link: PaymentLink
     plan: PaymentPlan
     payout: Payout
+    # A bank transfer of `plan` that expired (nothing paid, nothing held).
+    payment: EarlyPayment
     deep_inbound_body: bytes = field(default_factory=deeply_nested_event)
     # Operations (labels) that were already sent `deep_inbound_body`.
     deep_inbound_sent: set[str] = field(default_factory=set)
@@ -155,6 +160,18 @@ def active_plan(merchant, card: PaymentMethod) -> PaymentPlan:
     )
 
 
+def expired_transfer(plan: PaymentPlan) -> EarlyPayment:
+    """A bank transfer payment of the plan's payoff that ran out: the plan is
+    as it was, the payment readable (and refused by the sandbox's calls)."""
+    payment = plan_pay_offline(
+        customer=plan.customer,
+        plan=plan,
+        installment_id=None,
+        channel="bank_transfer",
+    )
+    return early_payment_sandbox_expire(payment)
+
+
 def paid_out(merchant) -> Payout:
     """A payout of what the merchant's wallet holds (the plan's deposit), so its
     settlement report has a line."""
@@ -218,6 +235,7 @@ def world(db, settings, offline_webhooks) -> World:
         other_event=other_event,
         link=link,
         plan=plan,
+        payment=expired_transfer(plan),
     )
 
 

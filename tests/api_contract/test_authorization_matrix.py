@@ -181,6 +181,14 @@ ROUTES: dict[str, Route] = {
         params=lambda w: {"plan_id": w.plan.public_id},
         body=lambda w: {"installment_id": w.unpaid_installment_id()},
     ),
+    # One early payment of the plan: its merchant or its customer.
+    "/api/v1/payment-plans/{plan_id}/payments/{payment_id}": Route(
+        ("api_key", "customer_jwt"),
+        params=lambda w: {
+            "plan_id": w.plan.public_id,
+            "payment_id": w.payment.public_id,
+        },
+    ),
     # Rescheduling: the plan's merchant or its customer; names `me`'s installment.
     "/api/v1/payment-plans/{plan_id}/installments/{installment_id}/reschedule": Route(
         ("api_key", "customer_jwt"),
@@ -197,6 +205,13 @@ ROUTES: dict[str, Route] = {
         ("api_key",),
         params=lambda w: {"plan_id": w.plan.public_id},
         body=lambda w: {"to": timezone.localdate().isoformat()},
+    ),
+    # The sandbox's hands on a pending bank transfer or USSD payment.
+    "/api/v1/sandbox/payments/{payment_id}/complete": Route(
+        ("api_key",), params=lambda w: {"payment_id": w.payment.public_id}
+    ),
+    "/api/v1/sandbox/payments/{payment_id}/expire": Route(
+        ("api_key",), params=lambda w: {"payment_id": w.payment.public_id}
     ),
     # Customers and payment methods.
     "/api/v1/customers/me": Route(("customer_jwt",), owned=False),

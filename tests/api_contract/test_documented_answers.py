@@ -24,6 +24,7 @@ from ..payments.conftest import (
     sign_in,
     submit_card_form,
 )
+from .conftest import active_plan
 
 
 @pytest.fixture(scope="module")
@@ -540,6 +541,64 @@ def test_paying_early_one_installment_a_decline_and_the_payoff(check, world, db)
     )["data"]
     assert (paid_off["status"], paid_off["amount_remaining"]) == ("completed", 0)
     check(shopper.post(url, {"payoff": True}, "json"), "post", template, 409)
+
+
+def test_paying_by_transfer_and_ussd_and_the_sandbox_calls(check, world, db):
+    shopper = client(world.me.customer_jwt)
+    with_key = client(world.me.api_key)
+    plan = active_plan(world.me.merchant, world.card)
+    pay_url = f"/api/v1/payment-plans/{plan.public_id}/pay"
+    pay_template = "/api/v1/payment-plans/{plan_id}/pay"
+    read_template = "/api/v1/payment-plans/{plan_id}/payments/{payment_id}"
+    first = plan.installments.order_by("sequence").first().public_id
+
+    transfer = check(
+        shopper.post(
+            pay_url, {"installment_id": first, "channel": "bank_transfer"}, "json"
+        ),
+        "post",
+        pay_template,
+        202,
+    )["data"]["payment"]
+    assert transfer["status"] == "pending" and transfer["transfer"]
+    read_url = f"/api/v1/payment-plans/{plan.public_id}/payments/{transfer['id']}"
+    for api in (shopper, with_key):
+        check(api.get(read_url), "get", read_template, 200)
+    busy = check(
+        shopper.post(
+            pay_url, {"payoff": True, "channel": "ussd", "bank": "737"}, "json"
+        ),
+        "post",
+        pay_template,
+        409,
+    )
+    assert busy["error"]["code"] == "payment_in_progress"
+    complete = "/api/v1/sandbox/payments/{payment_id}/complete"
+    expire = "/api/v1/sandbox/payments/{payment_id}/expire"
+    complete_url = f"/api/v1/sandbox/payments/{transfer['id']}/complete"
+    wrong = check(
+        with_key.post(complete_url, {"amount": 1}, "json"), "post", complete, 422
+    )
+    assert wrong["error"]["code"] == "amount_mismatch"
+    paid = check(with_key.post(complete_url, {}, "json"), "post", complete, 200)
+    assert paid["data"]["payment"]["status"] == "succeeded"
+    again = check(with_key.post(complete_url, {}, "json"), "post", complete, 409)
+    assert again["error"]["code"] == "payment_not_pending"
+
+    ussd = check(
+        shopper.post(
+            pay_url, {"payoff": True, "channel": "ussd", "bank": "737"}, "json"
+        ),
+        "post",
+        pay_template,
+        202,
+    )["data"]["payment"]
+    assert ussd["ussd"]["code"].startswith("*737*")
+    expire_url = f"/api/v1/sandbox/payments/{ussd['id']}/expire"
+    ended = check(with_key.post(expire_url), "post", expire, 200)
+    assert ended["data"]["payment"]["status"] == "expired"
+    late = check(with_key.post(expire_url), "post", expire, 409)
+    assert late["error"]["code"] == "payment_expired"
 
 
 def _customer_with_declining_card(world) -> dict:

@@ -6,6 +6,10 @@ import pytest
 from django.test import Client
 
 from installments.early.models import EarlyPayment
+from installments.early.sandbox import (
+    early_payment_sandbox_complete,
+    early_payment_sandbox_expire,
+)
 from installments.plans.models import Installment
 from payments.models import LedgerTransaction
 
@@ -140,3 +144,85 @@ def test_signed_out_the_pay_form_asks_to_sign_in(plan_active):
 
     assert response.status_code == 302
     assert response["Location"].startswith("/account/login/")
+
+
+# --- bank transfer and USSD (DESIGN section 17) ----------------------------------
+
+
+def test_the_page_offers_a_bank_transfer_and_ussd_besides_saved_methods(
+    ada, plan_active
+):
+    page = plan_page(ada, plan_active)
+
+    assert '<option value="bank_transfer">' in page
+    for code in ("737", "919", "822", "966"):
+        assert f'<option value="ussd:{code}">' in page
+
+
+def test_paying_by_transfer_shows_the_account_and_checks_again_on_reload(
+    ada, plan_active
+):
+    setup = plan_active
+    second = installments_of(setup.plan)[1]
+
+    response = post_pay(
+        ada, setup, installment_id=second.public_id, pay_with="bank_transfer"
+    )
+
+    payment = EarlyPayment.objects.get()
+    url = f"/account/plans/{setup.plan.public_id}/payments/{payment.public_id}/"
+    assert response.status_code == 303 and response["Location"] == url
+    page = text(ada.get(url))
+    assert payment.instructions["account_number"] in page
+    assert "Send this exact amount by bank transfer" in page
+    assert f"₦{second.amount // 100:,}.{second.amount % 100:02d}" in page
+    assert "waiting for your money" in page and "check again" in page
+    assert 'data-status="pending"' in page
+    # The plan page points at it while it waits.
+    assert "See how to pay it" in plan_page(ada, setup)
+
+    early_payment_sandbox_complete(payment)
+
+    page = text(ada.get(url))
+    assert 'data-status="succeeded"' in page and "Paid. Thank you!" in page
+    assert "clean" in check_ledger()
+
+
+def test_paying_by_ussd_shows_the_code_and_an_expired_one_says_so(ada, plan_active):
+    setup = plan_active
+
+    post_pay(ada, setup, payoff="true", pay_with="ussd:737")
+
+    payment = EarlyPayment.objects.get()
+    url = f"/account/plans/{setup.plan.public_id}/payments/{payment.public_id}/"
+    page = text(ada.get(url))
+    assert payment.instructions["ussd_code"] in page and "Dial this code" in page
+
+    early_payment_sandbox_expire(payment)
+
+    page = text(ada.get(url))
+    assert 'data-status="expired"' in page and "This payment has ended" in page
+
+
+def test_a_customer_without_a_saved_method_can_still_pay_by_transfer(ada, plan_active):
+    setup = plan_active
+    card = setup.plan.customer.payment_methods.get()
+    response = setup.shopper.client.delete(f"/api/v1/payment-methods/{card.public_id}")
+    assert response.status_code == 200, response.content
+
+    page = plan_page(ada, setup)
+
+    assert page.count("Pay this installment now") == 3
+    assert '<option value="bank_transfer">' in page
+
+
+def test_another_customers_payment_page_is_a_404(ada, plan_active):
+    post_pay(ada, plan_active, payoff="true", pay_with="bank_transfer")
+    payment = EarlyPayment.objects.get()
+    other = make_active_plan(email="bola@mail.example.com")
+    bola = signed_in(other.shopper.customer.email)
+
+    url = f"/account/plans/{plan_active.plan.public_id}/payments/{payment.public_id}/"
+    assert bola.get(url).status_code == 404
+    mine = f"/account/plans/{other.plan.public_id}/payments/{payment.public_id}/"
+    assert bola.get(mine).status_code == 404

@@ -37,6 +37,7 @@ PAID_FIELDS = {
     "amount",
     "currency",
     "processorReference",
+    "channel",
 }
 
 
@@ -113,6 +114,7 @@ def test_each_installment_is_announced_twice_with_the_specs_fields(
                 "amount": installment.amount,
                 "currency": "NGN",
                 "processorReference": f"{installment.public_id}_a1",
+                "channel": "card",
             }
     # Same payload under both names, two deliveries (distinct event ids).
     old = delivered(receiver, "payment_plan.installment_paid")

@@ -90,6 +90,7 @@ def test_an_expired_only_card_is_marked_expired_and_the_installment_waits(
             "orderReference": setup.plan.order_reference,
             "reason": "card_expired",
             "retryable": False,
+            "channel": "card",
         }
     ]
     # The attempt failed (history, score), then the installment waits.

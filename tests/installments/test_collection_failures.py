@@ -66,6 +66,7 @@ def test_a_failing_card_fails_with_insufficient_funds_and_retries_the_next_day(
             "orderReference": plan.order_reference,
             "reason": "insufficient_funds",
             "retryable": True,
+            "channel": "card",
         }
     ]
     [message] = mail.outbox

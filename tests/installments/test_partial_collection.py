@@ -102,6 +102,7 @@ def test_the_last_retry_collects_part_and_the_rest_keeps_one_more_try(db):
         "currency": "NGN",
         "processorReference": reference,
         "nextAttemptAt": iso_utc(first.next_attempt_at),
+        "channel": "card",
     }
     assert not event_data(setup.owner.merchant, "installment.paid")
     # The plan's representation carries the money actually collected.

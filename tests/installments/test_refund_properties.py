@@ -281,6 +281,12 @@ def test_allocation_and_fee_rule_keep_the_books_of_any_sequence(plan, actions):
 # --- the services layer -------------------------------------------------------
 
 SCHEDULES = ["monthly", "biweekly", "weekly"]
+transfers = st.tuples(
+    st.just("transfer"),
+    st.integers(0, 2),
+    st.integers(0, 1_000),
+    st.sampled_from(["paid", "expired"]),
+)
 OK, REFUNDS_FAIL, PARTIAL = "ok", "refunds_fail", "partial"
 # The partial-funds card gives a partial debit this share of what is owed.
 PARTIAL_SHARE = 60
@@ -308,6 +314,9 @@ service_actions = st.lists(
         refunds,
         st.just(("settle",)),
         cancels,
+        # The customer pays an unpaid installment early by bank transfer
+        # (DESIGN 17): the money lands, or the payment expires unpaid.
+        transfers,
     ),
     min_size=3,
     max_size=12,
@@ -358,6 +367,8 @@ class Sequence:
                 for refund_ in plan.refunds:
                     for part in refund_.parts:
                         plan.part_answered(part, model.PROCESSED)
+        elif kind == "transfer":
+            self.transfer(action[1] % len(self.models), action[2], action[3])
         elif kind == "refund":
             n = action[1] % len(self.models)
             amount = refund_amount(action[2], action[3], self.models[n].refundable())
@@ -389,6 +400,46 @@ class Sequence:
             rows = {row.sequence: row for row in setup.plan.installments.all()}
             for row in list(plan.unpaid):
                 observed(plan, row, rows[row.sequence])
+
+    def transfer(self, n: int, seed: int, outcome: str) -> None:
+        """One unpaid installment paid early by bank transfer: 202, then the
+        sandbox lands the money (paid under the payment's own reference, as
+        the engine would have collected it) or expires it (nothing moved, the
+        installment exactly as it was)."""
+        setup, plan = self.setups[n], self.models[n]
+        if plan.status != "active" or not plan.unpaid:
+            event("transfer: nothing to pay")
+            return
+        row = plan.unpaid[seed % len(plan.unpaid)]
+        real = setup.plan.installments.get(sequence=row.sequence)
+        before = (real.status, real.attempts, real.next_attempt_at, real.amount_paid)
+        response = setup.shopper.post(
+            f"{setup.url}/pay",
+            {"installment_id": real.public_id, "channel": "bank_transfer"},
+        )
+        assert response.status_code == 202, response.content
+        payment = response.json()["data"]["payment"]
+        assert payment["amount"] == row.rest
+        answer = APIClient().post(
+            f"/api/v1/sandbox/payments/{payment['id']}/"
+            + ("complete" if outcome == "paid" else "expire"),
+            {},
+            format="json",
+            **setup.owner.headers,
+        )
+        assert answer.status_code == 200, answer.content
+        real.refresh_from_db()
+        if outcome == "paid":
+            event("transfer: paid")
+            assert (real.status, real.processor_reference) == (
+                "paid",
+                payment["reference"],
+            )
+            plan.pay(row, real.processor_reference)
+        else:
+            event("transfer: expired")
+            after = (real.status, real.attempts, real.next_attempt_at, real.amount_paid)
+            assert after == before
 
     def refund(self, n: int, amount: int) -> None:
         before = (LedgerTransaction.objects.count(), Event.objects.count())
