@@ -14,10 +14,12 @@ from datetime import datetime
 
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 
 from config.api.ids import looks_like_public_id
 from payments.gateway.processors.base import PayChannel
 
+from ..paylinks.selectors import is_overdue
 from ..plans.errors import InstallmentNotFound, PaymentInProgress, PlanNotCollectable
 from ..plans.models import Installment, PaymentPlan
 from ..plans.rules import LEASE
@@ -80,6 +82,38 @@ def _everything_left(plan: PaymentPlan) -> list[Installment]:
     return locked
 
 
+def _overdue(plan: PaymentPlan, today) -> list[Installment]:
+    """Every unpaid installment of the plan that is overdue (a pay link's
+    "everything overdue": past its due date, or failed or waiting for a
+    method); each must be free to claim."""
+    rows = [
+        row
+        for row in plan.installments.filter(status__in=(*UNPAID, Status.PROCESSING))
+        if is_overdue(row, today)
+    ]
+    locked = _locked(plan.installments.filter(pk__in=[row.pk for row in rows]))
+    if {row.pk for row in locked} != {row.pk for row in rows} or any(
+        row.status not in UNPAID for row in locked
+    ):
+        raise _busy("An overdue installment of this plan")
+    if not locked:
+        raise InstallmentNotPayable("Nothing is overdue on this plan now.")
+    return locked
+
+
+def _claimed(
+    plan: PaymentPlan, installment_id: str | None, overdue: bool, now: datetime
+) -> tuple[list[Installment], bool]:
+    """The installments to claim (locked), and whether it is one charge of
+    several (a `payoff`-kind payment)."""
+    if overdue:
+        rows = _overdue(plan, timezone.localdate(now))
+        return rows, len(rows) > 1
+    if installment_id is None:
+        return _everything_left(plan), True
+    return _one(plan, installment_id), False
+
+
 def _next_number(plan: PaymentPlan, rows: list[Installment], payoff: bool) -> int:
     """k of the next reference (the plan is locked: no one else counts now)."""
     if payoff:
@@ -138,6 +172,20 @@ def _record(
     return payment
 
 
+def _hold(rows: list[Installment], payment: EarlyPayment, *, now, lease_end) -> None:
+    """The engine's claim: the next attempt, leased (collection/claims.py)."""
+    for row in rows:
+        row.attempts += 1
+        row.next_attempt_at = lease_end
+        row.moved_by_early_payment = payment
+    Installment.bulk_transition(
+        rows,
+        Status.PROCESSING,
+        at=now,
+        same={"attempts": F("attempts") + 1, "next_attempt_at": lease_end},
+    )
+
+
 def early_payment_claim(
     *,
     plan: PaymentPlan,
@@ -146,19 +194,23 @@ def early_payment_claim(
     now: datetime,
     channel: str | None = None,
     expires_at: datetime | None = None,
+    overdue: bool = False,
 ) -> EarlyPayment:
     """Claim one unpaid installment (`installment_id`) or, when None, every
-    unpaid installment of the plan, for one charge on `method`, or (`method`
-    None) for a bank transfer or USSD payment by `channel` that waits for the
-    customer until `expires_at`; committed before any processor call. Raises
-    409 `plan_not_collectable` (plan not active, nothing left),
-    `installment_not_payable`, `payment_in_progress`, or 404 for an
-    installment that is not the plan's.
+    unpaid installment of the plan (`overdue`: every overdue one; one charge
+    of several installments is a `payoff`-kind payment, `<plan id>_po<k>`,
+    whether it pays all that is left or what is overdue), for one charge on
+    `method`, or (`method` None) for a bank transfer or USSD payment by
+    `channel` that waits for the customer until `expires_at`; committed
+    before any processor call. Raises 409 `plan_not_collectable` (plan not
+    active, nothing left), `installment_not_payable`, `payment_in_progress`,
+    or 404 for an installment that is not the plan's.
 
     A saved method's charge is leased for LEASE (then the engine's recovery
     verifies it); an offline one until it expires (then the expiry sweep,
     offline.py, ends it): its installments stay `processing` that long."""
-    payoff = installment_id is None
+    if overdue and installment_id is not None:
+        raise ValueError("overdue pays the overdue installments, not one named")
     if method is not None:
         channel, lease_end = method.channel, now + LEASE
     else:
@@ -173,7 +225,7 @@ def early_payment_claim(
             )
         if plan.early_payments.filter(status=EarlyPayment.Status.PROCESSING).exists():
             raise _busy("An early payment of this plan")
-        rows = _everything_left(plan) if payoff else _one(plan, installment_id)
+        rows, payoff = _claimed(plan, installment_id, overdue, now)
         payment = _record(
             plan,
             rows,
@@ -184,15 +236,5 @@ def early_payment_claim(
             lease_end=lease_end,
             expires_at=expires_at,
         )
-        # The engine's claim: the next attempt, leased (collection/claims.py).
-        for row in rows:
-            row.attempts += 1
-            row.next_attempt_at = lease_end
-            row.moved_by_early_payment = payment
-        Installment.bulk_transition(
-            rows,
-            Status.PROCESSING,
-            at=now,
-            same={"attempts": F("attempts") + 1, "next_attempt_at": lease_end},
-        )
+        _hold(rows, payment, now=now, lease_end=lease_end)
     return payment

@@ -44,7 +44,8 @@ def _collection(
 ) -> Collection:
     if payment.kind == EarlyPayment.Kind.PAYOFF:
         sequences = ", ".join(str(row.sequence) for row in rows)
-        what = f"Payoff of installments {sequences} of {plan.installment_count}"
+        # Everything left, or (from a pay link) everything overdue.
+        what = f"Installments {sequences} of {plan.installment_count} in one payment"
         reference, resource = payment.reference, ("payment_plan", plan.public_id)
     else:
         [row] = rows

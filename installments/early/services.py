@@ -58,19 +58,28 @@ def plan_pay_early(
     plan: PaymentPlan,
     installment_id: str | None = None,
     payment_method_id: str | None = None,
+    overdue: bool = False,
+    method=None,
 ) -> PaymentPlan:
     """Pay `installment_id` of the customer's plan now, or (None) everything
-    left in one charge; the plan as it is afterwards.
+    left in one charge (`overdue`: everything overdue, from a pay link); the
+    plan as it is afterwards. `method` is a method of the customer's already
+    chosen (a pay link's new card) instead of `payment_method_id`.
 
     Declined: 402 `payment_failed`, every installment as it was. No answer from
     the processor: 409 `payment_in_progress`; the payment stays in flight and
     is settled by the processor's `charge.success` or the engine's next pass
     once its lease ends, by verifying its reference (never by a new charge)."""
-    method = payment_method_for_early_payment(
-        customer=customer, payment_method_id=payment_method_id
-    )
+    if method is None:
+        method = payment_method_for_early_payment(
+            customer=customer, payment_method_id=payment_method_id
+        )
     payment = early_payment_claim(
-        plan=plan, method=method, installment_id=installment_id, now=timezone.now()
+        plan=plan,
+        method=method,
+        installment_id=installment_id,
+        now=timezone.now(),
+        overdue=overdue,
     )
     outcome = saved_method_charge(
         method=method,
@@ -143,6 +152,7 @@ def plan_pay_offline(
     installment_id: str | None,
     channel: str,
     bank: str = "",
+    overdue: bool = False,
 ) -> EarlyPayment:
     """Pay `installment_id` of the customer's plan, or (None) everything left,
     by a bank transfer (`channel` "bank_transfer") or USSD ("ussd", with `bank`
@@ -164,6 +174,7 @@ def plan_pay_offline(
         now=now,
         channel=channel,
         expires_at=now + OFFLINE_EXPIRY,
+        overdue=overdue,
     )
     payment.plan = plan
     opened = offline_charge_open(payment=payment, email=customer.email, bank=bank)

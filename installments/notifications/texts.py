@@ -220,14 +220,14 @@ def plan_defaulted(claim, *, customer, merchant, reason: str) -> list[Outgoing]:
             f"the last time {decline_of(reason).clause}. Your payment plan is now "
             "in default and no further installments will be collected "
             "automatically.\n\n"
-            "You can still pay what is owed, by card, bank transfer or USSD, "
-            f"without signing in (the link works for 7 days):\n{PAY_LINK}\n\n"
-            f"Or contact {merchant_name} to settle the balance.\n"
+            "See what is owed, without signing in (the link works for 7 days):"
+            f"\n{PAY_LINK}\n\n"
+            f"Contact {merchant_name} to settle the balance.\n"
         ),
         sms=(
             f"Plan in default: {amount} ({_which(claim)}) for {merchant_name} order "
             f"{reference} could not be collected after {_attempts(claim)}. No more "
-            f"automatic payments. Pay what is owed: {PAY_LINK}"
+            f"automatic payments. What is owed: {PAY_LINK}"
         ),
         pay_plan_pk=claim.plan_pk,
     )

@@ -12,14 +12,18 @@ unknown link gets a page that says so with the "send me a new link" button;
 its answer is the same whether the token was ours or not, and never shows the
 contacts it went to.
 
-The pay actions are checked here (`PayChoiceForm`) and carried out by `_pay`.
+The pay actions are checked here (`PayChoiceForm`) and carried out by
+paying.py. Only an active plan is paid here: a defaulted plan's link shows
+what is owed and who to settle it with (its merchant), not a way to pay.
 """
 
 from django.conf import settings
-from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.cache import add_never_cache_headers
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+)
 
 from config.api import ratelimit
 from config.api.login_guard import client_ip
@@ -30,7 +34,9 @@ from payments.methods.selectors import payment_methods_chargeable
 from ..paylinks import tokens
 from ..paylinks.selectors import is_overdue, pay_link_by_token, plan_dues
 from ..paylinks.services import pay_link_used
-from .forms import PayChoice, PayChoiceForm
+from ..plans.models import PaymentPlan
+from . import paying
+from .forms import PayChoiceForm
 from .services import pay_link_resend
 
 GONE = {
@@ -56,12 +62,7 @@ GONE = {
 }
 
 
-def _page(request, template: str, context: dict, *, status: int = 200):
-    response = TemplateResponse(request, template, context, status=status)
-    add_never_cache_headers(response)
-    response["Referrer-Policy"] = "no-referrer"
-    response["X-Robots-Tag"] = "noindex, nofollow"
-    return response
+_page = paying.page
 
 
 def _over_budget(request, budgets: list[tuple[str, str]]):
@@ -93,10 +94,10 @@ def _gone(request, token: str, state: str):
     )
 
 
-@require_http_methods(["GET", "POST"])
-def pay_page(request, token):
-    """What the link's plan owes and the choice of what to pay and how (GET);
-    the choice, checked and carried out (POST)."""
+def _open_link(request, token):
+    """(the open link `token` names, None) after counting the request against
+    the page's budgets; (None, the answer) when over budget or the link is
+    unknown, expired or revoked."""
     ip = client_ip(request)
     busy = _over_budget(
         request,
@@ -106,22 +107,33 @@ def pay_page(request, token):
         ],
     )
     if busy:
-        return busy
+        return None, busy
     link = pay_link_by_token(token)
     if link is None:
-        return _gone(request, token, "unknown")
+        return None, _gone(request, token, "unknown")
     state = link.state()
     if state != "open":
-        return _gone(request, token, state)
+        return None, _gone(request, token, state)
     pay_link_used(link)
+    return link, None
+
+
+@require_http_methods(["GET", "POST"])
+def pay_page(request, token):
+    """What the link's plan owes and the choice of what to pay and how (GET);
+    the choice, checked and carried out (POST)."""
+    link, answer = _open_link(request, token)
+    if answer:
+        return answer
     plan = link.plan
     dues = plan_dues(plan)
-    methods = payment_methods_chargeable(plan.customer) if dues.anything else []
+    payable = dues.anything and plan.status == PaymentPlan.Status.ACTIVE
+    methods = payment_methods_chargeable(plan.customer) if payable else []
     form = PayChoiceForm(
         request.POST if request.method == "POST" else None, dues=dues, methods=methods
     )
-    if form.is_bound and form.is_valid():
-        return _pay(request, link, form.choice)
+    if payable and form.is_bound and form.is_valid():
+        return paying.pay(request, link, token, form.choice)
     return _page(
         request,
         "installments/pay/page.html",
@@ -130,6 +142,7 @@ def pay_page(request, token):
             "plan": plan,
             "merchant_name": plan.merchant.business_name,
             "dues": dues,
+            "payable": payable,
             "rows": [(row, is_overdue(row, dues.today)) for row in dues.due],
             "methods": methods,
             "form": form,
@@ -139,20 +152,18 @@ def pay_page(request, token):
     )
 
 
-def _pay(request, link, choice: PayChoice):
-    """Carry out `choice` for `link`'s plan: wired by the lead at merge.
+@require_GET
+def pay_card_return(request, token):
+    """Back from the processor's card page (paying.card_return)."""
+    link, answer = _open_link(request, token)
+    return answer or paying.card_return(request, link, token)
 
-    TODO(issue 27): the early-payment channels (installments/early after the
-    `transfers` branch; the sign-in code before a saved method is charged,
-    from `custauth`). Until then the page says that paying here is not open
-    yet, and nothing is charged."""
-    dues = plan_dues(link.plan)
-    return _page(
-        request,
-        "installments/pay/not_yet.html",
-        {"plan": link.plan, "choice": choice, "dues": dues},
-        status=503,
-    )
+
+@require_GET
+def pay_payment(request, token, payment_id):
+    """A transfer or USSD payment made from the link (paying.payment_page)."""
+    link, answer = _open_link(request, token)
+    return answer or paying.payment_page(request, link, token, payment_id)
 
 
 @require_POST
