@@ -42,7 +42,7 @@ def page(request, template: str, context: dict, *, status: int = 200):
     """Every answer of the pay pages: never cached, no referrer, not indexed."""
     response = TemplateResponse(request, template, context, status=status)
     add_never_cache_headers(response)
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
