@@ -12,6 +12,7 @@ import pytest
 import time_machine
 from django.test import Client
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from checkout.models import CheckoutSession
 from checkout.services import deposit_offline_by_public_id, deposits_offline_expire
@@ -217,3 +218,56 @@ def test_with_manual_collection_a_card_deposit_still_needs_the_card(browser, db)
 
     assert answer.status_code == 422
     assert not DepositAttempt.objects.exists()
+
+
+def test_the_sandbox_endpoints_complete_and_expire_a_transfer_deposit_by_its_id(
+    browser, merchant_with_key
+):
+    """`POST /api/v1/sandbox/payments/{id}/complete` and `.../expire` reach a
+    deposit's `pay_...` id as they reach an early payment's; another merchant
+    gets a 404, another amount a 422 that changes nothing."""
+    api = APIClient()
+    headers = merchant_with_key.headers
+    token = _signed_in(browser, merchant_with_key)
+    method = add_card_on_page(browser, token)
+    _pay_by(browser, token, "bank_transfer", method)
+    attempt = _attempt()
+    path = f"/api/v1/sandbox/payments/{attempt.public_id}"
+    stranger = make_merchant_with_key()
+
+    assert api.post(f"{path}/complete", **stranger.headers).status_code == 404
+    wrong = api.post(
+        f"{path}/complete", {"amount": attempt.amount - 1}, format="json", **headers
+    )
+    assert wrong.status_code == 422
+    assert _attempt().status == "processing"
+    done = api.post(f"{path}/complete", **headers)
+
+    assert done.status_code == 200, done.content
+    payment = done.json()["data"]["payment"]
+    assert (payment["id"], payment["kind"], payment["status"]) == (
+        attempt.public_id,
+        "deposit",
+        "succeeded",
+    )
+    assert payment["transfer"]["account_number"] == attempt.account_number
+    assert _attempt().plan.status == PaymentPlan.Status.ACTIVE
+    assert api.post(f"{path}/expire", **headers).status_code == 409
+    check_ledger()
+
+
+def test_the_sandbox_expires_a_transfer_deposit_at_once(browser, merchant_with_key):
+    token = _signed_in(browser, merchant_with_key)
+    method = add_card_on_page(browser, token)
+    _pay_by(browser, token, "ussd", method, ussd_bank="737")
+    attempt = _attempt()
+
+    ended = APIClient().post(
+        f"/api/v1/sandbox/payments/{attempt.public_id}/expire",
+        **merchant_with_key.headers,
+    )
+
+    assert ended.status_code == 200, ended.content
+    assert ended.json()["data"]["payment"]["status"] == "expired"
+    assert (_attempt().status, _attempt().failure_reason) == ("failed", "expired")
+    assert [e["reason"] for e in _events("payment.failed")] == ["expired"]
