@@ -1,10 +1,12 @@
-"""The "payment due" notice of a manual plan (DESIGN section 17): an
-installment the engine does not charge, because its plan was finished at
-checkout without a card or mandate and its customer still has none, is due
-(on its due date) or still unpaid (on each retry day). Beside texts.py, which
-writes every other message, by the same rules: e-mail always, SMS when the
-customer has a mobile number, what people typed through `shop`, `order` and
-`hello`.
+"""What a manual plan's customer is told (DESIGN section 17): their plan was
+finished at checkout without a card or mandate and they still have none, so
+the engine does not charge its installments. The reminder before the due date
+(`reminder_to_pay`, instead of texts.py's `reminder`, which would ask for a
+payment method) and the "payment due" notice on the due date and each retry
+day (`payment_due`) both say they pay it themselves, and where: `pay_url`,
+the one place that link is made. Beside texts.py, which writes every other
+message, by the same rules: e-mail always, SMS when the customer has a mobile
+number, what people typed through `shop`, `order` and `hello`.
 """
 
 from datetime import datetime
@@ -12,18 +14,59 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
+from ..plans.models import PaymentPlan
 from .emails import hello, naira, order, shop
 from .models import Message
-from .texts import Outgoing, email_and_sms, _long, _short, attempt_subject
+from .selectors import reminder_subject
+from .texts import Outgoing, _long, _short, attempt_subject, email_and_sms
 
 
-def pay_url(claim) -> str:
-    """Where the customer pays the installment.
+def pay_url(plan_public_id: str) -> str:
+    """Where a manual plan's customer pays an installment, in every message
+    that tells them to.
 
     Until pay links (`/pay/<token>`, DESIGN section 17) exist, the plan's page
     under /account/, where the customer signs in and pays early; the pay link
     takes its place here."""
-    return f"{settings.CONSUMER_URL}/account/plans/{claim.plan_public_id}/"
+    return f"{settings.CONSUMER_URL}/account/plans/{plan_public_id}/"
+
+
+def pays_by_hand(plan, *, method_label: str | None) -> bool:
+    """A manual plan whose customer has no method the engine may charge
+    (`method_label` None): they pay each installment themselves."""
+    return method_label is None and plan.collection == PaymentPlan.Collection.MANUAL
+
+
+def reminder_to_pay(installment) -> list[Outgoing]:
+    """The reminder `REMINDER_DAYS_BEFORE` days before `installment` is due
+    (its plan, the plan's customer and merchant loaded), for a customer who
+    `pays_by_hand`."""
+    plan = installment.plan
+    customer, merchant = plan.customer, plan.merchant
+    amount, due = naira(installment.amount), installment.due_date
+    reference = order(plan.order_reference)
+    which = f"installment {installment.sequence} of {plan.installment_count}"
+    link = pay_url(plan.public_id)
+    return email_and_sms(
+        kind=Message.Kind.REMINDER,
+        subject=reminder_subject(installment),
+        customer=customer,
+        title=f"{amount} for order {reference} is due on {_long(due)}",
+        email=(
+            f"{hello(customer)}\n\n"
+            f"This is a reminder that {which} ({amount}) of your order "
+            f"{reference} from {shop(merchant)} is due on {_long(due)}. "
+            "Nothing is charged automatically on this plan: you pay it yourself, "
+            "by bank transfer, USSD or card, here:\n"
+            f"{link}\n\n"
+            "You may pay it now or on the due date.\n"
+        ),
+        sms=(
+            f"Reminder: {amount} ({which}) for {shop(merchant)} order {reference} "
+            f"is due on {_short(due)}. Nothing is charged automatically; pay it "
+            f"yourself: {link}"
+        ),
+    )
 
 
 def payment_due(
@@ -34,7 +77,7 @@ def payment_due(
     deadline = timezone.localtime(deadline)
     amount, reference = naira(claim.amount), order(claim.order_reference)
     which = f"installment {claim.sequence} of {claim.installment_count}"
-    link = pay_url(claim)
+    link = pay_url(claim.plan_public_id)
     opening = (
         f"{which} ({amount}) of your order {reference} from {shop(merchant)} is "
         "due today"
