@@ -2,11 +2,12 @@
 (issue 27, DESIGN section 17): a customer chooses the channel, reads the
 account number (or the code to dial), the amount and the deadline off the
 deposit's page, copies the number, and once the sandbox says the money landed,
-"I have paid: check now" (or the page's own refresh) shows the plan active.
+"I have paid: check now" (or the page's own check, checkout.js) shows the plan
+active.
 
 At 1280x800 and 390x844, the deposit's page has no serious or critical axe-core
-violation and nothing off screen or cut off at phone width (the audit of
-test_accessibility.py). The sandbox decides when the money lands: the test
+violation and nothing off screen or cut off at phone width (`Audit`, in
+tests/browser/axe.py). The sandbox decides when the money lands: the test
 calls `sandbox_offline_complete` with the attempt's reference.
 """
 
@@ -26,7 +27,7 @@ from ..checkout.conftest import add_card, register
 from ..conftest import make_merchant_with_key
 from ..factories import PASSWORD
 from ..installments.conftest import check_ledger
-from .test_accessibility import SIZES, Audit
+from .axe import SIZES, Audit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
