@@ -94,6 +94,7 @@ def test_a_merchant_and_a_customer_check_out_end_to_end_on_the_sandbox(receiver)
         "orderReference": "ORD-E2E-1",
         "amount": 300_000,
         "currency": "NGN",
+        "channel": "card",
     }
     assert [debit["data"] for debit in debits] == [
         {
