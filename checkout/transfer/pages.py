@@ -1,9 +1,11 @@
 """`/checkout/<token>/deposit`: the deposit paid by bank transfer or USSD
 (DESIGN section 17). It shows the account to transfer to or the code to dial,
-the exact amount and until when, and refreshes itself every 15 seconds (a meta
-refresh: no script needed) until the processor confirms the money; then it
-goes on to the plan (`checkout-done`). An attempt that expired says so and
-offers to choose again while the session is open."""
+the exact amount and until when; checkout.js asks for it again every 15
+seconds until the processor confirms the money, then goes on to the plan
+(`checkout-done`), and "I have paid: check now" does the same without script.
+Not a meta refresh: a page reloading itself on a timer takes a screen reader
+back to its top (WCAG 2.2.1, axe-core's `meta-refresh` rule). An attempt that
+expired says so and offers to choose again while the session is open."""
 
 from django.urls import reverse
 from django.utils import timezone

@@ -17,7 +17,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from config.api.errors import RateLimited
 from config.api.login_guard import check_ask_allowed, client_ip
 from config.web.forms import FormPage, SetPasswordForm
-from config.web.session_auth import see_other
+from config.web.session_auth import safe_next_url, see_other
 from payments.customers import selectors as customer_selectors
 from payments.customers import services as customer_services
 from payments.customers.forms import CustomerCodeSignInForm, CustomerEmailForm
@@ -47,6 +47,13 @@ def _asked(request, form, what: str) -> int | None:
 # --- password reset ----------------------------------------------------------------
 
 
+# Where the customer was going (`next`, e.g. the hosted checkout) when they
+# asked for a reset link: kept in their session, so that when they open the
+# link in the same browser, setting the password sends them on to sign in and
+# back there. The e-mail's link itself carries nothing but the token.
+RESET_SESSION_NEXT = "_customer_password_reset_next"
+
+
 @method_decorator(never_cache, "dispatch")
 class PasswordResetRequestView(FormPage):
     template_name = "installments/account/password_reset_request.html"
@@ -54,17 +61,29 @@ class PasswordResetRequestView(FormPage):
     def form(self, data=None):
         return CustomerEmailForm(data)
 
+    def render(self, request, form, status=200):
+        return TemplateResponse(
+            request,
+            self.template_name,
+            {"form": form, "next": next_path(request) or ""},
+            status=status,
+        )
+
     def submitted(self, request, form):
         if (status := _asked(request, form, "password-reset")) is not None:
             return self.render(request, form, status=status)
         services.password_reset_send(email=form.cleaned_data["email"])
-        return see_other(reverse("account:password-reset-sent"))
+        if after := next_path(request):
+            request.session[RESET_SESSION_NEXT] = after
+        return see_other(_with_next(request, reverse("account:password-reset-sent")))
 
 
 class PasswordResetSentView(View):
     def get(self, request):
         return TemplateResponse(
-            request, "installments/account/password_reset_sent.html", {}
+            request,
+            "installments/account/password_reset_sent.html",
+            {"next": next_path(request) or ""},
         )
 
 
@@ -111,8 +130,10 @@ class PasswordResetConfirmView(FormPage):
             customer=self.customer, password=form.cleaned_data["new_password"]
         )
         request.session.pop(RESET_SESSION_TOKEN, None)
+        after = safe_next_url(request, request.session.pop(RESET_SESSION_NEXT, None))
         messages.success(request, "Your password is reset. Sign in with it now.")
-        return see_other(reverse("account:login"))
+        login = reverse("account:login")
+        return see_other(f"{login}?{urlencode({'next': after})}" if after else login)
 
 
 # --- signing in with a one-time code --------------------------------------------------

@@ -43,6 +43,7 @@ from payments.methods import selectors as method_selectors
 from ..early.selectors import early_payment_choices
 from ..plans import selectors
 from ..plans.errors import PlanNotFound
+from ..plans.models import PaymentPlan
 from ..refunds.selectors import amount_refund_pending
 
 
@@ -145,6 +146,10 @@ def plan_detail(request, plan_id):
         {
             **_with_standing(plan),
             "pay": pay,
+            # A manual plan (DESIGN section 17) is collected automatically only
+            # from a method its customer added since; without one, they pay.
+            "pays_by_hand": plan.collection == PaymentPlan.Collection.MANUAL
+            and not method_selectors.payment_methods_chargeable(request.customer),
             "refund_pending": amount_refund_pending(plan),
         },
     )

@@ -35,7 +35,7 @@ from django.utils import timezone
 from config.api.queue import enqueue_on_commit
 
 from ..plans.models import PaymentPlan
-from . import selectors, texts
+from . import manual_texts, selectors, texts
 from .outgoing import Outgoing
 from .sending import (
     Tally,
@@ -108,13 +108,21 @@ def reminders_send(*, day: date | None = None, plan_pk: int | None = None) -> Ta
         return [
             item
             for i in installments
-            for item in texts.reminder(i, method_label=labels.get(i.plan.customer_id))
+            for item in _reminder(i, method_label=labels.get(i.plan.customer_id))
         ]
 
     return _in_chunks(
         lambda **page: selectors.installments_to_remind(due, plan_pk=plan_pk, **page),
         build,
     )
+
+
+def _reminder(installment, *, method_label: str | None) -> list[Outgoing]:
+    """The reminder of `installment`: a manual plan's customer with no method
+    to charge is told to pay it themselves, never to add a payment method."""
+    if manual_texts.pays_by_hand(installment.plan, method_label=method_label):
+        return manual_texts.reminder_to_pay(installment)
+    return texts.reminder(installment, method_label=method_label)
 
 
 def collection_receipts_send(*, plan: PaymentPlan | None = None) -> Tally:

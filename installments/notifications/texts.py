@@ -44,7 +44,8 @@ Channel = Message.Channel
 
 def reminder(installment, *, method_label: str | None) -> list[Outgoing]:
     """`installment` with its plan, the plan's customer and merchant loaded;
-    `method_label` the method the engine will charge first (None: none)."""
+    `method_label` the method the engine will charge first (None: none; a
+    manual plan's customer then gets `manual_texts.reminder_to_pay`)."""
     plan = installment.plan
     customer, merchant = plan.customer, plan.merchant
     amount, due = naira(installment.amount), installment.due_date

@@ -121,6 +121,34 @@
     });
   }
 
+  // The deposit by transfer or USSD: while the customer pays, ask for the page
+  // again every few seconds; once it no longer waits (paid: it redirects to
+  // the plan; ended: it says so), show that page. Not a meta refresh: a page
+  // that reloads itself on a timer takes a screen reader back to its top
+  // (WCAG 2.2.1). Without script, "I have paid: check now" does the same.
+  var depositWait = document.querySelector("[data-deposit-poll]");
+  if (depositWait) {
+    var pollUrl = depositWait.dataset.pollUrl;
+    var seconds = parseInt(depositWait.dataset.depositPoll, 10) || 15;
+    document.querySelectorAll("[data-deposit-auto]").forEach(function (note) {
+      note.hidden = false;
+    });
+    var polling = window.setInterval(function () {
+      fetch(pollUrl, { credentials: "same-origin" })
+        .then(function (response) {
+          if (response.redirected) return response.url;
+          return response.text().then(function (html) {
+            return html.indexOf("data-deposit-poll") === -1 ? pollUrl : null;
+          });
+        })
+        .then(function (next) {
+          if (!next) return;
+          window.clearInterval(polling);
+          window.location.assign(next);
+        }, function () { /* offline for a moment: the next tick asks again */ });
+    }, seconds * 1000);
+  }
+
   // The live preview of the plan.
   var form = document.getElementById("pay-form");
   if (!form) return;

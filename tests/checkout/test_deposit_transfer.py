@@ -85,7 +85,9 @@ def test_a_transfer_deposit_shows_the_account_and_settles_on_the_processor_event
     page = browser.get(answer["Location"])
     assert page.status_code == 200
     assert attempt.account_number and attempt.account_number in text(page)
-    assert 'http-equiv="refresh"' in page.content.decode()
+    # checkout.js asks again while it waits; never a meta refresh (WCAG 2.2.1).
+    assert "data-deposit-poll=" in page.content.decode()
+    assert 'http-equiv="refresh"' not in page.content.decode()
     # The checkout page sends the customer back to the deposit while it waits.
     assert browser.get(f"/checkout/{token}")["Location"].endswith("/deposit")
     assert not deposit_charges().exists()  # nothing charged on the card

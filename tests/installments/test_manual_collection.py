@@ -6,14 +6,18 @@ installment is due instead (e-mail and SMS, once per attempt), the attempts
 advance with the soft reason `not_paid`, and the plan defaults after the last
 exactly as any other. A customer who adds a card is charged as on any plan."""
 
+import re
 from datetime import datetime, time, timedelta
 
 import pytest
 import time_machine
+from django.conf import settings
+from django.core import mail
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from checkout.services import deposit_offline_start
+from installments.notifications import tasks
 from installments.notifications.models import Message
 from installments.plans.models import PaymentPlan
 from payments.gateway.services.sandbox_offline import sandbox_offline_complete
@@ -21,6 +25,7 @@ from payments.models import SandboxTransaction
 
 from ..checkout.conftest import add_card, open_session, register
 from ..conftest import make_merchant_with_key
+from .account import signed_in, text
 from .conftest import check_ledger, collect, event_data, installments_of
 
 
@@ -156,3 +161,130 @@ def test_the_dashboard_shows_which_plans_are_manual(manual_plan, dashboard_for):
 
     assert 'data-testid="plan-manual"' in listing
     assert "Manual" in page and 'data-testid="plan-collection"' in page
+
+
+def test_the_dashboard_names_each_deposit_attempts_channel(manual_plan, dashboard_for):
+    owner, _, plan = manual_plan
+    browser = dashboard_for(owner.merchant)
+
+    page = browser.get(f"/dashboard/plans/{plan.public_id}/").content.decode()
+
+    table = page[page.index('data-testid="deposit-attempts"') :]
+    assert "<th>Channel</th>" in table
+    assert '<td data-testid="deposit-channel">Bank transfer</td>' in table
+
+
+def test_a_card_deposit_is_named_card_on_the_dashboard(plan_active, dashboard_for):
+    browser = dashboard_for(plan_active.owner.merchant)
+
+    page = browser.get(f"/dashboard/plans/{plan_active.plan.public_id}/")
+
+    assert '<td data-testid="deposit-channel">Card</td>' in page.content.decode()
+
+
+def _account_plan_page(plan) -> str:
+    answer = signed_in(plan.customer.email).get(f"/account/plans/{plan.public_id}/")
+    assert answer.status_code == 200
+    return text(answer)
+
+
+def test_the_customers_plan_page_says_they_pay_each_installment_themselves(
+    manual_plan,
+):
+    _, shopper, plan = manual_plan
+
+    assert "You pay each installment yourself" in _account_plan_page(plan)
+
+    add_card(shopper)  # from now on the engine charges it
+    page = _account_plan_page(plan)
+    assert "You pay each installment yourself" not in page
+    assert "Collected automatically from your card or bank account" in page
+
+
+def test_an_automatic_plans_page_says_nothing_of_paying_by_hand(plan_active):
+    page = _account_plan_page(plan_active.plan)
+
+    assert 'data-testid="manual-collection"' not in page
+    assert "You pay each installment yourself" not in page
+
+
+# --- the reminder before the due date -------------------------------------------
+
+PHONE = "+2348031234567"
+
+
+def _remind(first) -> None:
+    """The daily reminders at 09:00 Lagos, REMINDER_DAYS_BEFORE before `first`."""
+    day = first.due_date - timedelta(days=settings.REMINDER_DAYS_BEFORE)
+    with time_machine.travel(_at(day, 9, 0), tick=False):
+        tasks.send_reminders()
+
+
+def _with_phone(shopper) -> None:
+    customer = shopper.customer
+    customer.sms_phone = PHONE
+    customer.save(update_fields=["sms_phone"])
+
+
+def test_the_reminder_tells_a_manual_plans_customer_to_pay_it_themselves(
+    manual_plan, sms_outbox
+):
+    _, shopper, plan = manual_plan
+    _with_phone(shopper)
+    first = installments_of(plan)[0]
+
+    _remind(first)
+
+    (email,) = mail.outbox
+    # The plan's pay link, one for the e-mail and the SMS of the reminder.
+    [link] = set(re.findall(r"https?://\S+/pay/[A-Za-z0-9_-]{32}", email.body))
+    assert f"is due on {first.due_date:%A %d %B %Y}" in email.subject
+    assert "Nothing is charged automatically on this plan: you pay it yourself" in (
+        email.body
+    )
+    assert link in email.body
+    assert "payment method" not in email.body and "add one" not in email.body
+    (sms,) = sms_outbox
+    assert sms.to == PHONE
+    assert sms.body.startswith("Reminder: NGN ")
+    assert f"is due on {first.due_date:%d %b %Y}" in sms.body
+    assert "pay it yourself" in sms.body and sms.body.endswith(link)
+    assert "payment method" not in sms.body
+    # Recorded as the reminder of that installment: a rerun sends nothing.
+    assert set(
+        Message.objects.filter(kind=Message.Kind.REMINDER).values_list(
+            "subject", "channel"
+        )
+    ) == {(first.public_id, "email"), (first.public_id, "sms")}
+    _remind(first)
+    assert (len(mail.outbox), len(sms_outbox)) == (1, 1)
+
+
+def test_a_manual_plans_customer_with_a_card_is_reminded_of_the_card(manual_plan):
+    _, shopper, plan = manual_plan
+    add_card(shopper)
+
+    _remind(installments_of(plan)[0])
+
+    (email,) = mail.outbox
+    assert "We will charge it to Visa ending 4081 that day." in email.body
+    assert "you pay it yourself" not in email.body
+
+
+def test_the_reminder_and_the_due_notice_carry_the_plans_pay_link(manual_plan):
+    """A manual plan's customer pays from the pay link: the reminder and the
+    notice on the due date each carry one of the plan's links (the recorded
+    body holds only its mark; the sender writes the link in)."""
+    _, _, plan = manual_plan
+    first = installments_of(plan)[0]
+
+    _remind(first)
+    with time_machine.travel(_at(first.due_date, 0)):
+        collect()
+
+    emails = Message.objects.filter(channel="email").select_related("pay_link")
+    assert {m.kind for m in emails} == {Message.Kind.REMINDER, Message.Kind.PAYMENT_DUE}
+    for message in emails:
+        assert "{pay_link}" in message.body
+        assert "/account/plans/" not in message.body
+        assert message.pay_link.plan_id == plan.pk

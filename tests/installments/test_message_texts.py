@@ -191,3 +191,21 @@ def test_a_receipt_with_stored_bad_text_is_sent_by_email_and_sms(
     assert sms.body.startswith(
         f"Received NGN 750.00 for {NAME_SHOWN} order {REFERENCE_SHOWN} (the deposit)."
     )
+
+
+def test_a_manual_plans_reminder_renders_stored_text_on_one_line(plan_with_bad_text):
+    first = installments_of(plan_with_bad_text)[0]
+    first.plan = plan_with_bad_text
+
+    built = manual_texts.reminder_to_pay(first)
+
+    assert [o.channel for o in built] == ["email", "sms"]
+    for outgoing in built:
+        assert "\n" not in outgoing.title and "\r" not in outgoing.body
+        assert "\u2028" not in outgoing.body and "\u202e" not in outgoing.body
+        for line in outgoing.body.splitlines():
+            assert not line.startswith(INJECTED), line
+        assert REFERENCE_SHOWN in outgoing.body and NAME_SHOWN in outgoing.body
+    email, sms = built
+    assert email.body.startswith(f"Hello {FIRST_NAME_SHOWN},\n\n")
+    assert "\n" not in sms.body and sms.body.startswith("Reminder: ")
