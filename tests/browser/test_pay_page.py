@@ -29,8 +29,8 @@ from ..conftest import make_merchant_with_key
 from ..installments.conftest import check_ledger, installments_of, make_active_plan
 from ..installments.pay_links import links_sent, merchant_link, path_of
 from ..installments.receipts import PHONE, with_phone
+from .audit import SIZES, Audit
 from .conftest import PHONE as PHONE_SIZE
-from .test_accessibility import SIZES, Audit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
