@@ -3,10 +3,10 @@
 Public: no sign-in. It shows only the plan's merchant, order reference, the
 installments due or overdue with the balance, and the customer's saved methods
 masked; never the customer's name, e-mail address, phone number or other plans.
-Every answer says `Referrer-Policy: same-origin` (the token is in the path,
-and must not leave for another site in a Referer header; `no-referrer` would
-make the browser post the page's forms with `Origin: null`, which the CSRF
-check refuses) and `noindex`, and is never cached.
+Every answer says `Referrer-Policy: same-origin` (the token is in the path, and
+must not leave in a Referer header to another site; `no-referrer` would make a
+browser send `Origin: null` with the page's own forms, which the CSRF check
+refuses) and `noindex`, and is never cached.
 
 Opening it counts per client address and per token (an unknown token too);
 "send me a new link" per client address and per plan. An expired, revoked or

@@ -39,7 +39,8 @@ CARD_RETURN_MAX_AGE = 60 * 60
 
 
 def page(request, template: str, context: dict, *, status: int = 200):
-    """Every answer of the pay pages: never cached, no referrer, not indexed."""
+    """Every answer of the pay pages: never cached, no referrer to other sites,
+    not indexed."""
     response = TemplateResponse(request, template, context, status=status)
     add_never_cache_headers(response)
     response["Referrer-Policy"] = "same-origin"

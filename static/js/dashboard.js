@@ -74,6 +74,34 @@
   }
   labelCells();
 
+  // A page waiting on something that happens elsewhere (a bank transfer
+  // landing) checks again every data-check-every seconds: it fetches itself
+  // and reloads only when what it waits on changed (the element is gone, or
+  // its data-status is another), so nothing moves under a reader while nothing
+  // happened. Not a <meta http-equiv="refresh">: that reloads the page under
+  // whoever is reading it, a timing a person cannot turn off (WCAG 2.2.1).
+  // Without JavaScript the page's "check again" link does it by hand.
+  document.querySelectorAll("[data-check-every]").forEach(function (element) {
+    var seconds = parseInt(element.dataset.checkEvery, 10);
+    if (!(seconds > 0) || !window.fetch || !window.DOMParser) return;
+    function later() { window.setTimeout(check, seconds * 1000); }
+    function check() {
+      window.fetch(window.location.href, { cache: "no-store", credentials: "same-origin" })
+        .then(function (response) {
+          // A busy (429) or failed answer says nothing about the payment.
+          if (!response.ok) { later(); return; }
+          return response.text().then(function (html) {
+            var now = new DOMParser().parseFromString(html, "text/html")
+              .querySelector("[data-check-every]");
+            if (now && now.dataset.status === element.dataset.status) later();
+            else window.location.reload();
+          });
+        })
+        .catch(later);
+    }
+    later();
+  });
+
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-confirm]");
     if (button && !window.confirm(button.dataset.confirm)) {

@@ -2,7 +2,8 @@
 (docs/architecture.md): merchant dashboard pages in `<app>/dashboard/views.py`,
 customer pages in `<app>/account/views.py` (a feature's pages of either site
 beside them, in a module named for the feature: `installments/account/early.py`),
-public pages in a `pages.py`; and each renders the templates of its own folder:
+the pages of a pay link in `installments/pay/` (`pages.py`, paying from them in
+`paying.py`), public pages in a `pages.py`; and each renders the templates of its own folder:
 `templates/<app>/dashboard/`, `templates/<app>/account/`, or `templates/<app>/`
 outside those two.
 
@@ -27,7 +28,9 @@ RENDERING_MODULES = (
 )
 RENDERING_NAMES = {("django.shortcuts", "render")}
 PAGE_MODULES = {"pages.py"}
-SITE_PACKAGES = ("dashboard", "account")  # who the pages serve: merchants, customers
+# Who the pages serve: merchants, signed-in customers, and whoever holds a pay
+# link (installments/pay/: the pay page and paying from it, no sign-in).
+SITE_PACKAGES = ("dashboard", "account", "pay")
 ALSO_RENDERING = {"urls.py", "page_urls.py", "admin.py"}
 
 

@@ -136,6 +136,9 @@ def test_the_page_shows_its_own_plan_and_never_who_the_customer_is(plan_active):
 
 
 def test_the_page_leaks_no_referrer_and_is_not_indexed_or_cached(link):
+    """Its address goes in no Referer header to another site. Not `no-referrer`:
+    with it a browser posts the page's own forms with `Origin: null`, which the
+    CSRF check refuses (tests/browser/test_pay_page.py posts them)."""
     response = visitor().get(link)
 
     assert response["Referrer-Policy"] == "same-origin"
