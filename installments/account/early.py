@@ -19,7 +19,7 @@ from payments.customers.session import customer_login_required
 from payments.gateway.processors.base import PayChannel
 
 from ..early.models import EarlyPayment
-from ..early.selectors import early_payment_of_plan
+from ..early.selectors import early_payment_installments, early_payment_of_plan
 from ..early.serializers import PayEarlyInput, early_payment_status
 from ..early.services import plan_pay_as_asked
 from ..plans import selectors
@@ -108,11 +108,6 @@ def plan_payment(request, plan_id, payment_id):
             "plan": plan,
             "payment": payment,
             "status": early_payment_status(payment),
-            "installments": [
-                item.installment
-                for item in payment.items.select_related("installment").order_by(
-                    "installment__sequence"
-                )
-            ],
+            "installments": early_payment_installments(payment),
         },
     )

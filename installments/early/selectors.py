@@ -62,3 +62,13 @@ def early_payment_of_merchant(merchant, payment_id: str) -> EarlyPayment:
     return _early_payment(
         EarlyPayment.objects.filter(plan__merchant=merchant), payment_id
     )
+
+
+def early_payment_installments(payment: EarlyPayment) -> list[Installment]:
+    """The installments an early payment pays, in their order in the plan."""
+    return [
+        item.installment
+        for item in payment.items.select_related("installment").order_by(
+            "installment__sequence"
+        )
+    ]
