@@ -41,33 +41,26 @@ def deposit_offline_posted(request, choice: dict) -> bool:
     return True
 
 
+def _offline_deposits(session, customer):
+    """The customer's deposits by transfer or USSD in this session, the latest
+    first (none before the session has a plan)."""
+    if session.plan_id is None:
+        return DepositAttempt.objects.none()
+    return DepositAttempt.objects.filter(
+        plan_id=session.plan_id, customer=customer, channel__in=PayChannel.OFFLINE
+    ).order_by("-number")
+
+
 def offline_deposit_waiting(session, customer) -> DepositAttempt | None:
     """The deposit by transfer or USSD of this session the customer has still
     to pay (or the processor has still to confirm), if any."""
-    if session.plan_id is None:
-        return None
     return (
-        DepositAttempt.objects.filter(
-            plan_id=session.plan_id,
-            customer=customer,
-            channel__in=PayChannel.OFFLINE,
-            status=DepositAttempt.Status.PROCESSING,
-        )
-        .order_by("-number")
+        _offline_deposits(session, customer)
+        .filter(status=DepositAttempt.Status.PROCESSING)
         .first()
     )
 
 
 def offline_deposit_latest(session, customer) -> DepositAttempt | None:
     """The customer's last deposit by transfer or USSD in this session."""
-    if session.plan_id is None:
-        return None
-    return (
-        DepositAttempt.objects.filter(
-            plan_id=session.plan_id,
-            customer=customer,
-            channel__in=PayChannel.OFFLINE,
-        )
-        .order_by("-number")
-        .first()
-    )
+    return _offline_deposits(session, customer).first()

@@ -288,13 +288,18 @@ def session_complete(
         amount=attempt.amount,
         reference=attempt.reference,
         currency=attempt.currency,
-        metadata={
-            "purpose": "deposit",
-            "payment_plan_id": attempt.plan.public_id,
-            "order_reference": attempt.plan.order_reference,
-        },
+        metadata=deposit_metadata(attempt),
     )
     return _answer(_settle(attempt, outcome))
+
+
+def deposit_metadata(attempt: DepositAttempt) -> dict:
+    """What the processor keeps with a deposit's charge, however it is paid."""
+    return {
+        "purpose": "deposit",
+        "payment_plan_id": attempt.plan.public_id,
+        "order_reference": attempt.plan.order_reference,
+    }
 
 
 def abandoned_plans_cancel() -> int:

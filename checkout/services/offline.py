@@ -40,7 +40,7 @@ from payments.methods.services.saved_charges import FAILED, ChargeOutcome
 
 from .. import selectors
 from ..errors import SessionNotFound
-from .completion import _claim, _settle, settle_in_transaction
+from .completion import _claim, _settle, deposit_metadata, settle_in_transaction
 
 logger = logging.getLogger("checkout")
 
@@ -100,11 +100,7 @@ def deposit_offline_start(
             expires_at=attempt.expires_at,
             ussd_bank=ussd_bank,
             currency=attempt.currency,
-            metadata={
-                "purpose": "deposit",
-                "payment_plan_id": attempt.plan.public_id,
-                "order_reference": attempt.plan.order_reference,
-            },
+            metadata=deposit_metadata(attempt),
         )
     except (ProcessorError, ProcessorTimeout) as error:
         logger.warning("Offline deposit %s: no answer: %s", attempt.reference, error)

@@ -18,9 +18,10 @@ from config.web.session_auth import see_other
 from payments.customers.session import customer_login_required
 from payments.gateway.processors.base import PayChannel
 
-from ..early.selectors import early_payment_of_plan
+from ..early.models import EarlyPayment
+from ..early.selectors import early_payment_installments, early_payment_of_plan
 from ..early.serializers import PayEarlyInput, early_payment_status
-from ..early.services import plan_pay_early, plan_pay_offline
+from ..early.services import plan_pay_as_asked
 from ..plans import selectors
 from ..plans.errors import PlanNotFound
 
@@ -48,13 +49,13 @@ def _body(post) -> dict:
     return body
 
 
-def _paid(plan, installment_id: str | None) -> str:
-    if installment_id is None:
+def _paid(plan, data: dict) -> str:
+    if data.get("payoff"):
         return "Your plan is paid off. Thank you!"
     sequence = next(
         row.sequence
         for row in plan.installments.all()
-        if row.public_id == installment_id
+        if row.public_id == data["installment_id"]
     )
     return f"Installment {sequence} is paid. Thank you!"
 
@@ -76,31 +77,16 @@ def plan_pay(request, plan_id):
         messages.error(request, "Choose an installment to pay, or pay off the plan.")
         return back
     data = body.validated_data
-    installment_id = None if data.get("payoff") else data["installment_id"]
     try:
-        if "channel" in data:
-            payment = plan_pay_offline(
-                customer=request.customer,
-                plan=plan,
-                installment_id=installment_id,
-                channel=data["channel"],
-                bank=data.get("bank", ""),
-            )
-            return see_other(
-                reverse(
-                    "account:plan-payment", args=[plan.public_id, payment.public_id]
-                )
-            )
-        paid = plan_pay_early(
-            customer=request.customer,
-            plan=plan,
-            installment_id=installment_id,
-            payment_method_id=data.get("payment_method_id"),
-        )
+        paid = plan_pay_as_asked(customer=request.customer, plan=plan, data=data)
     except DomainError as error:
         messages.error(request, error.message)
-    else:
-        messages.success(request, _paid(paid, installment_id))
+        return back
+    if isinstance(paid, EarlyPayment):
+        return see_other(
+            reverse("account:plan-payment", args=[plan.public_id, paid.public_id])
+        )
+    messages.success(request, _paid(paid, data))
     return back
 
 
@@ -122,11 +108,6 @@ def plan_payment(request, plan_id, payment_id):
             "plan": plan,
             "payment": payment,
             "status": early_payment_status(payment),
-            "installments": [
-                item.installment
-                for item in payment.items.select_related("installment").order_by(
-                    "installment__sequence"
-                )
-            ],
+            "installments": early_payment_installments(payment),
         },
     )

@@ -4,6 +4,7 @@ e-mail and SMS. Every answer is the same whether or not the address has an
 account; both requests are throttled (config.api.login_guard.check_ask_allowed)
 and signing in by code has the password sign-in's throttles."""
 
+from abc import abstractmethod
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -28,35 +29,12 @@ from ..signin import services
 from .views import SignInFormView
 
 
-def _asked(request, form, what: str) -> int | None:
-    """Count the request; the 429 to answer with (the reason on the form), or
-    None when it may go on."""
-    try:
-        check_ask_allowed(
-            kind="customer",
-            what=what,
-            email=form.cleaned_data["email"],
-            client_ip=client_ip(request),
-        )
-    except RateLimited as error:
-        form.add_error(None, error.message)
-        return error.http_status
-    return None
+class _AskByEmailPage(FormPage):
+    """A page asking for the customer's address to send something to (a reset
+    link, a sign-in code): the request is counted first (a 429 with the reason
+    on the form), then `send` answers. `next` is kept through the page."""
 
-
-# --- password reset ----------------------------------------------------------------
-
-
-# Where the customer was going (`next`, e.g. the hosted checkout) when they
-# asked for a reset link: kept in their session, so that when they open the
-# link in the same browser, setting the password sends them on to sign in and
-# back there. The e-mail's link itself carries nothing but the token.
-RESET_SESSION_NEXT = "_customer_password_reset_next"
-
-
-@method_decorator(never_cache, "dispatch")
-class PasswordResetRequestView(FormPage):
-    template_name = "installments/account/password_reset_request.html"
+    what = ""  # the kind of request check_ask_allowed counts
 
     def form(self, data=None):
         return CustomerEmailForm(data)
@@ -70,9 +48,40 @@ class PasswordResetRequestView(FormPage):
         )
 
     def submitted(self, request, form):
-        if (status := _asked(request, form, "password-reset")) is not None:
-            return self.render(request, form, status=status)
-        services.password_reset_send(email=form.cleaned_data["email"])
+        try:
+            check_ask_allowed(
+                kind="customer",
+                what=self.what,
+                email=form.cleaned_data["email"],
+                client_ip=client_ip(request),
+            )
+        except RateLimited as error:
+            form.add_error(None, error.message)
+            return self.render(request, form, status=error.http_status)
+        return self.send(request, form.cleaned_data["email"])
+
+    @abstractmethod
+    def send(self, request, email: str):
+        """Send what was asked for to `email`, then redirect (303)."""
+
+
+# --- password reset ----------------------------------------------------------------
+
+
+# Where the customer was going (`next`, e.g. the hosted checkout) when they
+# asked for a reset link: kept in their session, so that when they open the
+# link in the same browser, setting the password sends them on to sign in and
+# back there. The e-mail's link itself carries nothing but the token.
+RESET_SESSION_NEXT = "_customer_password_reset_next"
+
+
+@method_decorator(never_cache, "dispatch")
+class PasswordResetRequestView(_AskByEmailPage):
+    template_name = "installments/account/password_reset_request.html"
+    what = "password-reset"
+
+    def send(self, request, email):
+        services.password_reset_send(email=email)
         if after := next_path(request):
             request.session[RESET_SESSION_NEXT] = after
         return see_other(_with_next(request, reverse("account:password-reset-sent")))
@@ -147,27 +156,14 @@ def _with_next(request, url: str) -> str:
 
 
 @method_decorator(never_cache, "dispatch")
-class CodeRequestView(FormPage):
+class CodeRequestView(_AskByEmailPage):
     """Asks for the address; a code goes to the account's e-mail and mobile
     number on file, if there is an account (the answer is the same)."""
 
     template_name = "installments/account/code_request.html"
+    what = "sign-in-code"
 
-    def form(self, data=None):
-        return CustomerEmailForm(data)
-
-    def render(self, request, form, status=200):
-        return TemplateResponse(
-            request,
-            self.template_name,
-            {"form": form, "next": next_path(request) or ""},
-            status=status,
-        )
-
-    def submitted(self, request, form):
-        if (status := _asked(request, form, "sign-in-code")) is not None:
-            return self.render(request, form, status=status)
-        email = form.cleaned_data["email"]
+    def send(self, request, email):
         customer = customer_selectors.customer_by_email(email)
         if customer is not None:
             services.sign_in_code_send(customer=customer)

@@ -12,7 +12,6 @@ processor until the customer pays, and its lease is its expiry, which the
 early payments' own expiry job ends (early/expiry.py), never this pass.
 """
 
-import logging
 from datetime import datetime
 
 from django.db import transaction
@@ -21,11 +20,9 @@ from payments.gateway.processors.base import PayChannel
 from payments.methods.services.saved_charges import charge_verify
 
 from ..early.models import EarlyPayment
-from ..early.outcomes import early_payment_settle
+from ..early.outcomes import early_payment_settle, early_payments_settle_each
 from ..plans.models import Installment
 from ..plans.rules import LEASE
-
-logger = logging.getLogger("installments.collection")
 
 
 def _lease_stale(*, now: datetime, limit: int) -> list[EarlyPayment]:
@@ -51,17 +48,13 @@ def early_payments_recover(*, now: datetime, limit: int) -> int:
     """Settle up to `limit` early payments whose lease ended; how many were
     settled (the others stay in flight: the processor could not say). Never
     raises: a payment that cannot be settled now is tried on a later pass."""
-    settled = 0
-    for payment in _lease_stale(now=now, limit=limit):
-        try:
-            outcome = charge_verify(reference=payment.reference, unseen_is_failed=True)
-            payment = early_payment_settle(payment=payment, outcome=outcome)
-        except Exception:
-            logger.exception(
-                "Early payment %s could not be settled; it stays in flight",
-                payment.reference,
-            )
-            continue
-        if payment.status != EarlyPayment.Status.PROCESSING:
-            settled += 1
-    return settled
+    return early_payments_settle_each(
+        _lease_stale(now=now, limit=limit),
+        _verified_and_settled,
+        failure="Early payment %s could not be settled; it stays in flight",
+    )
+
+
+def _verified_and_settled(payment: EarlyPayment) -> EarlyPayment:
+    outcome = charge_verify(reference=payment.reference, unseen_is_failed=True)
+    return early_payment_settle(payment=payment, outcome=outcome)

@@ -12,9 +12,10 @@ from merchants.authentication import resolve_merchant
 
 from ..plans import selectors
 from ..plans.serializers import plan_output
+from .models import EarlyPayment
 from .selectors import early_payment_of_plan
 from .serializers import PayEarlyInput, early_payment_output
-from .services import plan_pay_early, plan_pay_offline
+from .services import plan_pay_as_asked
 
 
 class PlanPayApi(APIView):
@@ -29,25 +30,12 @@ class PlanPayApi(APIView):
     def post(self, request, plan_id):
         plan = selectors.plan_of_customer(request.user, plan_id)
         data = PayEarlyInput.validated(request.data)
-        installment_id = None if data.get("payoff") else data["installment_id"]
-        if "channel" in data:
-            payment = plan_pay_offline(
-                customer=request.user,
-                plan=plan,
-                installment_id=installment_id,
-                channel=data["channel"],
-                bank=data.get("bank", ""),
-            )
+        paid = plan_pay_as_asked(customer=request.user, plan=plan, data=data)
+        if isinstance(paid, EarlyPayment):
             return responses.ok(
-                {"payment": early_payment_output(payment)},
+                {"payment": early_payment_output(paid)},
                 status=status.HTTP_202_ACCEPTED,
             )
-        paid = plan_pay_early(
-            customer=request.user,
-            plan=plan,
-            installment_id=installment_id,
-            payment_method_id=data.get("payment_method_id"),
-        )
         return responses.ok(plan_output(paid))
 
 

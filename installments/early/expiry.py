@@ -25,7 +25,7 @@ from payments.methods.services.saved_charges import (
 
 from .models import EarlyPayment
 from .offline import Unreachable, offline_charge_verify
-from .outcomes import early_payment_settle
+from .outcomes import early_payment_settle, early_payments_settle_each
 
 logger = logging.getLogger("installments.collection")
 
@@ -96,16 +96,8 @@ def early_payments_expire(*, now: datetime | None = None, limit: int = 200) -> i
             expires_at__lte=now,
         ).order_by("expires_at", "id")[:limit]
     )
-    settled = 0
-    for payment in due:
-        try:
-            payment = early_payment_expire(payment=payment)
-        except Exception:
-            logger.exception(
-                "Offline payment %s could not be ended; it stays pending",
-                payment.reference,
-            )
-            continue
-        if payment.status != EarlyPayment.Status.PROCESSING:
-            settled += 1
-    return settled
+    return early_payments_settle_each(
+        due,
+        lambda payment: early_payment_expire(payment=payment),
+        failure="Offline payment %s could not be ended; it stays pending",
+    )

@@ -20,6 +20,7 @@ the engine's recovery). A payment already settled is returned as it is.
 """
 
 import logging
+from collections.abc import Callable, Iterable
 
 from django.db import transaction
 from django.utils import timezone
@@ -182,3 +183,25 @@ def early_payment_settle(
         return EarlyPayment.objects.get(pk=payment.pk)
     with transaction.atomic(durable=True):
         return early_payment_record(payment=payment, outcome=outcome)
+
+
+def early_payments_settle_each(
+    payments: Iterable[EarlyPayment],
+    settle: Callable[[EarlyPayment], EarlyPayment],
+    *,
+    failure: str,
+) -> int:
+    """`settle` each payment (it answers the payment as it is now); how many
+    are no longer in flight. Never raises: a payment that cannot be settled
+    now is logged (`failure`, formatted with its reference) and stays in
+    flight, to be tried on a later pass."""
+    settled = 0
+    for payment in payments:
+        try:
+            payment = settle(payment)
+        except Exception:
+            logger.exception(failure, payment.reference)
+            continue
+        if payment.status != EarlyPayment.Status.PROCESSING:
+            settled += 1
+    return settled

@@ -42,27 +42,33 @@ def early_payment_choices(customer, plan: PaymentPlan) -> EarlyPaymentChoices:
     )
 
 
-def early_payment_of_plan(plan: PaymentPlan, payment_id: str) -> EarlyPayment:
-    """One early payment of the plan (any channel) by its `pay_...` id; 404
-    for any other id."""
-    payment = row_by_public_id(
-        EarlyPayment.objects.filter(plan=plan).select_related("plan"),
-        payment_id,
-        "pay",
-    )
+def _early_payment(rows, payment_id: str) -> EarlyPayment:
+    """The early payment of `rows` with this `pay_...` id; 404 for any other."""
+    payment = row_by_public_id(rows.select_related("plan"), payment_id, "pay")
     if payment is None:
         raise EarlyPaymentNotFound()
     return payment
+
+
+def early_payment_of_plan(plan: PaymentPlan, payment_id: str) -> EarlyPayment:
+    """One early payment of the plan (any channel) by its `pay_...` id; 404
+    for any other id."""
+    return _early_payment(EarlyPayment.objects.filter(plan=plan), payment_id)
 
 
 def early_payment_of_merchant(merchant, payment_id: str) -> EarlyPayment:
     """One early payment of the merchant's plans by its `pay_...` id; 404 for
     any other id (another merchant's too)."""
-    payment = row_by_public_id(
-        EarlyPayment.objects.filter(plan__merchant=merchant).select_related("plan"),
-        payment_id,
-        "pay",
+    return _early_payment(
+        EarlyPayment.objects.filter(plan__merchant=merchant), payment_id
     )
-    if payment is None:
-        raise EarlyPaymentNotFound()
-    return payment
+
+
+def early_payment_installments(payment: EarlyPayment) -> list[Installment]:
+    """The installments an early payment pays, in their order in the plan."""
+    return [
+        item.installment
+        for item in payment.items.select_related("installment").order_by(
+            "installment__sequence"
+        )
+    ]

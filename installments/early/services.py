@@ -201,3 +201,25 @@ def plan_pay_offline(
         f"{timezone.localtime(payment.expires_at):%H:%M} (Lagos time), and the "
         "plan can be paid again then."
     )
+
+
+def plan_pay_as_asked(*, customer, plan: PaymentPlan, data: dict):
+    """Pay as PayEarlyInput's validated `data` asks (the API's body, the plan
+    page's form): with `channel`, `plan_pay_offline` (the pending
+    EarlyPayment, to show how to pay it); else `plan_pay_early` (the plan,
+    paid). Raises what they raise."""
+    installment_id = None if data.get("payoff") else data["installment_id"]
+    if "channel" in data:
+        return plan_pay_offline(
+            customer=customer,
+            plan=plan,
+            installment_id=installment_id,
+            channel=data["channel"],
+            bank=data.get("bank", ""),
+        )
+    return plan_pay_early(
+        customer=customer,
+        plan=plan,
+        installment_id=installment_id,
+        payment_method_id=data.get("payment_method_id"),
+    )

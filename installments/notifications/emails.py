@@ -43,6 +43,11 @@ def order(reference: str) -> str:
     return one_line(reference, ORDER_REFERENCE_LIMIT)
 
 
+def installment_of(sequence: int, count: int) -> str:
+    """Which of a plan's installments a message is about: "installment 2 of 4"."""
+    return f"installment {sequence} of {count}"
+
+
 def hello(customer) -> str:
     """The first line of an e-mail to `customer`."""
     return f"Hello {one_line(customer.first_name, FIRST_NAME_LIMIT)},"

@@ -15,7 +15,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from ..plans.models import PaymentPlan
-from .emails import hello, naira, order, shop
+from .emails import hello, installment_of, naira, order, shop
 from .models import Message
 from .outgoing import PAY_LINK, Outgoing, both, long_day, short_day
 from .selectors import reminder_subject
@@ -36,7 +36,7 @@ def reminder_to_pay(installment) -> list[Outgoing]:
     customer, merchant = plan.customer, plan.merchant
     amount, due = naira(installment.amount), installment.due_date
     reference = order(plan.order_reference)
-    which = f"installment {installment.sequence} of {plan.installment_count}"
+    which = installment_of(installment.sequence, plan.installment_count)
     return both(
         kind=Message.Kind.REMINDER,
         subject=reminder_subject(installment),
@@ -68,7 +68,7 @@ def payment_due(
     (a retry day); the plan defaults if it is not paid by `deadline`."""
     deadline = timezone.localtime(deadline)
     amount, reference = naira(claim.amount), order(claim.order_reference)
-    which = f"installment {claim.sequence} of {claim.installment_count}"
+    which = installment_of(claim.sequence, claim.installment_count)
     opening = (
         f"{which} ({amount}) of your order {reference} from {shop(merchant)} is "
         "due today"

@@ -24,7 +24,7 @@ from django.utils import timezone
 from config.text import one_line
 from payments.gateway.declines import decline_of
 
-from .emails import REASON_LIMIT, hello, naira, order, shop
+from .emails import REASON_LIMIT, hello, installment_of, naira, order, shop
 from .models import Message
 from .outgoing import (
     PAY_LINK,
@@ -50,7 +50,7 @@ def reminder(installment, *, method_label: str | None) -> list[Outgoing]:
     customer, merchant = plan.customer, plan.merchant
     amount, due = naira(installment.amount), installment.due_date
     reference = order(plan.order_reference)
-    which = f"installment {installment.sequence} of {plan.installment_count}"
+    which = installment_of(installment.sequence, plan.installment_count)
     if method_label:
         method_label = plain(method_label)
         charge = f"We will charge it to {method_label} that day."
@@ -95,7 +95,7 @@ def action_required(installment) -> list[Outgoing]:
     plan = installment.plan
     customer, merchant = plan.customer, plan.merchant
     amount, reference = naira(installment.amount), order(plan.order_reference)
-    which = f"installment {installment.sequence} of {plan.installment_count}"
+    which = installment_of(installment.sequence, plan.installment_count)
     why = decline_of(installment.last_failure_reason).text
     until = timezone.localtime(installment.next_attempt_at)
     return both(
@@ -133,7 +133,7 @@ def attempt_subject(claim) -> str:
 
 
 def _which(claim) -> str:
-    return f"installment {claim.sequence} of {claim.installment_count}"
+    return installment_of(claim.sequence, claim.installment_count)
 
 
 def _attempts(claim) -> str:

@@ -26,7 +26,7 @@ from config.web.session_auth import see_other
 from payments.customers.models import SignInCode
 from payments.methods import services as method_services
 
-from ..early.selectors import early_payment_of_plan
+from ..early.selectors import early_payment_installments, early_payment_of_plan
 from ..early.serializers import early_payment_status
 from ..early.services import plan_pay_early, plan_pay_offline
 from ..paylinks.models import PayLink
@@ -195,11 +195,6 @@ def payment_page(request, link: PayLink, token: str, payment_id: str):
             "token": token,
             "payment": payment,
             "status": early_payment_status(payment),
-            "installments": [
-                item.installment
-                for item in payment.items.select_related("installment").order_by(
-                    "installment__sequence"
-                )
-            ],
+            "installments": early_payment_installments(payment),
         },
     )

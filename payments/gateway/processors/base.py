@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from .offline_types import OfflineCharge, OfflineChargeRequest
 from .payout_types import (
     Bank,
     ResolvedAccount,
@@ -129,36 +130,6 @@ class TransactionResult:
 
 
 @dataclass(frozen=True)
-class OfflineCharge:
-    """A one-off charge that waits for the customer to pay it (DESIGN section
-    17): a bank account to transfer the exact amount to, or a USSD code to
-    dial, until `expires_at`. `status` is "pending" (waiting for the customer;
-    `charge.success` arrives when the money lands, and verifying the reference
-    confirms it) or "failed" (the processor said no at once:
-    `gateway_response` says why)."""
-
-    reference: str
-    channel: str  # PayChannel.BANK_TRANSFER or PayChannel.USSD
-    status: str  # "pending" or "failed"
-    amount: int
-    currency: str = "NGN"
-    expires_at: datetime | None = None
-    # Bank transfer: the account that takes this one transfer.
-    bank_name: str = ""
-    account_number: str = ""
-    account_name: str = ""
-    # USSD: the code to dial.
-    ussd_code: str = ""
-    display_text: str = ""
-    gateway_response: str = ""
-    processor_id: str = ""
-
-    @property
-    def pending(self) -> bool:
-        return self.status == "pending"
-
-
-@dataclass(frozen=True)
 class ChargeStep:
     """One reply of the Charge API for a bank account."""
 
@@ -263,6 +234,22 @@ class Processor(ABC):
         pays by `channel` (PayChannel.OFFLINE; `ussd_bank` is a key of
         USSD_BANKS for USSD) until `expires_at`. A POST: on ProcessorTimeout or
         ProcessorError the outcome is unknown, verify the reference."""
+        offline_arguments_check(channel, ussd_bank)
+        return self._offline_charge_open(
+            OfflineChargeRequest(
+                email=email,
+                amount=amount,
+                reference=reference,
+                channel=channel,
+                expires_at=expires_at,
+                ussd_bank=ussd_bank,
+                currency=currency,
+                metadata=metadata or {},
+            )
+        )
+
+    def _offline_charge_open(self, request: OfflineChargeRequest) -> OfflineCharge:
+        """The adapter's half of `charge_offline` (its arguments checked)."""
         raise NotImplementedError
 
     @abstractmethod

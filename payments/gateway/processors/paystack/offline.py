@@ -15,7 +15,7 @@ from django.utils.dateparse import parse_datetime
 
 from config.api.formats import iso_utc
 
-from ..base import OfflineCharge, PayChannel, offline_arguments_check
+from ..base import OfflineCharge, OfflineChargeRequest, PayChannel
 
 # Paystack's `data.status` of a charge that now waits for the customer.
 PENDING_BANK_TRANSFER = "pending_bank_transfer"
@@ -29,39 +29,30 @@ _WAITING = {
 class PaystackOfflineCharges:
     """The transfer and USSD half of PaystackProcessor (mixed into it)."""
 
-    def charge_offline(
-        self,
-        *,
-        email,
-        amount,
-        reference,
-        channel,
-        expires_at,
-        ussd_bank="",
-        currency="NGN",
-        metadata=None,
-    ):
-        offline_arguments_check(channel, ussd_bank)
+    def _offline_charge_open(self, request: OfflineChargeRequest) -> OfflineCharge:
+        channel = request.channel
         payload = {
-            "email": email,
-            "amount": amount,
-            "currency": currency,
-            "reference": reference,
-            "metadata": metadata or {},
+            "email": request.email,
+            "amount": request.amount,
+            "currency": request.currency,
+            "reference": request.reference,
+            "metadata": request.metadata,
         }
         if channel == PayChannel.BANK_TRANSFER:
-            payload["bank_transfer"] = {"account_expires_at": iso_utc(expires_at)}
+            payload["bank_transfer"] = {
+                "account_expires_at": iso_utc(request.expires_at)
+            }
         else:
-            payload["ussd"] = {"type": ussd_bank}
+            payload["ussd"] = {"type": request.ussd_bank}
         body = self._call("POST", "/charge", json=payload)
         with self._parsing("POST /charge"):
             data = body["data"]
             common = {
-                "reference": reference,  # ours, not the echo
+                "reference": request.reference,  # ours, not the echo
                 "channel": channel,
-                "amount": amount,
-                "currency": currency,
-                "expires_at": expires_at,
+                "amount": request.amount,
+                "currency": request.currency,
+                "expires_at": request.expires_at,
                 "display_text": str(data.get("display_text") or ""),
                 "processor_id": str(data.get("id") or ""),
             }
@@ -80,7 +71,7 @@ class PaystackOfflineCharges:
                 bank_name=_required(data["bank"], "name"),
                 account_number=_required(data, "account_number"),
                 account_name=str(data.get("account_name") or ""),
-                **{**common, "expires_at": _expiry(data) or expires_at},
+                **{**common, "expires_at": _expiry(data) or request.expires_at},
             )
 
 

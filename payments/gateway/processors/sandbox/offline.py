@@ -27,9 +27,9 @@ from ...errors import (
 from ...models import SandboxTransaction
 from ..base import (
     OfflineCharge,
+    OfflineChargeRequest,
     PayChannel,
     TransactionStatus,
-    offline_arguments_check,
 )
 from .banks import _duplicate_reference
 
@@ -164,37 +164,25 @@ def _payable_check(row: SandboxTransaction, amount: int | None) -> None:
 class SandboxOfflineCharges:
     """The transfer and USSD half of SandboxProcessor (mixed into it)."""
 
-    def charge_offline(
-        self,
-        *,
-        email,
-        amount,
-        reference,
-        channel,
-        expires_at,
-        ussd_bank="",
-        currency="NGN",
-        metadata=None,
-    ):
-        offline_arguments_check(channel, ussd_bank)
-        if amount <= 0:
+    def _offline_charge_open(self, request: OfflineChargeRequest) -> OfflineCharge:
+        if request.amount <= 0:
             raise _refused("Invalid Amount Sent")
-        if expires_at <= timezone.now():
+        if request.expires_at <= timezone.now():
             raise _refused("account_expires_at must be in the future")
         fields = {
-            "reference": reference,
+            "reference": request.reference,
             "kind": SandboxTransaction.Kind.OFFLINE_CHARGE,
-            "email": email,
-            "amount": amount,
-            "currency": currency,
-            "channel": channel,
-            "expires_at": expires_at,
-            "metadata": metadata or {},
+            "email": request.email,
+            "amount": request.amount,
+            "currency": request.currency,
+            "channel": request.channel,
+            "expires_at": request.expires_at,
+            "metadata": request.metadata,
         }
-        if channel == PayChannel.USSD:
-            fields["bank_code"] = ussd_bank
+        if request.channel == PayChannel.USSD:
+            fields["bank_code"] = request.ussd_bank
         else:
-            fields["account_number"] = sandbox_account_number(reference)
+            fields["account_number"] = sandbox_account_number(request.reference)
         try:
             with transaction.atomic():
                 row = SandboxTransaction.objects.create(**fields)
