@@ -3,9 +3,9 @@
 customer pages in `<app>/account/views.py` (a feature's pages of either site
 beside them, in a module named for the feature: `installments/account/early.py`),
 the pages of a pay link in `installments/pay/` (`pages.py`, paying from them in
-`paying.py`), public pages in a `pages.py`; and each renders the templates of its own folder:
-`templates/<app>/dashboard/`, `templates/<app>/account/`, or `templates/<app>/`
-outside those two.
+`paying.py`), public pages in a `pages.py`; and each renders the templates of
+its own folder: `templates/<app>/dashboard/`, `templates/<app>/account/`,
+`templates/<app>/pay/`, or `templates/<app>/` outside those.
 
 A module renders pages when it imports Django's template responses, `render`,
 the template loader or its class-based views; the URL modules that route a

@@ -66,8 +66,16 @@ APRIL = BOUGHT_ON + timedelta(days=10)  # the expiring card has expired
 def test_the_table_classes_every_reason_as_design_section_15_says():
     soft = {reason for reason, row in DECLINES.items() if row.retryable}
     hard = {reason for reason, row in DECLINES.items() if not row.retryable}
-    # `expired`: a bank transfer or USSD payment not completed in time (DESIGN 17).
-    assert soft == {"insufficient_funds", "processor_error", "do_not_honor", "expired"}
+    # `expired`: a bank transfer or USSD payment not completed in time;
+    # `not_paid`: a manual plan's installment its customer has not paid yet
+    # (DESIGN 17).
+    assert soft == {
+        "insufficient_funds",
+        "processor_error",
+        "do_not_honor",
+        "expired",
+        "not_paid",
+    }
     assert hard == {
         "card_expired",
         "authorization_revoked",
