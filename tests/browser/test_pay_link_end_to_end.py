@@ -24,7 +24,12 @@ from webhooks.models import Delivery, Event
 
 from .. import servers
 from ..installments.conftest import check_ledger
-from ..installments.live_api import Api, customer_with_card, signed
+from ..installments.live_api import (
+    Api,
+    bought_over_http,
+    customer_with_card,
+    signed,
+)
 from ..installments.refund_model import fee
 from ..scale_out.clusters import tail, wait_for
 from ..webhooks.conftest import make_subscriber
@@ -81,27 +86,7 @@ def test_a_failed_installment_is_paid_from_its_pay_link_by_transfer(
         customer, _, card = customer_with_card(
             base, card_number=CARD_EXPIRES_THIS_MONTH
         )
-        token = shop.post(
-            "/api/v1/checkout/sessions",
-            {
-                "merchant_id": merchant.public_id,
-                "amount": 250_000,
-                "currency": "NGN",
-                "title": "Samsung Galaxy A55",
-                "order_reference": "ORD-1001",
-                "customer_email": "ada@mail.example.com",
-            },
-            expect=201,
-        )["data"]["session_token"]
-        plan = customer.post(
-            f"/api/v1/checkout/sessions/{token}/complete",
-            {
-                "schedule_type": "monthly",
-                "installment_count": 3,
-                "payment_method_id": card,
-            },
-            expect=201,
-        )["data"]
+        plan = bought_over_http(shop, customer, merchant, card)
         first = plan["installments"][0]
 
         # The plan's first due date, next month: the card of this month fails

@@ -72,6 +72,29 @@ def customer_with_card(
     return customer, customer_id, card
 
 
+def bought_over_http(shop: Api, customer: Api, merchant, card: str) -> dict:
+    """The order the end-to-end tests buy over HTTP: a checkout session of
+    250,000 kobo (ORD-1001) opened with the merchant's key, completed by the
+    customer in 3 monthly installments on `card`; the plan."""
+    token = shop.post(
+        "/api/v1/checkout/sessions",
+        {
+            "merchant_id": merchant.public_id,
+            "amount": 250_000,
+            "currency": "NGN",
+            "title": "Samsung Galaxy A55",
+            "order_reference": "ORD-1001",
+            "customer_email": "ada@mail.example.com",
+        },
+        expect=201,
+    )["data"]["session_token"]
+    return customer.post(
+        f"/api/v1/checkout/sessions/{token}/complete",
+        {"schedule_type": "monthly", "installment_count": 3, "payment_method_id": card},
+        expect=201,
+    )["data"]
+
+
 def signed(received) -> bool:
     """The receiver's own check, by the rule of docs/webhooks.md."""
     expected = hmac.new(SECRET.encode(), received.body, hashlib.sha256).hexdigest()

@@ -23,7 +23,7 @@ from .. import servers
 from ..scale_out.clusters import tail, wait_for
 from ..webhooks.conftest import make_subscriber
 from .conftest import check_ledger
-from .live_api import Api, customer_with_card, signed
+from .live_api import Api, bought_over_http, customer_with_card, signed
 from .refund_model import fee
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -75,27 +75,7 @@ def test_refunds_over_http_reach_the_receiver_once_signed_and_the_wallet_to_the_
         shop = Api(base, api_key)
         wallet = f"/api/v1/merchant/{merchant.public_id}/wallet"
         customer, customer_id, card = customer_with_card(base)
-        token = shop.post(
-            "/api/v1/checkout/sessions",
-            {
-                "merchant_id": merchant.public_id,
-                "amount": 250_000,
-                "currency": "NGN",
-                "title": "Samsung Galaxy A55",
-                "order_reference": "ORD-1001",
-                "customer_email": "ada@mail.example.com",
-            },
-            expect=201,
-        )["data"]["session_token"]
-        plan = customer.post(
-            f"/api/v1/checkout/sessions/{token}/complete",
-            {
-                "schedule_type": "monthly",
-                "installment_count": 3,
-                "payment_method_id": card,
-            },
-            expect=201,
-        )["data"]
+        plan = bought_over_http(shop, customer, merchant, card)
         plan_url = f"/api/v1/payment-plans/{plan['id']}"
 
         collected = shop.post(
