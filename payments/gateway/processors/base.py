@@ -248,9 +248,9 @@ class Processor(ABC):
             )
         )
 
+    @abstractmethod
     def _offline_charge_open(self, request: OfflineChargeRequest) -> OfflineCharge:
         """The adapter's half of `charge_offline` (its arguments checked)."""
-        raise NotImplementedError
 
     @abstractmethod
     def charge_authorization(
