@@ -13,6 +13,17 @@ from config.text import no_control_characters
 
 API_KEY_PREFIX = "service_live_sk_"
 BUSINESS_NAME_MAX_LENGTH = 200
+LEGAL_TEXT_MAX_LENGTH = 200
+REFUND_POLICY_MAX_LENGTH = 2000
+# The merchant settings the key facts box needs (DESIGN section 18); the
+# dashboard lists the ones still empty.
+LEGAL_SETTINGS = (
+    "legal_name",
+    "support_email",
+    "support_phone",
+    "fccpc_registration_number",
+    "refund_policy",
+)
 
 
 SCHEDULE_TYPES = ("monthly", "biweekly", "weekly")
@@ -100,6 +111,21 @@ class Merchant(PasswordCredentials, StateMachine):
     # "payment due" notice instead of charging). Read once, when a plan is
     # created (`PaymentPlan.collection`): turning it off later changes no plan.
     manual_collection = models.BooleanField(default=False)
+
+    # What the key facts box, the agreement and its PDF say of the merchant
+    # (DESIGN section 18). Customers read them: one line each (no control
+    # characters), except the refund policy, which is shown as typed, escaped.
+    legal_name = models.CharField(
+        max_length=LEGAL_TEXT_MAX_LENGTH, blank=True, validators=[no_control_characters]
+    )
+    support_email = models.EmailField(max_length=254, blank=True)
+    support_phone = models.CharField(
+        max_length=20, blank=True, validators=[no_control_characters]
+    )
+    fccpc_registration_number = models.CharField(
+        max_length=60, blank=True, validators=[no_control_characters]
+    )
+    refund_policy = models.TextField(max_length=REFUND_POLICY_MAX_LENGTH, blank=True)
 
     # Outbound webhooks (DESIGN section 10); the secret is encrypted at rest.
     webhook_url = models.URLField(max_length=500, blank=True)

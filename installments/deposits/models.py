@@ -79,6 +79,12 @@ class DepositAttempt(StateMachine):
     ussd_code = models.CharField(max_length=60, blank=True)
     amount = models.BigIntegerField()
     currency = models.CharField(max_length=3, default="NGN")
+    # The customer's consent to the key facts (DESIGN section 18), given with
+    # the completion that opened this attempt: when, and from which address
+    # and browser. The agreement record is made from the succeeding attempt's.
+    terms_accepted_at = models.DateTimeField(null=True, blank=True)
+    terms_ip = models.GenericIPAddressField(null=True, blank=True)
+    terms_user_agent = models.CharField(max_length=255, blank=True)
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.PROCESSING
     )

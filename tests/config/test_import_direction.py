@@ -42,6 +42,7 @@ INSTALLMENTS_LAYERS = [
     "deposits",
     "early",
     "collection",
+    "agreements",
     "cancellation",
     "refunds",
     "reschedules",
