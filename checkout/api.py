@@ -16,14 +16,17 @@ from merchants.errors import MerchantNotActive, MerchantNotFound
 from payments.customers import selectors as customer_selectors
 
 from . import selectors, services
+from .consent import consent_of
 from .errors import (
     CustomerNotFound,
     PaymentLinkNotFound,
     SessionNotFound,
 )
+from .key_facts import session_key_facts
 from .models import LINK_ID_PREFIX
 from .serializers import (
     CompleteInput,
+    KeyFactsQuery,
     PaymentLinkCreateInput,
     PaymentLinkToggleInput,
     PreviewInput,
@@ -84,6 +87,21 @@ def _merchant_open_to_customers(merchant_id: str):
     return merchant
 
 
+def _score_for(request, customer_id: str | None) -> int:
+    """Whose score decides the deposit: an API key's named customer (else a new
+    customer's), a customer JWT's own (no one else's: 404)."""
+    if credential_kind(request) == "api_key":
+        customer = (
+            customer_selectors.customer_by_public_id(customer_id)
+            if customer_id
+            else None
+        )
+        return customer.score if customer is not None else NEW_CUSTOMER_SCORE
+    if customer_id and customer_id != request.user.public_id:
+        raise CustomerNotFound()
+    return request.user.score
+
+
 class PreviewApi(APIView):
     """`POST /api/v1/checkout/preview` (endpoint 3): an API key previews for any
     customer of its own merchant (unknown or absent customer: a new customer); a
@@ -97,19 +115,36 @@ class PreviewApi(APIView):
         customer_id = fields.pop("customer_id", None)
         if credential_kind(request) == "api_key":
             merchant = resolve_merchant(request, merchant_id)
-            customer = (
-                customer_selectors.customer_by_public_id(customer_id)
-                if customer_id
-                else None
-            )
-            score = customer.score if customer is not None else NEW_CUSTOMER_SCORE
         else:
             merchant = _merchant_open_to_customers(merchant_id)
-            if customer_id and customer_id != request.user.public_id:
-                raise CustomerNotFound()
-            score = request.user.score
+        score = _score_for(request, customer_id)
         terms = selectors.plan_preview(merchant=merchant, score=score, **fields)
         return responses.ok(preview_output(terms))
+
+
+class SessionKeyFactsApi(APIView):
+    """`GET /api/v1/checkout/sessions/<token>/key-facts` (DESIGN section 18): the
+    key facts of the plan a choice makes, for a merchant's own checkout page to
+    show before the customer agrees. Credentials as the preview's; an API key
+    sees its own merchant's sessions only."""
+
+    permission_classes = [accepts("api_key", "customer_jwt")]
+
+    def get(self, request, token):
+        session = selectors.session_by_token(token)
+        if session is None:
+            raise SessionNotFound()
+        if credential_kind(request) == "api_key":
+            if resolve_merchant(request).pk != session.merchant_id:
+                raise SessionNotFound()
+        elif not session.merchant.is_active:
+            raise MerchantNotActive()
+        fields = KeyFactsQuery.validated(request.query_params)
+        score = _score_for(request, fields.pop("customer_id", None))
+        terms = selectors.plan_preview(
+            merchant=session.merchant, score=score, amount=session.amount, **fields
+        )
+        return responses.ok(session_key_facts(session, terms))
 
 
 class SessionCompleteApi(APIView):
@@ -120,7 +155,10 @@ class SessionCompleteApi(APIView):
 
     def post(self, request, token):
         values = CompleteInput.validated(request.data)
-        plan = services.session_complete(token=token, customer=request.user, **values)
+        consent = consent_of(request, values.pop("terms_accepted", False))
+        plan = services.session_complete(
+            token=token, customer=request.user, consent=consent, **values
+        )
         return responses.created(plan_output(plan))
 
 

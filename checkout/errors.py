@@ -41,3 +41,13 @@ class PaymentMethodRequired(DomainError):
         "Choose a card or bank account: your installments are collected from it "
         "automatically, even when you pay the deposit by bank transfer or USSD."
     )
+
+
+class TermsNotAccepted(DomainError):
+    code = "terms_not_accepted"
+    http_status = 422
+    message = (
+        "Show the customer the key facts of this checkout (GET "
+        "/api/v1/checkout/sessions/<token>/key-facts) and send terms_accepted: "
+        "true once they agree. Nothing was charged."
+    )

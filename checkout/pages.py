@@ -16,6 +16,7 @@ middleware when a page calls `allow_framing_by`).
 """
 
 from django.http import HttpResponseRedirect, JsonResponse
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.cache import (
@@ -41,6 +42,8 @@ from payments.gateway.selectors import processor_page_origins
 from payments.methods.selectors import payment_methods_chargeable
 
 from . import selectors, services
+from .consent import TERMS_UNTICKED, consent_of
+from .key_facts import key_facts_display, session_key_facts
 from .models import CheckoutSession
 from .offline_choice import (
     deposit_choices,
@@ -162,6 +165,7 @@ def _pay_page(request, session, customer, *, error="", status=200):
                 kind == rules.MONTHLY for kind, _ in options["schedules"]
             ),
             "preview": preview_display(terms, session.currency) if terms else None,
+            "facts": terms and key_facts_display(session_key_facts(session, terms)),
             "preview_error": options["refusal"] or preview_error,
             "methods": methods,
             "selected_method": selected,
@@ -268,8 +272,19 @@ def checkout_preview(request, token):
             {"ok": False, "error": {"message": options["refusal"] or problem}},
             status=422,
         )
+    facts = session_key_facts(session, terms)
+    key_facts_html = render_to_string(
+        "checkout/_key_facts.html", {"facts": key_facts_display(facts)}
+    )
     response = JsonResponse(
-        {"ok": True, "data": preview_display(terms, session.currency)}
+        {
+            "ok": True,
+            "data": {
+                **preview_display(terms, session.currency),
+                "key_facts": facts,
+                "key_facts_html": key_facts_html,
+            },
+        }
     )
     add_never_cache_headers(response)
     return response
@@ -283,6 +298,9 @@ def checkout_pay(request, token):
     customer = session_customer(request)
     if customer is None:
         return see_other(_checkout_url(session))
+    consent = consent_of(request, bool(request.POST.get("terms_accepted")))
+    if consent is None:
+        return _pay_page(request, session, customer, error=TERMS_UNTICKED, status=422)
     count = int_or_none(request.POST.get("installment_count"))
     schedule = request.POST.get("schedule_type", "")[:32]
     choice = dict(
@@ -292,6 +310,7 @@ def checkout_pay(request, token):
         installment_count=count if count is not None else -1,
         payment_method_id=request.POST.get("payment_method_id", "")[:40],
         preferred_day=preferred_day_choice(request.POST.get("preferred_day"), schedule),
+        consent=consent,
     )
     try:
         if deposit_offline_posted(request, choice):

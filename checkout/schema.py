@@ -38,7 +38,7 @@ from config.api.schema import (
 from installments.plans import rules
 from installments.plans.schema import PAYMENT_PLAN, PREFERRED_DAY
 
-from . import api
+from . import api, key_facts_schema  # noqa: F401 (describes its operation)
 from .serializers import (
     CompleteInput,
     PaymentLinkCreateInput,
@@ -104,20 +104,30 @@ describe_fields(
     installment_count=INSTALLMENT_COUNT,
 )
 describe_fields(
-    CompleteInput, schedule_type=SCHEDULE_TYPE, installment_count=INSTALLMENT_COUNT
+    CompleteInput,
+    schedule_type=SCHEDULE_TYPE,
+    installment_count=INSTALLMENT_COUNT,
+    terms_accepted={
+        "enum": [True],
+        "description": "true once the customer has seen the key facts "
+        "(GET .../key-facts) and agreed; anything else is a 422 "
+        "`terms_not_accepted` and nothing is charged.",
+    },
 )
 # A preferred day only with a monthly schedule (else 400 invalid_preferred_day):
 # the schedule is monthly, or preferred_day is null or left out. Without `enum`,
 # which drf-spectacular would turn into components of their own.
 ONLY_NULL = {"type": "integer", "nullable": True, "not": {"type": "integer"}}
-for _serializer in (PreviewInput, CompleteInput):
-    describe_body(
-        _serializer,
-        anyOf=[
-            {"properties": {"schedule_type": {"pattern": f"^{rules.MONTHLY}$"}}},
-            {"properties": {"preferred_day": ONLY_NULL}},
-        ],
-    )
+MONTHLY_OR_NO_DAY = [
+    {"properties": {"schedule_type": {"pattern": f"^{rules.MONTHLY}$"}}},
+    {"properties": {"preferred_day": ONLY_NULL}},
+]
+describe_body(PreviewInput, anyOf=MONTHLY_OR_NO_DAY)
+# `terms_accepted` is required by the contract, not by the serializer: a
+# completion without it is the 422 `terms_not_accepted`, not a 400.
+describe_body(
+    CompleteInput, anyOf=MONTHLY_OR_NO_DAY, allOf=[{"required": ["terms_accepted"]}]
+)
 describe_fields(
     PaymentLinkCreateInput,
     amount=AMOUNT,
@@ -267,7 +277,9 @@ extend_schema_view(
         description="For consumer apps of your own (the hosted checkout does the "
         "same). The plan is computed as the preview computes it, with the "
         "customer's score and the merchant's configuration today; the deposit is "
-        "charged at once on the chosen method. 409 `session_completed`, "
+        "charged at once on the chosen method. Without `terms_accepted: true` "
+        "(the customer agreed to the key facts) 422 `terms_not_accepted` and "
+        "nothing is charged or written. 409 `session_completed`, "
         "`session_expired`, `order_already_paid` or `payment_in_progress`; 402 "
         "`payment_failed` (the session stays open for another method); 404 for an "
         "unknown session or a payment method that is not the customer's own active "
@@ -285,6 +297,7 @@ extend_schema_view(
                     "schedule_type": "monthly",
                     "installment_count": 3,
                     "payment_method_id": "pm_6cWq1Zk8Lm3Rt9Xb",
+                    "terms_accepted": True,
                 },
             ),
             OpenApiExample(
@@ -295,6 +308,7 @@ extend_schema_view(
                     "installment_count": 6,
                     "payment_method_id": "pm_6cWq1Zk8Lm3Rt9Xb",
                     "preferred_day": "last_working_day",
+                    "terms_accepted": True,
                 },
             ),
         ],

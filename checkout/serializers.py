@@ -82,6 +82,29 @@ class PreviewInput(StrictSerializer):
     preferred_day = preferred_day_field()
 
 
+class KeyFactsQuery(serializers.Serializer):
+    """`?schedule_type=&installment_count=&preferred_day=&customer_id=` of
+    `GET .../key-facts`: the preview's choices, as a query spells them."""
+
+    schedule_type = serializers.CharField(max_length=32)
+    installment_count = serializers.IntegerField()
+    preferred_day = serializers.CharField(max_length=32, required=False)
+    customer_id = serializers.CharField(max_length=40, required=False)
+
+    def validate_preferred_day(self, value):
+        """A day of the month, 1-28, or `last_working_day` (as the JSON field
+        takes them; the plan rules say whether the schedule takes one)."""
+        day = int(value) if value.isdigit() else value
+        return PreferredDayField().run_validation(day)
+
+    @classmethod
+    def validated(cls, query) -> dict:
+        # A plain dict: given a QueryDict, DRF reads `?preferred_day=` as absent.
+        serializer = cls(data={k: v for k, v in query.dict().items() if v != ""})
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+
 def session_created_output(session) -> dict:
     return {
         "session_token": session.token,
@@ -117,6 +140,9 @@ class CompleteInput(StrictSerializer):
     installment_count = StrictIntegerField()
     payment_method_id = StrictCharField(max_length=40)
     preferred_day = preferred_day_field()
+    # The customer agreed to the key facts (DESIGN section 18); anything but
+    # true is refused by the completion with 422 `terms_not_accepted`.
+    terms_accepted = StrictBooleanField(required=False)
 
 
 class PaymentLinkCreateInput(StrictSerializer):

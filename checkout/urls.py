@@ -14,6 +14,11 @@ urlpatterns = [
         api.SessionCompleteApi.as_view(),
         "checkout-session-complete",
     ),
+    *api_path(
+        "checkout/sessions/<str:token>/key-facts",
+        api.SessionKeyFactsApi.as_view(),
+        "checkout-session-key-facts",
+    ),
     *api_path("checkout/preview", api.PreviewApi.as_view(), "checkout-preview"),
     *api_path("payment-links", api.PaymentLinkCreateApi.as_view(), "payment-links"),
     *api_path(

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from checkout.services.completion import session_complete
 from checkout.services.links import payment_link_session_open
 from checkout.services.sessions import session_create
+from installments.deposits.consent import Consent
 from installments.plans.models import PaymentPlan
 from payments.customers.services import customer_register
 from payments.gateway.processors import get_processor
@@ -22,6 +23,10 @@ __all__ = ["CARD_INSUFFICIENT_FUNDS", "CARD_SUCCEEDS", "Shopper", "plan_open"]
 
 # Where the sandbox's card form sends the customer back (a shop's own page).
 CALLBACK_URL = "https://demo-store.example.com/cards/done"
+
+# The demo's customers agree to the key facts as a page would record it: no
+# address (nobody was at a browser), the demo named as the user agent.
+DEMO_CONSENT = Consent(ip=None, user_agent="demo data (manage.py)")
 
 
 @dataclass
@@ -87,4 +92,5 @@ def plan_open(
         schedule_type=schedule,
         installment_count=count,
         payment_method_id=method.public_id,
+        consent=DEMO_CONSENT,
     )

@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from installments.deposits import services as plans
+from installments.deposits.consent import Consent
 from installments.deposits.models import DepositAttempt
 from installments.plans import rules
 from installments.plans import selectors as plan_selectors
@@ -51,6 +52,7 @@ from ..errors import (
     SessionCompleted,
     SessionExpired,
     SessionNotFound,
+    TermsNotAccepted,
 )
 from ..models import CheckoutSession
 
@@ -105,6 +107,7 @@ def _claim(
     installment_count,
     preferred_day,
     method_id,
+    consent: Consent,
     channel: str = "",
     expires_at=None,
 ) -> DepositAttempt:
@@ -139,8 +142,19 @@ def _claim(
             session.plan = plan
             session.save(update_fields=["plan"])
         return plans.deposit_attempt_open(
-            plan=plan, payment_method=method, channel=channel, expires_at=expires_at
+            plan=plan,
+            payment_method=method,
+            consent=consent,
+            channel=channel,
+            expires_at=expires_at,
         )
+
+
+def consent_required(consent: Consent | None) -> Consent:
+    """No deposit without the customer's consent to the key facts."""
+    if consent is None:
+        raise TermsNotAccepted()
+    return consent
 
 
 def _refuse_closed(session: CheckoutSession, order_sessions) -> None:
@@ -260,13 +274,16 @@ def session_complete(
     schedule_type: str,
     installment_count: int,
     payment_method_id: str,
+    consent: Consent | None,
     preferred_day: rules.PreferredDay = None,
 ) -> PaymentPlan:
     """Charge the deposit and start the plan; see the module's docstring.
     `preferred_day` (monthly plans) is kept on the plan: the due dates made when
-    the deposit is collected snap to it.
+    the deposit is collected snap to it. `consent` is the customer's agreement
+    to the key facts (DESIGN section 18), kept on the deposit attempt.
 
-    Raises 404 (session or payment method), 409 (`session_completed`,
+    Raises 404 (session), 422 `terms_not_accepted` without consent (before
+    anything is written), 404 (payment method), 409 (`session_completed`,
     `session_expired`, `payment_in_progress`, `order_already_paid`), 422 (plan
     rules), 400 `invalid_preferred_day` or 402 `payment_failed` (the decline is
     recorded first).
@@ -274,6 +291,7 @@ def session_complete(
     session = selectors.session_by_token(token)
     if session is None:
         raise SessionNotFound()
+    consent = consent_required(consent)
     _settle_stale_attempt_of(session)
     attempt = _claim(
         session=session,
@@ -282,6 +300,7 @@ def session_complete(
         installment_count=installment_count,
         preferred_day=preferred_day,
         method_id=payment_method_id,
+        consent=consent,
     )
     outcome = saved_method_charge(
         method=attempt.payment_method,

@@ -25,6 +25,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from installments.deposits import services as plans
+from installments.deposits.consent import Consent
 from installments.deposits.models import DepositAttempt
 from installments.deposits.selectors import (
     deposit_offline_by_public_id,
@@ -40,7 +41,13 @@ from payments.methods.services.saved_charges import FAILED, ChargeOutcome
 
 from .. import selectors
 from ..errors import SessionNotFound
-from .completion import _claim, _settle, deposit_metadata, settle_in_transaction
+from .completion import (
+    _claim,
+    _settle,
+    consent_required,
+    deposit_metadata,
+    settle_in_transaction,
+)
 
 logger = logging.getLogger("checkout")
 
@@ -63,6 +70,7 @@ def deposit_offline_start(
     schedule_type: str,
     installment_count: int,
     channel: str,
+    consent: Consent | None,
     ussd_bank: str = "",
     payment_method_id: str = "",
     preferred_day: rules.PreferredDay = None,
@@ -81,6 +89,7 @@ def deposit_offline_start(
     session = selectors.session_by_token(token)
     if session is None:
         raise SessionNotFound()
+    consent = consent_required(consent)
     attempt = _claim(
         session=session,
         customer=customer,
@@ -88,6 +97,7 @@ def deposit_offline_start(
         installment_count=installment_count,
         preferred_day=preferred_day,
         method_id=payment_method_id,
+        consent=consent,
         channel=channel,
         expires_at=timezone.now() + OFFLINE_DEPOSIT_LIFETIME,
     )

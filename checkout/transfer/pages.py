@@ -16,6 +16,7 @@ from installments.deposits.models import DepositAttempt
 from payments.customers.session import session_customer
 
 from .. import selectors
+from ..key_facts import pending_plan_key_facts
 from ..models import CheckoutSession
 from ..offline_choice import offline_deposit_latest
 from ..pages import _page
@@ -49,6 +50,7 @@ def checkout_deposit(request, token):
             "refresh_seconds": REFRESH_SECONDS if waiting else None,
             "can_retry": session.status_at() == CheckoutSession.Status.OPEN,
             "here": reverse("checkout-deposit", args=[token]),
+            "facts": pending_plan_key_facts(session, attempt.plan) if waiting else None,
         },
         merchant=session.merchant,
     )

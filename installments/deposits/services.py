@@ -22,6 +22,7 @@ from ..plans.errors import PaymentInProgress
 from ..plans.milestones import milestones_reach
 from ..plans.models import Installment, PaymentPlan, start_of_day
 from ..plans.services import lock_plan
+from .consent import Consent
 from .models import DepositAttempt
 
 # The closed list of `payment.failed` reasons (docs/webhooks.md), from the one
@@ -82,12 +83,14 @@ def deposit_attempt_open(
     *,
     plan: PaymentPlan,
     payment_method,
+    consent: Consent,
     channel: str = "",
     expires_at: datetime | None = None,
 ) -> DepositAttempt:
     """Claim the next deposit attempt of a pending plan (locked by the caller):
     charged on `payment_method`, or by `channel` (bank transfer or USSD, with
     `payment_method` the one the installments are collected from, or None).
+    It keeps the customer's `consent` to the key facts, stamped now.
 
     Committed before the processor is called; while it is in flight no other
     attempt can open (409 `payment_in_progress`, and a database constraint)."""
@@ -114,6 +117,9 @@ def deposit_attempt_open(
             expires_at=expires_at,
             amount=plan.deposit_amount,
             currency=plan.currency,
+            terms_accepted_at=timezone.now(),
+            terms_ip=consent.ip,
+            terms_user_agent=consent.user_agent,
         )
 
 

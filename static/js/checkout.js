@@ -154,6 +154,8 @@
   if (!form) return;
   var preview = document.getElementById("preview");
   var button = document.getElementById("pay-button");
+  var keyFacts = document.getElementById("key-facts");
+  var consent = document.getElementById("terms_accepted");
   var hasMethod = form.querySelector('input[name="payment_method_id"]') !== null;
   var latest = 0;
 
@@ -179,6 +181,12 @@
       list.append(row);
     });
     preview.append(today, list);
+    // The key facts as the server renders them (escaped there): the box shows
+    // exactly what the plan will be. Parsed, never run: no script in it runs.
+    if (keyFacts && data.key_facts_html) {
+      var parsed = new DOMParser().parseFromString(data.key_facts_html, "text/html");
+      keyFacts.replaceChildren.apply(keyFacts, Array.from(parsed.body.childNodes));
+    }
     button.textContent = data.pay_label;
     button.disabled = !hasMethod;
   }
@@ -190,6 +198,7 @@
     p.setAttribute("role", "alert");
     p.textContent = message;
     preview.append(p);
+    if (keyFacts) keyFacts.textContent = "Choose a plan to see its key facts.";
     button.disabled = true;
   }
 
@@ -239,6 +248,8 @@
   form.querySelectorAll("[data-preview-input]").forEach(function (input) {
     input.addEventListener("change", function () {
       showPayday();
+      // The customer agreed to the plan they saw: another one asks again.
+      if (consent) consent.checked = false;
       refresh();
     });
   });

@@ -25,6 +25,7 @@ from checkout import services as checkout_services
 from checkout.models import PaymentLink
 from config.api.auth import ROLE_CUSTOMER, ROLE_MERCHANT
 from config.api.ids import random_token
+from installments.deposits.consent import Consent
 from installments.early.models import EarlyPayment
 from installments.early.sandbox import early_payment_sandbox_expire
 from installments.early.services import plan_pay_offline
@@ -157,6 +158,7 @@ def active_plan(merchant, card: PaymentMethod) -> PaymentPlan:
         schedule_type="monthly",
         installment_count=3,
         payment_method_id=card.public_id,
+        consent=Consent(ip="203.0.113.9", user_agent="contract tests"),
     )
 
 

@@ -119,6 +119,14 @@ ROUTES: dict[str, Route] = {
     "/api/v1/checkout/sessions/{token}": Route(
         PUBLIC, params=lambda w: {"token": "fcs_unknown"}
     ),
+    # Any signed-in customer holding the token may read the figures (as the
+    # hosted page shows them); another merchant's key gets 404: that is
+    # tests/checkout/test_key_facts.py's, the matrix sends no query here.
+    "/api/v1/checkout/sessions/{token}/key-facts": Route(
+        ("api_key", "customer_jwt"),
+        params=lambda w: {"token": w.open_session()},
+        owned=False,
+    ),
     "/api/v1/checkout/preview": Route(
         ("api_key", "customer_jwt"),
         body=lambda w: {
@@ -137,6 +145,7 @@ ROUTES: dict[str, Route] = {
             "schedule_type": "monthly",
             "installment_count": 3,
             "payment_method_id": w.card.public_id,
+            "terms_accepted": True,
         },
     ),
     # Payment links.

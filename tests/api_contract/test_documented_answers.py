@@ -407,6 +407,7 @@ def test_checkout_completion_plans_and_payment_links(check, world, db):
         "schedule_type": "monthly",
         "installment_count": 3,
         "payment_method_id": world.card.public_id,
+        "terms_accepted": True,
     }
     token = world.open_session()
     template = "/api/v1/checkout/sessions/{token}/complete"

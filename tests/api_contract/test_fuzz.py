@@ -159,6 +159,13 @@ def _put_real_ids(case, world) -> None:
         if "created_after" in case.query:
             before = world.event.created_at - timedelta(seconds=1)
             case.query["created_after"] = iso_utc(before)
+    if isinstance(case.query, dict) and case.operation.path.endswith("/key-facts"):
+        # A choice the world's merchant offers, for `me` (or a new customer).
+        case.query.update(
+            schedule_type="monthly", installment_count=1 + fingerprint % 3
+        )
+        if "customer_id" in case.query:
+            case.query["customer_id"] = ids["customer_id"]()
     body = case.body
     if case.operation.path.endswith("/reschedule"):
         _put_real_reschedule(case, world)

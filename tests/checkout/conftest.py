@@ -136,6 +136,7 @@ def complete(shopper: Shopper, token: str, method_id: str, **overrides):
             "schedule_type": "monthly",
             "installment_count": 3,
             "payment_method_id": method_id,
+            "terms_accepted": True,
         }
         | overrides,
     )

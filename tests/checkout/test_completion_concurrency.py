@@ -37,6 +37,7 @@ def completer(shopper, token, method_id):
                 "schedule_type": "monthly",
                 "installment_count": 3,
                 "payment_method_id": method_id,
+                "terms_accepted": True,
             },
             format="json",
         )

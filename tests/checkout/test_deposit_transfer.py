@@ -48,6 +48,7 @@ def _pay_by(browser, token, channel, method_id="", **extra):
             "installment_count": "3",
             "payment_method_id": method_id,
             "deposit_channel": channel,
+            "terms_accepted": "yes",
             **extra,
         },
     )

@@ -32,6 +32,7 @@ def pay_on_page(browser, token, method_id, count=3):
             "schedule_type": "monthly",
             "installment_count": str(count),
             "payment_method_id": method_id,
+            "terms_accepted": "yes",
         },
     )
 

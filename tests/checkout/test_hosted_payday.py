@@ -97,7 +97,12 @@ def test_paying_keeps_the_payday_and_the_dates_the_page_showed(browser, signed_i
 
     paid = browser.post(
         f"/checkout/{token}/pay",
-        {**choice, "preferred_day": "28", "payment_method_id": method_id},
+        {
+            **choice,
+            "preferred_day": "28",
+            "payment_method_id": method_id,
+            "terms_accepted": "yes",
+        },
     )
 
     assert paid.status_code == 303, text(paid)
@@ -124,6 +129,7 @@ def test_a_weekly_plan_ignores_the_hidden_payday_field(browser, on_jan_31):
             "installment_count": "2",
             "preferred_day": "25",
             "payment_method_id": method_id,
+            "terms_accepted": "yes",
         },
     )
 
@@ -159,6 +165,7 @@ def test_a_tampered_payday_is_refused_on_the_page_and_charges_nothing(
             "installment_count": "3",
             "preferred_day": value,
             "payment_method_id": method_id,
+            "terms_accepted": "yes",
         },
     )
 

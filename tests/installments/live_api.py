@@ -90,7 +90,12 @@ def bought_over_http(shop: Api, customer: Api, merchant, card: str) -> dict:
     )["data"]["session_token"]
     return customer.post(
         f"/api/v1/checkout/sessions/{token}/complete",
-        {"schedule_type": "monthly", "installment_count": 3, "payment_method_id": card},
+        {
+            "schedule_type": "monthly",
+            "installment_count": 3,
+            "payment_method_id": card,
+            "terms_accepted": True,
+        },
         expect=201,
     )["data"]
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from checkout.services import deposit_offline_start
+from installments.deposits.consent import Consent
 from installments.notifications import tasks
 from installments.notifications.models import Message
 from installments.plans.models import PaymentPlan
@@ -43,6 +44,7 @@ def manual_plan(db):
         schedule_type="monthly",
         installment_count=3,
         channel="bank_transfer",
+        consent=Consent(ip=None, user_agent="pytest"),
     )
     sandbox_offline_complete(reference=attempt.reference)
     plan = PaymentPlan.objects.get()

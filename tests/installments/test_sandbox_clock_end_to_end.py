@@ -134,7 +134,12 @@ def bought(base: str, shop: Api, merchant, email: str, card_number: str) -> dict
     )["data"]["session_token"]
     return customer.post(
         f"/api/v1/checkout/sessions/{token}/complete",
-        {"schedule_type": "monthly", "installment_count": 6, "payment_method_id": card},
+        {
+            "schedule_type": "monthly",
+            "installment_count": 6,
+            "payment_method_id": card,
+            "terms_accepted": True,
+        },
         expect=201,
     )["data"]
 
