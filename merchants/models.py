@@ -15,6 +15,11 @@ API_KEY_PREFIX = "service_live_sk_"
 BUSINESS_NAME_MAX_LENGTH = 200
 LEGAL_TEXT_MAX_LENGTH = 200
 REFUND_POLICY_MAX_LENGTH = 2000
+SUPPORT_PHONE_MAX_LENGTH = 20
+FCCPC_NUMBER_MAX_LENGTH = 60
+# A phone number as people write one: digits, an optional leading +, spaces,
+# hyphens and brackets; 7 to 15 digits (E.164's most).
+SUPPORT_PHONE_PATTERN = re.compile(r"\+?[ ()-]*(?:[0-9][ ()-]*){7,15}")
 # The merchant settings the key facts box needs (DESIGN section 18); the
 # dashboard lists the ones still empty.
 LEGAL_SETTINGS = (
@@ -114,18 +119,26 @@ class Merchant(PasswordCredentials, StateMachine):
 
     # What the key facts box, the agreement and its PDF say of the merchant
     # (DESIGN section 18). Customers read them: one line each (no control
-    # characters), except the refund policy, which is shown as typed, escaped.
+    # characters, the refund policy too: it is shown on one line).
     legal_name = models.CharField(
         max_length=LEGAL_TEXT_MAX_LENGTH, blank=True, validators=[no_control_characters]
     )
     support_email = models.EmailField(max_length=254, blank=True)
     support_phone = models.CharField(
-        max_length=20, blank=True, validators=[no_control_characters]
+        max_length=SUPPORT_PHONE_MAX_LENGTH,
+        blank=True,
+        validators=[no_control_characters],
     )
     fccpc_registration_number = models.CharField(
-        max_length=60, blank=True, validators=[no_control_characters]
+        max_length=FCCPC_NUMBER_MAX_LENGTH,
+        blank=True,
+        validators=[no_control_characters],
     )
-    refund_policy = models.TextField(max_length=REFUND_POLICY_MAX_LENGTH, blank=True)
+    refund_policy = models.TextField(
+        max_length=REFUND_POLICY_MAX_LENGTH,
+        blank=True,
+        validators=[no_control_characters],
+    )
 
     # Outbound webhooks (DESIGN section 10); the secret is encrypted at rest.
     webhook_url = models.URLField(max_length=500, blank=True)

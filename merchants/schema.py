@@ -29,7 +29,13 @@ from config.api.schema import (
 )
 
 from . import api
-from .models import MAX_INSTALLMENTS, RELEASE_RULE_PATTERN, SCHEDULE_TYPES
+from .models import (
+    LEGAL_SETTINGS,
+    MAX_INSTALLMENTS,
+    RELEASE_RULE_PATTERN,
+    SCHEDULE_TYPES,
+    SUPPORT_PHONE_PATTERN,
+)
 from .serializers import LoginInput, RegisterInput, RotateKeyInput, SettingsInput
 
 MERCHANT_ID = path_id("merchant_id", "mer", "The merchant's identifier")
@@ -87,6 +93,32 @@ describe_fields(
         "description": "How many days later, at most, a customer may move a due "
         "date, 1 to 60. Default 14.",
     },
+    legal_name=refusing(
+        CONTROL,
+        "Your registered legal name, shown in the key facts customers agree to "
+        "(else your business name). One line; empty clears it.",
+    ),
+    support_email={
+        "description": "Where customers reach you, shown in the key facts (else "
+        "your account's e-mail); empty clears it.",
+    },
+    support_phone={
+        "pattern": f"^({SUPPORT_PHONE_PATTERN.pattern})?$",
+        "description": "Your customers' phone line, shown in the key facts: "
+        "digits with an optional leading +, spaces, hyphens or brackets, 7 to "
+        "15 digits; empty clears it.",
+    },
+    fccpc_registration_number=refusing(
+        CONTROL,
+        "Your FCCPC digital lending registration number, shown in the key "
+        "facts. One line; empty clears it.",
+    ),
+    refund_policy=refusing(
+        CONTROL,
+        "How a customer cancels or gets a refund, in your words, shown in the "
+        "key facts. One line (no line breaks), up to 2,000 characters; empty "
+        "clears it.",
+    ),
     manual_collection={
         "description": "Manual collection (see /docs/payment-plans/): true lets "
         "a customer finish checkout with the deposit paid by bank transfer or "
@@ -167,6 +199,18 @@ MERCHANT_SETTINGS = component(
                 "type": "integer",
                 "description": "How many days later, at most, a customer may move "
                 "a due date.",
+            },
+            "legal_name": string("Empty when not set."),
+            "support_email": string("Empty when not set."),
+            "support_phone": string("Empty when not set."),
+            "fccpc_registration_number": string("Empty when not set."),
+            "refund_policy": string("Empty when not set."),
+            "legal_settings_missing": {
+                "type": "array",
+                "items": string(enum=list(LEGAL_SETTINGS)),
+                "description": "The key facts' details you have not given yet; "
+                "customers see our defaults (your business name, your account's "
+                "e-mail, a note that you gave no refund policy) or nothing there.",
             },
             "manual_collection": {
                 "type": "boolean",

@@ -1,7 +1,7 @@
 from config.api.ids import row_by_public_id
 from config.db.rows import OneRow
 
-from .models import ApiKey, Merchant, hash_api_key
+from .models import LEGAL_SETTINGS, ApiKey, Merchant, hash_api_key
 
 
 def merchant_by_public_id(public_id: str) -> Merchant | None:
@@ -31,3 +31,9 @@ def revoked_api_keys(merchant: Merchant):
 
 def live_api_key_of(merchant: Merchant) -> ApiKey | None:
     return ApiKey.objects.filter(merchant=merchant, revoked_at__isnull=True).first()
+
+
+def missing_legal_settings(merchant: Merchant) -> list[str]:
+    """The key facts' details this merchant has not given (DESIGN section 18),
+    in the order of `LEGAL_SETTINGS`."""
+    return [name for name in LEGAL_SETTINGS if not getattr(merchant, name)]

@@ -8,6 +8,7 @@ from config.api.serializers import (
     StrictIntegerField,
     StrictSerializer,
     StrictURLField,
+    matching,
     web_url,
 )
 from config.destinations import UrlNotAllowed, check_url, refusal_message
@@ -15,12 +16,19 @@ from config.text import no_control_characters
 
 from .models import (
     BUSINESS_NAME_MAX_LENGTH,
+    FCCPC_NUMBER_MAX_LENGTH,
+    LEGAL_SETTINGS,
+    LEGAL_TEXT_MAX_LENGTH,
     MAX_INSTALLMENTS,
     MAX_RESCHEDULE_DAYS,
     MAX_RESCHEDULES,
+    REFUND_POLICY_MAX_LENGTH,
     RELEASE_RULE_PATTERN,
     SCHEDULE_TYPES,
+    SUPPORT_PHONE_MAX_LENGTH,
+    SUPPORT_PHONE_PATTERN,
 )
+from .selectors import missing_legal_settings
 
 
 class RegisterInput(StrictSerializer):
@@ -64,6 +72,22 @@ def revoked_key_output(key) -> dict:
     }
 
 
+def _legal_text(max_length: int) -> StrictCharField:
+    return StrictCharField(
+        max_length=max_length,
+        required=False,
+        allow_blank=True,
+        validators=[no_control_characters],
+    )
+
+
+_phone_like = matching(
+    SUPPORT_PHONE_PATTERN,
+    "Enter a phone number: digits, with an optional leading + and spaces, "
+    "hyphens or brackets (7 to 15 digits).",
+)
+
+
 class SettingsInput(StrictSerializer):
     """PATCH body of `/merchant/{id}/settings`: every field optional."""
 
@@ -95,6 +119,16 @@ class SettingsInput(StrictSerializer):
         min_value=1, max_value=MAX_RESCHEDULE_DAYS, required=False
     )
     manual_collection = StrictBooleanField(required=False)
+    # The key facts' merchant details (DESIGN section 18): customers read them,
+    # so one line each; empty clears one.
+    legal_name = _legal_text(LEGAL_TEXT_MAX_LENGTH)
+    support_email = StrictEmailField(max_length=254, required=False, allow_blank=True)
+    support_phone = _legal_text(SUPPORT_PHONE_MAX_LENGTH)
+    fccpc_registration_number = _legal_text(FCCPC_NUMBER_MAX_LENGTH)
+    refund_policy = _legal_text(REFUND_POLICY_MAX_LENGTH)
+
+    def validate_support_phone(self, value):
+        return value and _phone_like(value)
 
     def validate_webhook_url(self, value):
         """Saving refuses what sending would (the test endpoint's rule); an empty
@@ -137,4 +171,6 @@ def settings_output(merchant) -> dict:
         "customer_reschedules_allowed": merchant.customer_reschedules_allowed,
         "reschedule_max_days": merchant.reschedule_max_days,
         "manual_collection": merchant.manual_collection,
+        **{name: getattr(merchant, name) for name in LEGAL_SETTINGS},
+        "legal_settings_missing": missing_legal_settings(merchant),
     }

@@ -14,7 +14,7 @@ from config.api.passwords import validate_new_password
 
 from . import emails, selectors
 from .errors import ApiAccessDisabled, EmailAlreadyRegistered, MerchantNotActive
-from .models import API_KEY_PREFIX, ApiKey, Merchant, hash_api_key
+from .models import API_KEY_PREFIX, LEGAL_SETTINGS, ApiKey, Merchant, hash_api_key
 from .tokens import password_reset_link
 
 MERCHANTS = AccountKind("merchant", selectors.merchant_by_email, EmailAlreadyRegistered)
@@ -195,6 +195,7 @@ SETTINGS_FIELDS = (
     "customer_reschedules_allowed",
     "reschedule_max_days",
     "manual_collection",
+    *LEGAL_SETTINGS,
 )
 
 

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from config.web.forms import SetPasswordForm, validate_with_serializer
 
 from ..models import SCHEDULE_TYPES
+from ..selectors import missing_legal_settings
 from ..serializers import RegisterInput, RotateKeyInput, SettingsInput
 
 
@@ -134,6 +135,67 @@ class WebhookUrlForm(forms.Form):
                 self, SettingsInput, {"webhook_url": cleaned["webhook_url"]}
             )
         return cleaned
+
+
+class LegalSettingsForm(forms.Form):
+    """The merchant's details in the key facts customers agree to (DESIGN
+    section 18); the API's `SettingsInput` decides what is valid."""
+
+    legal_name = forms.CharField(
+        required=False,
+        strip=False,
+        label="Legal name",
+        help_text="As registered (CAC). Without it, customers see your business name.",
+        widget=forms.TextInput(attrs={"autocomplete": "organization"}),
+    )
+    support_email = forms.CharField(
+        required=False,
+        strip=False,
+        label="Support e-mail",
+        help_text="Where customers reach you. Without it, your account's e-mail.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    support_phone = forms.CharField(
+        required=False,
+        strip=False,
+        label="Support phone",
+        help_text="E.g. +234 803 123 4567.",
+        widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}),
+    )
+    fccpc_registration_number = forms.CharField(
+        required=False,
+        strip=False,
+        label="FCCPC registration number",
+        help_text="Your digital lending registration with the FCCPC.",
+    )
+    refund_policy = forms.CharField(
+        required=False,
+        strip=False,
+        label="Cancellation and refund policy",
+        help_text="In your words, one paragraph (no line breaks), up to 2,000 "
+        "characters. Without it, customers are told to ask you before they pay.",
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+
+    @classmethod
+    def initial_for(cls, merchant) -> dict:
+        return {name: getattr(merchant, name) for name in cls.base_fields}
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors:
+            self.changes = validate_with_serializer(
+                self, SettingsInput, {name: cleaned[name] for name in self.fields}
+            )
+        return cleaned
+
+
+def legal_missing(merchant) -> list[str]:
+    """The labels of the key facts' details still missing, for the notice."""
+    return [
+        LegalSettingsForm.base_fields[name].label
+        for name in missing_legal_settings(merchant)
+    ]
 
 
 RELEASE_ON_DEPOSIT = "on_deposit"
@@ -270,3 +332,16 @@ class RescheduleSettingsForm(forms.Form):
                 self, SettingsInput, {name: cleaned[name] for name in self.fields}
             )
         return cleaned
+
+
+# The settings forms whose values are saved as they are: (form, its name in
+# the settings page's context, what the page says once saved), by the action
+# posted.
+SETTINGS_FORMS = {
+    "reschedules": (
+        RescheduleSettingsForm,
+        "reschedule_form",
+        "Rescheduling limits saved.",
+    ),
+    "legal": (LegalSettingsForm, "legal_form", "Key facts details saved."),
+}

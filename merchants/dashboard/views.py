@@ -37,7 +37,9 @@ from .auth import (
     session_merchant,
 )
 from .forms import (
+    SETTINGS_FORMS,
     ApiKeyForm,
+    LegalSettingsForm,
     PasswordChangeForm,
     PasswordResetRequestForm,
     PlanSettingsForm,
@@ -46,6 +48,7 @@ from .forms import (
     SignInForm,
     SignUpForm,
     WebhookUrlForm,
+    legal_missing,
 )
 
 KEY_HISTORY_PAGE_SIZE = 10
@@ -151,6 +154,7 @@ class OverviewView(MerchantLoginRequiredMixin, View):
             {
                 "live_key": selectors.live_api_key_of(merchant),
                 "webhook_secret_set": bool(merchant.webhook_secret),
+                "legal_missing": legal_missing(merchant),
             },
         )
 
@@ -228,7 +232,6 @@ def masked_secret(secret: str) -> str:
 ACTION_WEBHOOK_URL = "webhook_url"
 ACTION_WEBHOOK_SECRET = "webhook_secret"
 ACTION_PLAN = "plan"
-ACTION_RESCHEDULES = "reschedules"
 
 
 class SettingsView(MerchantLoginRequiredMixin, View):
@@ -263,12 +266,13 @@ class SettingsView(MerchantLoginRequiredMixin, View):
                     messages.success(request, "Plan configuration saved.")
                     return see_other(_url("settings"))
             return self._render(request, plan_form=form, status=400)
-        if action == ACTION_RESCHEDULES:
-            form = RescheduleSettingsForm(request.POST)
+        if action in SETTINGS_FORMS:
+            form_class, name, saved = SETTINGS_FORMS[action]
+            form = form_class(request.POST)
             if not form.is_valid():
-                return self._render(request, reschedule_form=form, status=400)
+                return self._render(request, status=400, **{name: form})
             services.merchant_update_settings(merchant=merchant, **form.changes)
-            messages.success(request, "Rescheduling limits saved.")
+            messages.success(request, saved)
             return see_other(_url("settings"))
         return HttpResponseBadRequest("Unknown settings action.")
 
@@ -280,12 +284,15 @@ class SettingsView(MerchantLoginRequiredMixin, View):
             {
                 "webhook_form": bound.get("webhook_form")
                 or WebhookUrlForm(initial={"webhook_url": merchant.webhook_url}),
-                "plan_form": bound.get("plan_form")
-                or PlanSettingsForm(initial=PlanSettingsForm.initial_for(merchant)),
-                "reschedule_form": bound.get("reschedule_form")
-                or RescheduleSettingsForm(
-                    initial=RescheduleSettingsForm.initial_for(merchant)
-                ),
+                **{
+                    name: bound.get(name) or form(initial=form.initial_for(merchant))
+                    for form, name in (
+                        (PlanSettingsForm, "plan_form"),
+                        (RescheduleSettingsForm, "reschedule_form"),
+                        (LegalSettingsForm, "legal_form"),
+                    )
+                },
+                "legal_missing": legal_missing(merchant),
                 "masked_secret": masked_secret(merchant.webhook_secret),
                 "new_secret": new_secret,
             },

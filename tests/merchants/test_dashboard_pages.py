@@ -519,3 +519,71 @@ def test_a_pending_merchant_can_prepare_settings_before_approval(
     merchant_pending.refresh_from_db()
     assert merchant_pending.webhook_url == "https://shop.example.com/hooks"
     assert merchant_pending.release_rule == "after_installments:3"
+
+
+# --- the key facts details (DESIGN section 18) ---------------------------------------
+
+LEGAL_FORM = {
+    "action": "legal",
+    "legal_name": "Ada Gadgets Limited",
+    "support_email": "help@adagadgets.example",
+    "support_phone": "+234 803 123 4567",
+    "fccpc_registration_number": "FCCPC/DL/2025/0042",
+    "refund_policy": "Return it unopened within 7 days for a full refund.",
+}
+
+
+def test_the_dashboard_says_which_key_facts_details_are_missing(
+    dashboard_for, merchant_active
+):
+    merchant_active.legal_name = "Ada Gadgets Limited"
+    merchant_active.refund_policy = "Returns within 7 days."
+    merchant_active.save()
+    client = dashboard_for(merchant_active)
+
+    for path in ("/dashboard/", "/dashboard/settings/"):
+        page = re.sub(r"\s+", " ", client.get(path).content.decode())
+        notice = page.split('data-testid="legal-missing"')[1].split("</div>")[0]
+        assert "Support e-mail, Support phone, FCCPC registration number" in notice, (
+            path
+        )
+        assert "Legal name" not in notice and "refund policy" not in notice
+
+
+def test_saving_every_key_facts_detail_removes_the_notice(
+    dashboard_for, merchant_active
+):
+    client = dashboard_for(merchant_active)
+
+    response = client.post("/dashboard/settings/", LEGAL_FORM, follow=True)
+
+    page = response.content.decode()
+    assert "Key facts details saved." in page
+    assert 'data-testid="legal-missing"' not in page
+    assert (
+        'data-testid="legal-missing"' not in client.get("/dashboard/").content.decode()
+    )
+    merchant_active.refresh_from_db()
+    assert merchant_active.fccpc_registration_number == "FCCPC/DL/2025/0042"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("legal_name", "Ada\nGadgets", "Line breaks and other control characters"),
+        ("refund_policy", "Returns:\r\n7 days", "Line breaks and other control"),
+        ("support_phone", "call us", "Enter a phone number"),
+        ("support_email", "nobody", "Enter a valid email address."),
+    ],
+)
+def test_a_refused_key_facts_detail_says_why_next_to_the_field(
+    dashboard_for, merchant_active, field, value, message
+):
+    response = dashboard_for(merchant_active).post(
+        "/dashboard/settings/", {**LEGAL_FORM, field: value}
+    )
+
+    assert response.status_code == 400
+    assert field_error(response.content.decode(), field, message)
+    merchant_active.refresh_from_db()
+    assert merchant_active.legal_name == ""

@@ -1,6 +1,7 @@
 """`GET`/`PATCH /api/v1/merchant/{id}/settings` and secrets at rest (DESIGN §4, §5)."""
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 
 from merchants.models import Merchant
@@ -34,6 +35,18 @@ def test_defaults_are_the_designed_plan_configuration(api, merchant_active):
         "customer_reschedules_allowed": 1,
         "reschedule_max_days": 14,
         "manual_collection": False,
+        "legal_name": "",
+        "support_email": "",
+        "support_phone": "",
+        "fccpc_registration_number": "",
+        "refund_policy": "",
+        "legal_settings_missing": [
+            "legal_name",
+            "support_email",
+            "support_phone",
+            "fccpc_registration_number",
+            "refund_policy",
+        ],
     }
 
 
@@ -324,3 +337,70 @@ def test_a_partial_collection_percent_outside_1_to_99_is_a_400(
         Merchant.objects.get(pk=merchant_active.pk).partial_collection_min_percent
         is None
     )
+
+
+LEGAL = {
+    "legal_name": "Ada Gadgets Limited",
+    "support_email": "help@adagadgets.example",
+    "support_phone": "+234 (803) 123-4567",
+    "fccpc_registration_number": "FCCPC/DL/2025/0042",
+    "refund_policy": "Return it unopened within 7 days for a full refund.",
+}
+
+
+def test_the_key_facts_details_are_settings(api, merchant_active):
+    jwt = bearer(merchant_jwt(merchant_active))
+
+    response = api.patch(url(merchant_active), LEGAL, format="json", **jwt)
+
+    assert response.status_code == 200, response.content
+    data = response.json()["data"]
+    assert {name: data[name] for name in LEGAL} == LEGAL
+    assert data["legal_settings_missing"] == []
+    cleared = api.patch(
+        url(merchant_active), {"refund_policy": ""}, format="json", **jwt
+    )
+    assert cleared.json()["data"]["legal_settings_missing"] == ["refund_policy"]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("legal_name", "Ada Gadgets\nLimited"),
+        ("legal_name", "x" * 201),
+        ("fccpc_registration_number", "FCCPC\t42"),
+        ("fccpc_registration_number", "x" * 61),
+        ("refund_policy", "Returns:\r\nwithin 7 days"),
+        ("refund_policy", "Returns\u2028within 7 days"),
+        ("refund_policy", "x" * 2001),
+        ("support_email", "not an e-mail"),
+        ("support_phone", "call us"),
+        ("support_phone", "12345"),
+        ("support_phone", "+234 803\n123 4567"),
+        ("support_phone", "0" * 21),
+    ],
+)
+def test_key_facts_details_are_refused_with_a_400_and_change_nothing(
+    api, merchant_active, field, value
+):
+    response = api.patch(
+        url(merchant_active),
+        {field: value},
+        format="json",
+        **bearer(merchant_jwt(merchant_active)),
+    )
+
+    assert response.status_code == 400, response.content
+    assert field in response.json()["errors"]
+    merchant_active.refresh_from_db()
+    assert getattr(merchant_active, field) == ""
+
+
+def test_the_model_refuses_a_refund_policy_of_more_than_one_line(merchant_active):
+    """The admin's forms validate with the model's validators."""
+    merchant_active.refund_policy = "Returns:\nwithin 7 days"
+
+    with pytest.raises(ValidationError) as refused:
+        merchant_active.full_clean()
+
+    assert "refund_policy" in refused.value.message_dict
