@@ -161,6 +161,13 @@ ROUTES: dict[str, Route] = {
     "/api/v1/payment-plans/{plan_id}": Route(
         ("api_key", "customer_jwt"), params=lambda w: {"plan_id": w.plan.public_id}
     ),
+    # The plan's agreement and its PDF: the plan's merchant or its customer.
+    "/api/v1/payment-plans/{plan_id}/agreement": Route(
+        ("api_key", "customer_jwt"), params=lambda w: {"plan_id": w.plan.public_id}
+    ),
+    "/api/v1/payment-plans/{plan_id}/agreement.pdf": Route(
+        ("api_key", "customer_jwt"), params=lambda w: {"plan_id": w.plan.public_id}
+    ),
     "/api/v1/payment-plans/{plan_id}/refunds": Route(
         ("api_key",),
         params=lambda w: {"plan_id": w.plan.public_id},
