@@ -99,7 +99,7 @@ def agreement_pdf(
 
     doc.heading("What you pay")
     doc.line("Cash price", money(facts["cash_price"], currency))
-    doc.line("Deposit (paid today)", money(facts["deposit"], currency))
+    doc.line("Deposit (paid at checkout)", money(facts["deposit"], currency))
     for row in facts["installments"]:
         doc.line(
             f"Installment {row['sequence']} of {len(facts['installments'])}",
