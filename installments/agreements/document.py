@@ -1,6 +1,7 @@
 """The agreement's PDF, made with fpdf2 from the key facts (DESIGN section 18):
-the facts as the checkout's box showed them, the consent's time, the plan, the
-order and the customer by public id only. No name, e-mail, phone, address or
+the facts as the checkout's box showed them (with a bank mandate's terms for a
+plan collected from one), the consent's time, the plan, the order and the
+customer by public id only. No name, e-mail, phone, address or
 browser of the customer is printed, so an erasure never needs to touch it.
 
 The core PDF fonts are latin-1: amounts are written "NGN 1,234.56"
@@ -75,7 +76,6 @@ def agreement_pdf(
     order_reference: str,
     customer_id: str,
     accepted_at: datetime,
-    mandate_terms: str = "",
 ) -> bytes:
     """The PDF of an agreement: the same arguments make the same bytes."""
     accepted_at = accepted_at.astimezone(UTC)
@@ -115,7 +115,8 @@ def agreement_pdf(
     doc.text(facts["cancellation_and_refunds"])
     doc.heading("Complaints")
     doc.text(facts["complaints"])
-    if mandate_terms:
+    if facts.get("mandate_terms"):
         doc.heading("Bank mandate terms")
-        doc.text(mandate_terms)
+        doc.text(facts["mandate_terms"])
+        doc.line("Mandate terms version", facts["mandate_terms_version"])
     return doc.bytes()

@@ -63,8 +63,11 @@ KEY_FACTS = component(
             "mandate_terms": string(
                 "The bank mandate's terms, when the plan is collected from one."
             ),
+            "mandate_terms_version": string(
+                "The version of the mandate terms the customer accepted."
+            ),
         },
-        optional=("mandate_terms",),
+        optional=("mandate_terms", "mandate_terms_version"),
     ),
 )
 

@@ -11,7 +11,7 @@ e-mail carrying it is recorded in the same transaction (sent after commit).
 import hashlib
 
 from payments.methods.models import PaymentMethod
-from payments.methods.terms import MANDATE_TERMS
+from payments.methods.terms import MANDATE_TERMS, MANDATE_TERMS_VERSION
 
 from ..notifications.emails import hello, order, shop
 from ..notifications.models import Message
@@ -24,13 +24,18 @@ from .models import Agreement
 SEND_TASK = "send-agreement"
 
 
-def mandate_terms_of(attempt) -> str:
+def mandate_terms_of(attempt) -> dict:
     """The mandate terms the plan's collection method was created under, when
-    the plan is collected from a bank mandate; else ""."""
+    the plan is collected from a bank mandate: {mandate_terms, version}; else
+    {} (a card, or a manual plan)."""
     method = attempt.payment_method
     if method is None or method.type != PaymentMethod.Type.BANK:
-        return ""
-    return MANDATE_TERMS
+        return {}
+    return {
+        "mandate_terms": MANDATE_TERMS,
+        "mandate_terms_version": method.mandate_terms_version
+        or MANDATE_TERMS_VERSION,
+    }
 
 
 def agreement_record(plan, attempt) -> Agreement:
@@ -39,10 +44,7 @@ def agreement_record(plan, attempt) -> Agreement:
     existing = Agreement.objects.filter(plan=plan).first()
     if existing is not None:
         return existing
-    facts = plan_key_facts(plan)
-    mandate_terms = mandate_terms_of(attempt)
-    if mandate_terms:
-        facts["mandate_terms"] = mandate_terms
+    facts = plan_key_facts(plan) | mandate_terms_of(attempt)
     accepted_at = attempt.terms_accepted_at or attempt.settled_at or plan.activated_at
     accepted_at = accepted_at.replace(microsecond=0)
     document = agreement_pdf(
@@ -51,7 +53,6 @@ def agreement_record(plan, attempt) -> Agreement:
         order_reference=plan.order_reference,
         customer_id=plan.customer.public_id,
         accepted_at=accepted_at,
-        mandate_terms=mandate_terms,
     )
     agreement = Agreement.objects.create(
         plan=plan,

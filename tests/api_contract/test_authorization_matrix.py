@@ -239,7 +239,11 @@ ROUTES: dict[str, Route] = {
     "/api/v1/payment-methods/customers/{customer_id}/initiate-bank-mandate": Route(
         ("customer_jwt",),
         params=my_customer,
-        body=lambda w: {"bank_code": "044", "account_number": "0123456780"},
+        body=lambda w: {
+            "bank_code": "044",
+            "account_number": "0123456780",
+            "terms_accepted": True,
+        },
     ),
     "/api/v1/payment-methods/bank-mandate/submit-otp": Route(
         ("customer_jwt",), body=lambda w: mandate_body(w, otp="123456")

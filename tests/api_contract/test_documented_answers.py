@@ -298,7 +298,11 @@ def test_payment_methods_from_card_to_mandates(check, world, db):
         return check(
             shopper.post(
                 f"/api/v1/payment-methods/customers/{cid}/initiate-bank-mandate",
-                {"bank_code": "044", "account_number": account_number},
+                {
+                    "bank_code": "044",
+                    "account_number": account_number,
+                    "terms_accepted": True,
+                },
                 format="json",
             ),
             "post",

@@ -32,11 +32,14 @@ from installments.notifications.models import Message
 from installments.notifications.services import messages_send_due
 from installments.plans import rules
 from installments.plans.models import PaymentPlan
+from payments.methods.terms import MANDATE_TERMS, MANDATE_TERMS_VERSION
 from payments.models import Customer
 
 from ..conftest import bearer, make_merchant_with_key
 from ..dashboards import sign_in
 from ..installments.account import signed_in
+from ..payments.conftest import add_bank
+from ..payments.conftest import sign_in as sign_in_api
 from .conftest import CARD_POOR, add_card, complete, open_session, register
 
 LAGOS_NOON = time(11)  # UTC, 12:00 in Lagos
@@ -391,3 +394,18 @@ class AgreementFiguresOnTheServices(hypothesis.extra.django.TestCase):
         session = CheckoutSession.objects.get(plan=plan)
         assert session.status == CheckoutSession.Status.COMPLETED
         assert shown.due_dates[0] > order["day"]
+
+
+def test_a_plan_collected_from_a_bank_mandate_includes_its_terms(
+    merchant_with_key, shopper, consent
+):
+    bank = add_bank(sign_in_api(shopper.customer))["id"]
+
+    plan = bought(merchant_with_key, shopper, bank)
+
+    agreement = Agreement.objects.get(plan=plan)
+    assert agreement.key_facts["mandate_terms"] == MANDATE_TERMS
+    assert agreement.key_facts["mandate_terms_version"] == MANDATE_TERMS_VERSION
+    text = pdf_text(bytes(agreement.document))
+    assert "Bank mandate terms" in text
+    assert "debited only on a due date" in text.replace("\n", " ")
