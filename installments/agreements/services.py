@@ -33,8 +33,7 @@ def mandate_terms_of(attempt) -> dict:
         return {}
     return {
         "mandate_terms": MANDATE_TERMS,
-        "mandate_terms_version": method.mandate_terms_version
-        or MANDATE_TERMS_VERSION,
+        "mandate_terms_version": method.mandate_terms_version or MANDATE_TERMS_VERSION,
     }
 
 
