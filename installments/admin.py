@@ -5,10 +5,11 @@ from django.contrib import admin
 
 from config.admin import ReadOnlyAdminMixin
 
+# Registers the agreements', the reminders' and receipts' admin, the pay links'
+# and the refunds'.
+from .agreements import admin as agreements_admin  # noqa: F401
 from .deposits.models import DepositAttempt
 from .early.models import EarlyPayment
-
-# Registers the reminders' and receipts' admin, the pay links' and the refunds'.
 from .notifications import admin as notifications_admin  # noqa: F401
 from .paylinks import admin as paylinks_admin  # noqa: F401
 from .plans.history import InstallmentStatusChange, PaymentPlanStatusChange

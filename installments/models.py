@@ -3,6 +3,7 @@ defined in the subpackage of its feature (the plan and its installments in the
 shared core, plans/). Code imports a model from the subpackage that defines it,
 never from here."""
 
+from .agreements.models import Agreement
 from .deposits.models import DepositAttempt
 from .early.models import EarlyPayment, EarlyPaymentItem
 from .notifications.models import Message
@@ -18,6 +19,7 @@ from .refunds.models import (
 from .reschedules.models import Reschedule
 
 __all__ = [
+    "Agreement",
     "DepositAttempt",
     "EarlyPayment",
     "EarlyPaymentItem",

@@ -1,5 +1,6 @@
 """OpenAPI descriptions of the installments endpoints, one module per feature:
-the plan representation and the plans' reads (plans), pay links (paylinks),
+the plan representation and the plans' reads (plans), a plan's agreement
+(agreements), pay links (paylinks),
 paying early (early), refunds (refunds), cancelling (cancellation),
 rescheduling (reschedules), the sandbox's time travel and clock (collection), a
 customer's password reset (signin).
@@ -9,6 +10,7 @@ config.api.schema for what every operation gets without saying (security,
 common error statuses).
 """
 
+from .agreements import schema as agreements_schema
 from .cancellation import schema as cancellation_schema
 from .collection import schema as collection_schema
 from .early import schema as early_schema
@@ -19,6 +21,7 @@ from .reschedules import schema as reschedules_schema
 from .signin import schema as signin_schema
 
 __all__ = [
+    "agreements_schema",
     "cancellation_schema",
     "collection_schema",
     "early_schema",

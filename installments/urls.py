@@ -1,5 +1,6 @@
 from config.api.urls import api_path
 
+from .agreements import api as agreements_api
 from .cancellation import api as cancellation_api
 from .collection import api as sandbox_api
 from .early import api as early_api
@@ -24,6 +25,16 @@ urlpatterns = [
         "payment-plans/<str:plan_id>/refunds",
         refunds_api.PlanRefundsApi.as_view(),
         "payment-plan-refunds",
+    ),
+    *api_path(
+        "payment-plans/<str:plan_id>/agreement",
+        agreements_api.PlanAgreementApi.as_view(),
+        "payment-plan-agreement",
+    ),
+    *api_path(
+        "payment-plans/<str:plan_id>/agreement.pdf",
+        agreements_api.PlanAgreementPdfApi.as_view(),
+        "payment-plan-agreement-pdf",
     ),
     *api_path(
         "payment-plans/<str:plan_id>/cancel",

@@ -12,8 +12,9 @@ Three steps, so that no row lock is held while the processor is called:
 2. Charge the deposit on the method under that reference, outside any
    transaction.
 3. Settle (one durable transaction): on success the plan activates, its
-   installments are scheduled, the session completes, the ledger and events are
-   written together; on a decline the attempt fails, `payment.failed` goes out,
+   installments are scheduled, the session completes, the ledger, events and
+   the agreement record (installments/agreements, with its e-mail) are written
+   together; on a decline the attempt fails, `payment.failed` goes out,
    and the session stays open for another method (402 `payment_failed`).
 
 An attempt whose outcome was lost (crash, timeout) stays in flight and is settled
@@ -27,6 +28,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from installments.agreements import services as agreements
 from installments.deposits import services as plans
 from installments.deposits.consent import Consent
 from installments.deposits.models import DepositAttempt
@@ -200,7 +202,11 @@ def settle_in_transaction(
         if attempt.status != DepositAttempt.Status.PROCESSING:
             return attempt
         if outcome.succeeded:
-            plans.deposit_succeeded(attempt=attempt, processor_id=outcome.processor_id)
+            plan = plans.deposit_succeeded(
+                attempt=attempt, processor_id=outcome.processor_id
+            )
+            attempt.refresh_from_db()
+            agreements.agreement_record(plan, attempt)
             session.transition_to(CheckoutSession.Status.COMPLETED)
         elif outcome.failed:
             plans.deposit_failed(

@@ -13,6 +13,7 @@ from django import forms
 from config.web.forms import SerializerForm
 from payments.gateway import selectors as gateway_selectors
 from payments.methods.serializers import InitiateMandateInput
+from payments.methods.terms import MANDATE_TERMS_LABEL
 
 
 def _bank_choices():
@@ -29,6 +30,15 @@ class BankAccountForm(SerializerForm):
         label="Account number (10 digits)",
         max_length=10,
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+    # The mandate terms shown above it (DESIGN 18): unticked until ticked.
+    terms_accepted = forms.BooleanField(
+        label=MANDATE_TERMS_LABEL,
+        error_messages={
+            "required": "Tick the box to accept the mandate terms, or add a card "
+            "instead."
+        },
     )
 
     def __init__(self, *args, **kwargs):

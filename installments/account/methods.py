@@ -25,6 +25,7 @@ from payments.customers.session import customer_login_required, next_path
 from payments.gateway.services import VERIFICATION_AMOUNT
 from payments.methods import services as method_services
 from payments.methods.models import BankMandate
+from payments.methods.terms import MANDATE_TERMS, MandateConsent
 
 from .forms import STEP_FORMS, STEP_SUBMITS, BankAccountForm
 from .orders import order_for
@@ -138,6 +139,7 @@ class BankStartView(View):
                 bank_code=form.cleaned_data["bank_code"],
                 account_number=form.cleaned_data["account_number"],
                 is_default=request.POST.get("is_default") == "on",
+                consent=MandateConsent.of(request),
             )
         except DomainError as error:
             form.add_error(None, error.message)
@@ -154,6 +156,7 @@ class BankStartView(View):
                 "order": _order(request),
                 # The verification charge the mandate makes (and gives back at once).
                 "verification_charge": VERIFICATION_AMOUNT,
+                "mandate_terms": MANDATE_TERMS,
             },
             status=status,
         )

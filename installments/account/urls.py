@@ -38,6 +38,11 @@ urlpatterns = [
     path("logout/", views.sign_out, name="logout"),
     path("profile/", views.ProfileView.as_view(), name="profile"),
     path("plans/<str:plan_id>/", views.plan_detail, name="plan"),
+    path(
+        "plans/<str:plan_id>/agreement.pdf",
+        views.plan_agreement_pdf,
+        name="plan-agreement",
+    ),
     path("plans/<str:plan_id>/pay/", early_views.plan_pay, name="plan-pay"),
     path(
         "plans/<str:plan_id>/payments/<str:payment_id>/",

@@ -40,6 +40,8 @@ from payments.customers.session import (
 from payments.gateway.selectors import processor_page_origins
 from payments.methods import selectors as method_selectors
 
+from ..agreements import selectors as agreement_selectors
+from ..agreements.errors import AgreementNotFound
 from ..early.selectors import early_payment_choices
 from ..plans import selectors
 from ..plans.errors import PlanNotFound
@@ -151,8 +153,19 @@ def plan_detail(request, plan_id):
             "pays_by_hand": plan.collection == PaymentPlan.Collection.MANUAL
             and not method_selectors.payment_methods_chargeable(request.customer),
             "refund_pending": amount_refund_pending(plan),
+            "has_agreement": agreement_selectors.has_agreement(plan),
         },
     )
+
+
+@customer_login_required
+def plan_agreement_pdf(request, plan_id):
+    """The plan's agreement as it was stored (DESIGN section 18)."""
+    try:
+        plan = selectors.plan_of_customer(request.customer, plan_id)
+        return agreement_selectors.pdf_response(agreement_selectors.agreement_of(plan))
+    except (PlanNotFound, AgreementNotFound):
+        raise Http404("No agreement of yours has this plan id.") from None
 
 
 # --- profile: the mobile number for texts -----------------------------------------

@@ -13,6 +13,11 @@ urlpatterns = [
     path("installments.csv", views.InstallmentsCsv.as_view(), name="installments-csv"),
     path("plans/<str:plan_id>/", views.PlanDetailView.as_view(), name="plan"),
     path(
+        "plans/<str:plan_id>/agreement.pdf",
+        views.PlanAgreementPdfView.as_view(),
+        name="plan-agreement",
+    ),
+    path(
         "plans/<str:plan_id>/refund/",
         views.PlanRefundView.as_view(),
         name="plan-refund",

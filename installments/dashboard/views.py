@@ -25,6 +25,8 @@ from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
+from ..agreements import selectors as agreement_selectors
+from ..agreements.errors import AgreementNotFound
 from ..cancellation.errors import PlanNotCancellable
 from ..cancellation.services import (
     CANCELLABLE_PLAN_STATUSES,
@@ -151,8 +153,21 @@ class PlanDetailView(MerchantLoginRequiredMixin, View):
                 "refund_form": RefundForm(),
                 "refundable": dashboard_selectors.refundable_now(plan),
                 "cancellable": plan.status in CANCELLABLE_PLAN_STATUSES,
+                "has_agreement": agreement_selectors.has_agreement(plan),
             },
         )
+
+
+class PlanAgreementPdfView(MerchantLoginRequiredMixin, View):
+    """The plan's agreement as it was stored (DESIGN section 18)."""
+
+    def get(self, request, plan_id):
+        plan = plan_of(request, plan_id)
+        try:
+            agreement = agreement_selectors.agreement_of(plan)
+        except AgreementNotFound:
+            raise Http404(AgreementNotFound.message) from None
+        return agreement_selectors.pdf_response(agreement)
 
 
 class PlanRefundView(MerchantLoginRequiredMixin, View):

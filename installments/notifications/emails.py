@@ -78,10 +78,11 @@ def message_id(key: str) -> str:
 
 @contextmanager
 def one_by_one() -> Iterator[Callable[..., Outcome]]:
-    """Yields `send(subject, body, recipient, key=None) -> Outcome`, sending
-    over one connection opened now (`key`: our record's id, made the
-    Message-ID). A server that cannot be reached fails each send as `unsent`;
-    a refused recipient fails only its own."""
+    """Yields `send(subject, body, recipient, key=None, attachment=None) ->
+    Outcome`, sending over one connection opened now (`key`: our record's id,
+    made the Message-ID; `attachment`: (file name, bytes, content type)). A
+    server that cannot be reached fails each send as `unsent`; a refused
+    recipient fails only its own."""
     connection = get_connection(fail_silently=False)
     try:
         connection.open()
@@ -91,7 +92,13 @@ def one_by_one() -> Iterator[Callable[..., Outcome]]:
         yield lambda *args, **kwargs: Outcome(why, unsent=True)
         return
 
-    def send(subject: str, body: str, recipient: str, key: str | None = None):
+    def send(
+        subject: str,
+        body: str,
+        recipient: str,
+        key: str | None = None,
+        attachment: tuple[str, bytes, str] | None = None,
+    ):
         email = EmailMessage(
             subject,
             body,
@@ -100,6 +107,8 @@ def one_by_one() -> Iterator[Callable[..., Outcome]]:
             connection=connection,
             headers={"Message-ID": message_id(key)} if key else None,
         )
+        if attachment is not None:
+            email.attach(*attachment)
         try:
             email.send()
         except (smtplib.SMTPException, OSError) as error:

@@ -27,9 +27,10 @@ class Message(StateMachine):
 
     A message that carries a pay link names it (`pay_link`); its body holds
     `outgoing.PAY_LINK` where the link's URL goes when it is sent, never the
-    link's token. A reset link's or a sign-in code's body holds the link or the
-    code (the sweep sends the body again as it is): it works for an hour or ten
-    minutes, once, and the admin shows it masked."""
+    link's token. An agreement's e-mail names the agreement (`agreement`) and
+    carries its stored PDF as an attachment. A reset link's or a sign-in code's
+    body holds the link or the code (the sweep sends the body again as it is):
+    it works for an hour or ten minutes, once, and the admin shows it masked."""
 
     class Kind(models.TextChoices):
         REMINDER = "reminder"
@@ -45,6 +46,8 @@ class Message(StateMachine):
         # A manual plan's installment the customer pays (DESIGN section 17).
         PAYMENT_DUE = "payment_due"
         PAY_LINK = "pay_link"  # a new pay link the customer asked for
+        # The plan's agreement (DESIGN section 18), its PDF attached.
+        AGREEMENT = "agreement"
 
     # Kinds whose body holds a credential (a reset link, a sign-in code).
     SECRET_KINDS = frozenset({Kind.PASSWORD_RESET, Kind.SIGN_IN_CODE})
@@ -85,6 +88,14 @@ class Message(StateMachine):
     body = models.TextField()
     pay_link = models.ForeignKey(
         "installments.PayLink",
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    # The agreement whose PDF the e-mail carries (`agreement-<plan id>.pdf`).
+    agreement = models.ForeignKey(
+        "installments.Agreement",
         on_delete=models.PROTECT,
         related_name="+",
         null=True,

@@ -28,6 +28,8 @@ class Outgoing:
     # this message), or the link itself.
     pay_plan_pk: int | None = None
     pay_link_pk: int | None = None
+    # The agreement whose PDF the e-mail attaches (Message.agreement).
+    agreement_pk: int | None = None
 
     @property
     def source(self) -> str:

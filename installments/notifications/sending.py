@@ -84,6 +84,7 @@ def _rows(outgoing: list[Outgoing], *, token, attempts: int, until) -> list:
             title=item.title,
             body=item.body,
             pay_link_id=links.get(item.source),
+            agreement_id=item.agreement_pk,
             claim=token,
             attempts=attempts,
             lease_expires_at=until,
@@ -227,6 +228,18 @@ def _with_pay_links(claimed: list[Message]) -> None:
             message.body = message.body.replace(PAY_LINK, urls[message.pay_link_id])
 
 
+def _attachment(message: Message) -> tuple[str, bytes, str] | None:
+    """The agreement's PDF as it was stored, for the e-mail that carries it."""
+    if message.agreement_id is None:
+        return None
+    agreement = message.agreement
+    return (
+        f"agreement-{agreement.plan.public_id}.pdf",
+        bytes(agreement.document),
+        "application/pdf",
+    )
+
+
 def messages_deliver(claimed: list[Message]) -> Tally:
     """Send the claimed messages one by one (never inside a transaction),
     recording each as sent or failed, with the reason, as soon as it is known.
@@ -257,6 +270,7 @@ def messages_deliver(claimed: list[Message]) -> Tally:
                     message.body,
                     message.recipient,
                     f"message-{message.pk}",
+                    attachment=_attachment(message),
                 )
                 record(message, "", outcome.error, outcome.unsent)
     if texts_:

@@ -21,6 +21,7 @@ from .serializers import (
     bank_output,
     payment_method_output,
 )
+from .terms import MandateConsent
 
 
 class CustomerApi(APIView):
@@ -94,7 +95,10 @@ class MandateInitiateApi(CustomerApi):
     def post(self, request, customer_id):
         customer = own_customer(request.user, customer_id)
         values = InitiateMandateInput.validated(request.data)
-        outcome = services.mandate_initiate(customer=customer, **values)
+        consent = MandateConsent.of(request) if values.pop("terms_accepted") else None
+        outcome = services.mandate_initiate(
+            customer=customer, consent=consent, **values
+        )
         return _mandate_response(outcome)
 
 

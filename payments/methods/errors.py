@@ -108,3 +108,12 @@ class UnsupportedAuthorizationStep(DomainError):
         "The bank asked for a step this service does not support for mandates "
         "(card PIN or billing address); use another account or a card."
     )
+
+
+class TermsNotAccepted(DomainError):
+    code = "terms_not_accepted"
+    http_status = 422
+    message = (
+        "The customer has not accepted the bank mandate's terms: show them and "
+        'send "terms_accepted": true once the customer has ticked the box.'
+    )

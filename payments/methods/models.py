@@ -86,6 +86,12 @@ class PaymentMethod(StateMachine):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # A bank mandate's terms (methods/terms.py), accepted when it was created:
+    # when, from which address and browser, which version.
+    mandate_terms_accepted_at = models.DateTimeField(null=True, blank=True)
+    mandate_terms_ip = models.GenericIPAddressField(null=True, blank=True)
+    mandate_terms_user_agent = models.CharField(max_length=255, blank=True)
+    mandate_terms_version = models.CharField(max_length=32, blank=True)
     revocation_reason = models.CharField(max_length=64, blank=True)
     expired_at = models.DateTimeField(null=True, blank=True)
     deleted_at = models.DateTimeField(null=True, blank=True)
@@ -224,6 +230,12 @@ class BankMandate(StateMachine):
     # (its open_url step), known by the processor's reference once made.
     direct_debit = models.BooleanField(default=False)
     direct_debit_reference = models.CharField(max_length=100, blank=True)
+    # The mandate terms the customer accepted to start it, carried to the
+    # payment method it saves.
+    terms_accepted_at = models.DateTimeField(null=True, blank=True)
+    terms_ip = models.GenericIPAddressField(null=True, blank=True)
+    terms_user_agent = models.CharField(max_length=255, blank=True)
+    terms_version = models.CharField(max_length=32, blank=True)
     # The step being sent to the processor now, if any: requests for the same
     # reference take turns (one step at a time reaches the bank); a claim older
     # than the service's patience for the processor was lost and is taken over.

@@ -51,6 +51,9 @@ class InitiateMandateInput(StrictSerializer):
     bank_code = StrictCharField(max_length=16)
     account_number = StrictCharField(max_length=20)
     is_default = StrictBooleanField(required=False, default=False)
+    # The customer ticked the box of the mandate terms (methods/terms.py); any
+    # other value is 422 terms_not_accepted.
+    terms_accepted = StrictBooleanField(required=False, default=False)
 
     def validate_bank_code(self, value):
         if bank_by_code(value) is None:

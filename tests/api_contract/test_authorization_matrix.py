@@ -170,6 +170,13 @@ ROUTES: dict[str, Route] = {
     "/api/v1/payment-plans/{plan_id}": Route(
         ("api_key", "customer_jwt"), params=lambda w: {"plan_id": w.plan.public_id}
     ),
+    # The plan's agreement and its PDF: the plan's merchant or its customer.
+    "/api/v1/payment-plans/{plan_id}/agreement": Route(
+        ("api_key", "customer_jwt"), params=lambda w: {"plan_id": w.plan.public_id}
+    ),
+    "/api/v1/payment-plans/{plan_id}/agreement.pdf": Route(
+        ("api_key", "customer_jwt"), params=lambda w: {"plan_id": w.plan.public_id}
+    ),
     "/api/v1/payment-plans/{plan_id}/refunds": Route(
         ("api_key",),
         params=lambda w: {"plan_id": w.plan.public_id},
@@ -241,7 +248,11 @@ ROUTES: dict[str, Route] = {
     "/api/v1/payment-methods/customers/{customer_id}/initiate-bank-mandate": Route(
         ("customer_jwt",),
         params=my_customer,
-        body=lambda w: {"bank_code": "044", "account_number": "0123456780"},
+        body=lambda w: {
+            "bank_code": "044",
+            "account_number": "0123456780",
+            "terms_accepted": True,
+        },
     ),
     "/api/v1/payment-methods/bank-mandate/submit-otp": Route(
         ("customer_jwt",), body=lambda w: mandate_body(w, otp="123456")

@@ -298,7 +298,11 @@ def test_payment_methods_from_card_to_mandates(check, world, db):
         return check(
             shopper.post(
                 f"/api/v1/payment-methods/customers/{cid}/initiate-bank-mandate",
-                {"bank_code": "044", "account_number": account_number},
+                {
+                    "bank_code": "044",
+                    "account_number": account_number,
+                    "terms_accepted": True,
+                },
                 format="json",
             ),
             "post",
@@ -457,6 +461,13 @@ def test_checkout_completion_plans_and_payment_links(check, world, db):
             "/api/v1/payment-plans/{plan_id}",
             200,
         )
+        agreement = check(
+            client(token_of).get(f"/api/v1/payment-plans/{plan['id']}/agreement"),
+            "get",
+            "/api/v1/payment-plans/{plan_id}/agreement",
+            200,
+        )
+        assert agreement["data"]["key_facts"]["deposit"] == plan["deposit_amount"]
     listed = check(
         with_key.get(
             f"/api/v1/payment-plans?order_reference={plan['order_reference']}"

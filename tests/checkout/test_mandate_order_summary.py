@@ -51,7 +51,12 @@ def test_the_bank_pages_keep_the_order_summary(customer_client, checkout_path):
 
     step = customer_client.post(
         "/account/methods/bank/",
-        {"bank_code": "044", "account_number": "0123456780", "next": checkout_path},
+        {
+            "bank_code": "044",
+            "account_number": "0123456780",
+            "terms_accepted": "on",
+            "next": checkout_path,
+        },
     )
     assert step.status_code == 303
     page = customer_client.get(step["Location"])
@@ -86,7 +91,12 @@ def test_five_wrong_otps_end_the_attempt_in_the_customers_words(
 ):
     step = customer_client.post(
         "/account/methods/bank/",
-        {"bank_code": "044", "account_number": "0123456780", "next": checkout_path},
+        {
+            "bank_code": "044",
+            "account_number": "0123456780",
+            "terms_accepted": "on",
+            "next": checkout_path,
+        },
     )["Location"]
     for _ in range(5):
         ended = customer_client.post(step, {"otp": "000000"})

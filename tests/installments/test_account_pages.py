@@ -213,7 +213,11 @@ def test_method_actions_need_post(ada, plan_active):
 
 
 def bank_start(client, account_number, next_url=""):
-    body = {"bank_code": "044", "account_number": account_number}
+    body = {
+        "bank_code": "044",
+        "account_number": account_number,
+        "terms_accepted": "on",
+    }
     if next_url:
         body["next"] = next_url
     response = client.post("/account/methods/bank/", body)
@@ -283,7 +287,8 @@ def test_bad_bank_details_are_shown_on_the_form(fresh_cache):
     client = signed_in(CustomerFactory().email)
 
     response = client.post(
-        "/account/methods/bank/", {"bank_code": "044", "account_number": "12345"}
+        "/account/methods/bank/",
+        {"bank_code": "044", "account_number": "12345", "terms_accepted": "on"},
     )
 
     assert response.status_code == 400

@@ -141,7 +141,12 @@ def initiate_mandate(
 ):
     return who.post(
         f"/api/v1/payment-methods/customers/{who.id}/initiate-bank-mandate",
-        {"bank_code": bank_code, "account_number": account_number, **kw},
+        {
+            "bank_code": bank_code,
+            "account_number": account_number,
+            "terms_accepted": True,
+            **kw,
+        },
     )
 
 

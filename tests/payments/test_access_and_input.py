@@ -67,7 +67,7 @@ def test_bob_cannot_step_into_alices_bank_mandate(alice, bob):
 def test_bob_cannot_start_a_mandate_or_a_card_for_alice(alice, bob):
     mandate = bob.post(
         f"/api/v1/payment-methods/customers/{alice.id}/initiate-bank-mandate",
-        {"bank_code": "044", "account_number": "0123456780"},
+        {"bank_code": "044", "account_number": "0123456780", "terms_accepted": True},
     )
     card = bob.post(
         "/api/v1/payment-methods/initialize-card",

@@ -198,6 +198,19 @@ def _save(
             ),
             make_default=mandate.is_default,
         )
+        method.mandate_terms_accepted_at = mandate.terms_accepted_at
+        method.mandate_terms_ip = mandate.terms_ip
+        method.mandate_terms_user_agent = mandate.terms_user_agent
+        method.mandate_terms_version = mandate.terms_version
+        method.save(
+            update_fields=[
+                "mandate_terms_accepted_at",
+                "mandate_terms_ip",
+                "mandate_terms_user_agent",
+                "mandate_terms_version",
+                "updated_at",
+            ]
+        )
         if step is not None:
             _verification_charge_taken(
                 mandate, step, customer=customer, payment_method=method

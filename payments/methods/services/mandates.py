@@ -42,9 +42,11 @@ from ..errors import (
     OtpAttemptsExhausted,
     PaymentFailed,
     PaymentPending,
+    TermsNotAccepted,
     UnsupportedAuthorizationStep,
 )
 from ..models import MAX_WRONG_OTPS, BankMandate
+from ..terms import MandateConsent
 from .mandate_completion import (
     OPEN_URL,
     PENDING,
@@ -80,8 +82,17 @@ _UNKNOWN_BANK = (
 
 
 def mandate_initiate(
-    *, customer: Customer, bank_code: str, account_number: str, is_default: bool
+    *,
+    customer: Customer,
+    bank_code: str,
+    account_number: str,
+    is_default: bool,
+    consent: MandateConsent | None,
 ) -> MandateOutcome:
+    """Start a mandate the customer accepted the terms of (`consent`; None:
+    422 `terms_not_accepted`, nothing charged)."""
+    if consent is None:
+        raise TermsNotAccepted()
     bank = bank_by_code(bank_code)
     if bank is None:
         raise ValidationError({"bank_code": [_UNKNOWN_BANK]})
@@ -95,6 +106,10 @@ def mandate_initiate(
         bank_name=bank.name,
         account_number=account_number,
         is_default=is_default,
+        terms_accepted_at=consent.accepted_at,
+        terms_ip=consent.ip,
+        terms_user_agent=consent.user_agent,
+        terms_version=consent.version,
     )
     step = processor.charge_bank(
         **charge,
