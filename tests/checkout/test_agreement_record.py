@@ -27,7 +27,7 @@ from installments.agreements import services as agreement_services
 from installments.agreements.document import agreement_pdf
 from installments.agreements.facts import key_facts
 from installments.agreements.models import Agreement, AgreementImmutable
-from installments.deposits import services as deposit_services
+from installments.deposits.consent import Consent
 from installments.notifications.models import Message
 from installments.notifications.services import messages_send_due
 from installments.plans import rules
@@ -48,22 +48,10 @@ AGENT = "Mozilla/5.0 (Agreement test)"
 
 
 @pytest.fixture
-def consent(monkeypatch):
-    """The consent the checkout records with the completion (another change
-    makes it required): every attempt opened in the test carries it."""
-    opened = deposit_services.deposit_attempt_open
-
-    def with_consent(**kwargs):
-        attempt = opened(**kwargs)
-        attempt.terms_accepted_at = timezone.now()
-        attempt.terms_ip = IP
-        attempt.terms_user_agent = AGENT
-        attempt.save(
-            update_fields=["terms_accepted_at", "terms_ip", "terms_user_agent"]
-        )
-        return attempt
-
-    monkeypatch.setattr(deposit_services, "deposit_attempt_open", with_consent)
+def consent(shopper):
+    """The customer's requests come from this address and browser: the
+    completion records them as the consent (checkout/consent.py)."""
+    shopper.client.defaults.update(REMOTE_ADDR=IP, HTTP_USER_AGENT=AGENT)
 
 
 def pdf_text(document: bytes) -> str:
@@ -374,6 +362,7 @@ class AgreementFiguresOnTheServices(hypothesis.extra.django.TestCase):
                 installment_count=order["count"],
                 payment_method_id=self.card,
                 preferred_day=preferred,
+                consent=Consent.given(ip=IP, user_agent=AGENT),
             )
         facts = Agreement.objects.get(plan=plan).key_facts
         rows = list(plan.installments.order_by("sequence"))
