@@ -8,11 +8,13 @@ from config.admin import ReadOnlyAdminMixin
 from .deposits.models import DepositAttempt
 from .early.models import EarlyPayment
 
-# Registers the reminders' and receipts' admin, the pay links' and the refunds'.
+# Registers the reminders' and receipts' admin, the pay links', the refunds'
+# and the customer's data actions.
 from .notifications import admin as notifications_admin  # noqa: F401
 from .paylinks import admin as paylinks_admin  # noqa: F401
 from .plans.history import InstallmentStatusChange, PaymentPlanStatusChange
 from .plans.models import Installment, PaymentPlan
+from .privacy import admin as privacy_admin  # noqa: F401
 from .refunds import admin as refunds_admin
 from .reschedules.models import Reschedule
 
