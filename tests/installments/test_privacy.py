@@ -7,6 +7,7 @@ delivered), erases them, then scans every text column of every model for what
 identified them."""
 
 import json
+import re
 
 import pytest
 from django.apps import apps
@@ -23,8 +24,12 @@ from installments.privacy.erasure import customer_erase
 from installments.privacy.errors import ErasureRefused
 from installments.privacy.export import customer_data_export
 from installments.signin.services import password_reset_send, sign_in_code_send
+from payments.customers.codes import sign_in_code_issue
 from payments.customers.models import Customer, CustomerSignIn, SignInCode
 from payments.customers.resets import password_reset_link
+from payments.gateway.errors import ProcessorError
+from payments.gateway.models import SandboxAuthorization
+from payments.gateway.processors.sandbox import SandboxProcessor
 from payments.ledger.models import LedgerLine
 from payments.ledger.selectors import wallet_balances
 from payments.methods.models import PaymentMethod
@@ -36,6 +41,7 @@ from ..conftest import make_merchant_with_key
 from ..factories import PASSWORD, CustomerFactory
 from ..webhooks.conftest import SECRET
 from .conftest import (
+    PlanSetup,
     check_ledger,
     collect,
     installments_of,
@@ -91,11 +97,6 @@ def web_signed_in() -> Client:
     return client
 
 
-def run_on_commit(django_capture_on_commit_callbacks, action):
-    with django_capture_on_commit_callbacks(execute=True):
-        return action()
-
-
 @pytest.fixture
 def history(db, receiver, django_capture_on_commit_callbacks):
     """A customer with a completed plan, a refund, messages, sign-ins by API,
@@ -120,11 +121,7 @@ def history(db, receiver, django_capture_on_commit_callbacks):
     assert plan.status == PaymentPlan.Status.COMPLETED
     with django_capture_on_commit_callbacks(execute=True):
         assert refund(
-            type(
-                "Setup",
-                (),
-                {"owner": owner, "url": f"/api/v1/payment-plans/{plan.public_id}"},
-            ),
+            PlanSetup(owner=owner, shopper=shopper, plan=plan),
             1_000,
             reason=f"Returned by {FIRST} {LAST}",
         ).status_code in (200, 201)
@@ -132,12 +129,17 @@ def history(db, receiver, django_capture_on_commit_callbacks):
         customer = Customer.objects.get(public_id=shopper.customer_id)
         sign_in_code_send(customer=customer)
         password_reset_send(email=EMAIL)
-    code_client = web_client()
-    code = SignInCode.objects.get(customer=customer, ended_at=None)
-    assert code is not None
+    (code_message,) = Message.objects.filter(
+        customer=customer, kind=Message.Kind.SIGN_IN_CODE, channel="email"
+    )
+    (code,) = re.findall(r"\b\d{6}\b", code_message.body)
+    response = web_client().post(
+        "/account/login/code/enter/", {"email": EMAIL, "code": code}
+    )
+    assert response.status_code == 303
     deliver_due(budget_seconds=10)
     assert Delivery.objects.filter(status="delivered").exists()
-    return {"owner": owner, "shopper": shopper, "plan": plan, "client": code_client}
+    return {"owner": owner, "shopper": shopper, "plan": plan}
 
 
 def text_columns():
@@ -243,7 +245,6 @@ def test_an_erasure_leaves_nothing_that_identifies_the_customer_and_money_unchan
         "/account/login/", {"email": placeholder, "password": PASSWORD}
     )
     assert response.status_code != 303
-    assert sign_in_code_send is not None
     response = web_client().post(
         "/account/login/code/enter/", {"email": EMAIL, "code": "123456"}
     )
@@ -298,7 +299,7 @@ def test_the_export_holds_each_kind_of_data_and_no_secret(
     assert document["profile"]["email"] == EMAIL
     assert document["sms"]["number"] == SMS
     assert document["sms"]["consent_source"] == "account_profile"
-    assert {row["how"] for row in document["sign_ins"]} >= {"jwt", "password"}
+    assert {row["how"] for row in document["sign_ins"]} >= {"jwt", "password", "code"}
     for section in (
         "plans",
         "installments",
@@ -338,9 +339,7 @@ def test_sign_ins_are_recorded_for_each_way_in_with_address_and_browser(db):
         format="json",
     )
     assert response.status_code == 200
-    _, code = __import__(
-        "payments.customers.codes", fromlist=["sign_in_code_issue"]
-    ).sign_in_code_issue(customer=customer)
+    _, code = sign_in_code_issue(customer=customer)
     long_agent = "Agent\nwith a line break " + "x" * 400
     response = Client(REMOTE_ADDR=IP_WEB, HTTP_USER_AGENT=long_agent).post(
         "/account/login/code/enter/", {"email": EMAIL, "code": code}
@@ -454,3 +453,35 @@ def test_staff_export_and_erase_from_the_admin_with_the_refusal_shown(db, admin_
     assert any(f"{free.public_id} was erased" in text for text in shown)
     assert Customer.objects.get(pk=free.pk).erased_at is not None
     assert Customer.objects.get(pk=setup.shopper.customer.pk).erased_at is None
+
+
+def completed_plan(email: str):
+    setup = make_active_plan(email=email)
+    for row in installments_of(setup.plan):
+        collect(row.due_date)
+    return setup
+
+
+def test_saved_methods_are_deactivated_at_the_processor_before_anything_changes(
+    db, monkeypatch
+):
+    setup = completed_plan("obi.cards@mail.example.com")
+    customer = setup.shopper.customer
+    before = database_dump()
+
+    def unreachable(self, *, authorization_code):
+        raise ProcessorError("The payment processor could not be reached.")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(SandboxProcessor, "deactivate_authorization", unreachable)
+        with pytest.raises(ProcessorError):
+            customer_erase(customer=customer)
+    assert database_dump() == before
+
+    customer_erase(customer=customer)
+    assert not SandboxAuthorization.objects.filter(revoked_at=None).exists()
+    assert set(
+        PaymentMethod.objects.filter(customer=customer).values_list(
+            "status", "authorization_code", "is_default"
+        )
+    ) == {(PaymentMethod.Status.DELETED, "", False)}
