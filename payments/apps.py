@@ -67,6 +67,13 @@ def _declare_schedules() -> None:
     )
     declare(
         ScheduleSpec(
+            name="payments-purge-sign-ins",
+            func="payments.customers.tasks.purge_sign_ins",
+            schedule_type=Schedule.DAILY,
+        )
+    )
+    declare(
+        ScheduleSpec(
             name="payments-run-payouts",
             func="payments.payouts.tasks.run_payouts",
             schedule_type=Schedule.DAILY,

@@ -4,6 +4,7 @@ anonymising the account. The plan-level rules, the export of everything and
 the order of the erasure's steps are installments.privacy's."""
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
@@ -12,6 +13,10 @@ from django.utils import timezone
 from config.api.models import RateCounter
 
 from .models import Customer, CustomerSignIn, SignInCode
+
+# How long a sign-in record is kept (docs: privacy): enough to answer "was
+# that me?" about a sign-in within the year.
+SIGN_IN_RECORD_DAYS = 365
 
 # What every erased free text (a message's body, a name in a payload) becomes.
 ERASED_TEXT = "[erased]"
@@ -176,3 +181,11 @@ def customer_anonymise(*, customer: Customer, footprint: Footprint) -> Customer:
         for ip in footprint.ips:
             RateCounter.objects.filter(key__contains=f":{ip}:").delete()
     return customer
+
+
+def sign_ins_purge() -> int:
+    """Delete the sign-in records older than SIGN_IN_RECORD_DAYS (the daily
+    schedule "payments-purge-sign-ins"). The number deleted."""
+    cutoff = timezone.now() - timedelta(days=SIGN_IN_RECORD_DAYS)
+    deleted, _ = CustomerSignIn.objects.filter(at__lt=cutoff).delete()
+    return deleted

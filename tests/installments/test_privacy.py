@@ -10,6 +10,7 @@ import json
 import re
 
 import pytest
+import time_machine
 from django.apps import apps
 from django.contrib.admin.sites import site
 from django.db import connection, models
@@ -27,6 +28,7 @@ from installments.signin.services import password_reset_send, sign_in_code_send
 from payments.customers.codes import sign_in_code_issue
 from payments.customers.models import Customer, CustomerSignIn, SignInCode
 from payments.customers.resets import password_reset_link
+from payments.customers.tasks import purge_sign_ins
 from payments.gateway.errors import ProcessorError
 from payments.gateway.models import SandboxAuthorization
 from payments.gateway.processors.sandbox import SandboxProcessor
@@ -485,3 +487,17 @@ def test_saved_methods_are_deactivated_at_the_processor_before_anything_changes(
             "status", "authorization_code", "is_default"
         )
     ) == {(PaymentMethod.Status.DELETED, "", False)}
+
+
+def test_sign_in_records_are_kept_a_year_and_then_purged(db):
+    customer = CustomerFactory(email=EMAIL)
+    with time_machine.travel("2026-01-10 09:00Z", tick=False):
+        web_signed_in()
+    with time_machine.travel("2026-12-01 09:00Z", tick=False):
+        web_signed_in()
+    with time_machine.travel("2027-01-09 09:00Z", tick=False):
+        assert purge_sign_ins() == 0
+    with time_machine.travel("2027-01-11 09:00Z", tick=False):
+        assert purge_sign_ins() == 1
+    (kept,) = CustomerSignIn.objects.filter(customer=customer)
+    assert kept.at.month == 12
