@@ -31,6 +31,13 @@ class CheckoutConfig(AppConfig):
         # The sandbox's complete and expire endpoints reach such a deposit too.
         register_sandbox_payments("pay", DEPOSITS)
 
+        from installments.privacy.erasure import erasure_step_register
+
+        from .services.erasure import checkout_sessions_scrub
+
+        # A customer's erasure blanks the address their sessions were made for.
+        erasure_step_register(checkout_sessions_scrub)
+
         from config.schedules import ScheduleSpec, declare
 
         declare(

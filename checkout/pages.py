@@ -244,7 +244,7 @@ def checkout_sign_in(request, token, form_name):
     if refusal is not None:
         return refusal
     form = AUTH_FORMS[form_name](request.POST, auto_id=f"{form_name}_%s")
-    customer, status = form.submit(request)
+    customer, status = form.submit(request, page="checkout")
     if customer is None:
         return _auth_page(request, session, refused={form_name: form}, status=status)
     return see_other(_checkout_url(session))

@@ -5,8 +5,8 @@ from django.contrib import admin
 
 from config.admin import ReadOnlyAdminMixin
 
-# Registers the agreements', the reminders' and receipts' admin, the pay links'
-# and the refunds'.
+# Registers the agreements', the reminders' and receipts' admin, the pay links',
+# the refunds' and the customer's data actions.
 from .agreements import admin as agreements_admin  # noqa: F401
 from .deposits.models import DepositAttempt
 from .early.models import EarlyPayment
@@ -14,6 +14,7 @@ from .notifications import admin as notifications_admin  # noqa: F401
 from .paylinks import admin as paylinks_admin  # noqa: F401
 from .plans.history import InstallmentStatusChange, PaymentPlanStatusChange
 from .plans.models import Installment, PaymentPlan
+from .privacy import admin as privacy_admin  # noqa: F401
 from .refunds import admin as refunds_admin
 from .reschedules.models import Reschedule
 

@@ -49,6 +49,7 @@ GUIDES = (
     Guide("refunds", "Refunds", "Where a refund goes, the fee, negative balances."),
     Guide("wallet", "Wallet and payouts", "The fee, your balance, daily payouts."),
     Guide("errors", "Errors", "The two error shapes and every error code."),
+    Guide("privacy", "Your customers' data", "What is held, how long, erasure."),
     Guide("sandbox", "Sandbox", "Test cards, bank accounts and OTPs."),
     Guide("dashboard", "Dashboard", "Every page of the merchant dashboard."),
 )

@@ -41,6 +41,7 @@ class PaymentsConfig(AppConfig):
         register_refund_handler(verification_refund_settle)
         register_metrics_source("payments", metrics.metric_families)
         _declare_schedules()
+        _declare_customer_schedules()
 
 
 def _declare_schedules() -> None:
@@ -101,5 +102,20 @@ def _declare_schedules() -> None:
             func="payments.gateway.tasks.refund_verification_charges",
             schedule_type=Schedule.MINUTES,
             minutes=15,
+        )
+    )
+
+
+def _declare_customer_schedules() -> None:
+    from django_q.models import Schedule
+
+    from config.schedules import ScheduleSpec, declare
+
+    # Sign-in records are kept a year (payments.customers.privacy).
+    declare(
+        ScheduleSpec(
+            name="payments-purge-sign-ins",
+            func="payments.customers.tasks.purge_sign_ins",
+            schedule_type=Schedule.DAILY,
         )
     )

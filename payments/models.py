@@ -2,7 +2,7 @@
 subpackage; imported here so that Django finds them (the app's models module).
 Code imports a model from its subpackage (`payments.methods.models`)."""
 
-from .customers.models import Customer, SignInCode
+from .customers.models import Customer, CustomerSignIn, SignInCode
 from .gateway.models import (
     InboundRequest,
     ProcessorCharge,
@@ -39,4 +39,5 @@ __all__ = [
     "SandboxTransaction",
     "SandboxTransfer",
     "SignInCode",
+    "CustomerSignIn",
 ]

@@ -4,6 +4,7 @@ from django.urls import path
 
 from . import early as early_views
 from . import methods as method_views
+from . import privacy as privacy_views
 from . import reschedules as reschedule_views
 from . import signin as signin_views
 from . import views
@@ -37,6 +38,12 @@ urlpatterns = [
     path("register/", views.RegisterView.as_view(), name="register"),
     path("logout/", views.sign_out, name="logout"),
     path("profile/", views.ProfileView.as_view(), name="profile"),
+    path("privacy/", privacy_views.privacy, name="privacy"),
+    path("privacy/export/", privacy_views.privacy_export, name="privacy-export"),
+    path(
+        "privacy/erase/", privacy_views.PrivacyEraseView.as_view(), name="privacy-erase"
+    ),
+    path("privacy/erased/", privacy_views.privacy_erased, name="privacy-erased"),
     path("plans/<str:plan_id>/", views.plan_detail, name="plan"),
     path(
         "plans/<str:plan_id>/agreement.pdf",

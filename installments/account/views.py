@@ -26,6 +26,7 @@ from config.web.security_headers import allow_form_targets
 from config.web.session_auth import see_other
 from payments.customers import services as customer_services
 from payments.customers.forms import (
+    PROFILE_SMS_SOURCE,
     CustomerRegisterForm,
     CustomerSignInForm,
     SmsPhoneForm,
@@ -190,7 +191,9 @@ class ProfileView(View):
     def post(self, request):
         customer = request.customer
         if "remove" in request.POST:
-            customer_services.customer_sms_phone_set(customer=customer, sms_phone="")
+            customer_services.customer_sms_phone_set(
+                customer=customer, sms_phone="", source=PROFILE_SMS_SOURCE
+            )
             messages.success(
                 request,
                 "Your mobile number was removed: reminders and receipts come by "
@@ -201,7 +204,9 @@ class ProfileView(View):
         if not form.is_valid():
             return self._render(request, form, status=400)
         customer_services.customer_sms_phone_set(
-            customer=customer, sms_phone=form.cleaned_data["sms_phone"]
+            customer=customer,
+            sms_phone=form.cleaned_data["sms_phone"],
+            source=PROFILE_SMS_SOURCE,
         )
         messages.success(
             request,

@@ -8,7 +8,17 @@ from config.api.login_guard import client_ip
 from config.api.permissions import accepts
 
 from . import services
+from .models import CustomerSignIn
 from .serializers import CustomerLoginInput, CustomerRegisterInput, customer_output
+
+
+def _record_sign_in(request, customer) -> None:
+    services.customer_sign_in_record(
+        customer=customer,
+        how=CustomerSignIn.How.JWT,
+        ip=client_ip(request),
+        user_agent=request.META.get("HTTP_USER_AGENT", ""),
+    )
 
 
 def _tokens_for(customer) -> dict:
@@ -22,6 +32,7 @@ class CustomerRegisterApi(APIView):
     def post(self, request):
         values = CustomerRegisterInput.validated(request.data)
         customer = services.customer_register(**values)
+        _record_sign_in(request, customer)
         return responses.no_store(responses.created(_tokens_for(customer)))
 
 
@@ -31,6 +42,7 @@ class CustomerLoginApi(APIView):
     def post(self, request):
         values = CustomerLoginInput.validated(request.data)
         customer = services.customer_login(**values, client_ip=client_ip(request))
+        _record_sign_in(request, customer)
         return responses.no_store(responses.ok(_tokens_for(customer)))
 
 

@@ -18,10 +18,15 @@ from config.api.login_guard import client_ip
 from config.web.forms import validate_with_serializer
 
 from . import services
-from .models import Customer
+from .models import Customer, CustomerSignIn
 from .phones import NotANigerianMobile, nigerian_mobile
 from .serializers import CustomerRegisterInput
 from .session import customer_sign_in
+
+# Where a number for texts was given (Customer.sms_consent_source), by the page
+# a registration form was posted on.
+SMS_CONSENT_SOURCES = {"account": "registration", "checkout": "checkout"}
+PROFILE_SMS_SOURCE = "account_profile"
 
 
 class _SignInByForm(forms.Form):
@@ -31,17 +36,23 @@ class _SignInByForm(forms.Form):
     there is none."""
 
     success_status = 200
+    # How a sign-in by this form is recorded (CustomerSignIn.How).
+    how = CustomerSignIn.How.PASSWORD
+    page = "account"
 
     def error_field(self, error: DomainError) -> str | None:
         """The field a refusal is shown under (None: above the form)."""
         return None
 
-    def submit(self, request) -> tuple[Customer | None, int]:
-        """Validate, then sign the customer in: (the customer, the success
-        status); or (None, the HTTP status to answer with) and the reason on
-        the form."""
+    def submit(self, request, *, page: str = "account") -> tuple[Customer | None, int]:
+        """Validate, then sign the customer in (and record the sign-in):
+        (the customer, the success status); or (None, the HTTP status to answer
+        with) and the reason on the form. `page` names where the form was
+        posted ("account" or "checkout"): the source of an SMS consent given
+        on it."""
         if not self.is_valid():
             return None, 400
+        self.page = page
         try:
             customer = self.customer(client_ip=client_ip(request))
         except ApiValidationError as error:
@@ -55,6 +66,12 @@ class _SignInByForm(forms.Form):
             self.add_error(self.error_field(error), error.message)
             return None, error.http_status
         customer_sign_in(request, customer)
+        services.customer_sign_in_record(
+            customer=customer,
+            how=self.how,
+            ip=client_ip(request),
+            user_agent=request.META.get("HTTP_USER_AGENT", ""),
+        )
         return customer, self.success_status
 
 
@@ -88,6 +105,8 @@ class CustomerEmailForm(forms.Form):
 class CustomerCodeSignInForm(_SignInByForm):
     """Signing in with the one-time code e-mailed and texted to the account."""
 
+    how = CustomerSignIn.How.CODE
+
     email = forms.EmailField(
         max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
     )
@@ -115,6 +134,7 @@ class CustomerCodeSignInForm(_SignInByForm):
 
 class CustomerRegisterForm(_SignInByForm):
     success_status = 201
+    how = CustomerSignIn.How.REGISTER
 
     email = forms.EmailField(
         max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
@@ -175,7 +195,9 @@ class CustomerRegisterForm(_SignInByForm):
             )
             if data.get("sms_phone"):
                 customer = services.customer_sms_phone_set(
-                    customer=customer, sms_phone=data["sms_phone"]
+                    customer=customer,
+                    sms_phone=data["sms_phone"],
+                    source=SMS_CONSENT_SOURCES[self.page],
                 )
         return customer
 

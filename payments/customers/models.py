@@ -29,6 +29,13 @@ class Customer(PasswordCredentials, models.Model):
     # `phone` (any format, given at registration) so that texting is the
     # customer's choice and removing it leaves the registration detail alone.
     sms_phone = models.CharField(max_length=16, blank=True, default="")
+    # The customer's consent to texts (DESIGN section 18): when the number was
+    # last added or changed, and on which page ("account_profile",
+    # "registration", "checkout"). Blank once texting is turned off.
+    sms_consent_at = models.DateTimeField(null=True, blank=True)
+    sms_consent_source = models.CharField(max_length=32, blank=True)
+    # When the customer's data was erased (anonymised) at their request.
+    erased_at = models.DateTimeField(null=True, blank=True)
     # Stored copy of the plan-rules score; always recomputed from history, never
     # incremented in place (DESIGN section 6).
     score = models.PositiveSmallIntegerField(default=NEW_CUSTOMER_SCORE)
@@ -81,3 +88,34 @@ class SignInCode(models.Model):
 
     def __str__(self):
         return f"{self.purpose} code {self.pk} of customer {self.customer_id}"
+
+
+USER_AGENT_LENGTH = 255
+
+
+class CustomerSignIn(models.Model):
+    """One sign-in of a customer (DESIGN section 18): when, from which address
+    and browser, and how. Append-only; kept `SIGN_IN_RECORD_MONTHS` (docs:
+    privacy), and erased with the customer."""
+
+    class How(models.TextChoices):
+        PASSWORD = "password"  # the web sign-in (/account/, the checkout)
+        CODE = "code"  # a one-time code
+        JWT = "jwt"  # the API's token endpoint (login or registration)
+        RESET = "reset"  # a password-reset link
+        REGISTER = "register"  # a new account, signed in at once
+
+    customer = models.ForeignKey(
+        Customer, on_delete=models.CASCADE, related_name="sign_ins"
+    )
+    at = models.DateTimeField()
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    user_agent = models.CharField(max_length=USER_AGENT_LENGTH, blank=True)
+    how = models.CharField(max_length=16, choices=How.choices)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["customer", "at"])]
+
+    def __str__(self):
+        return f"{self.how} sign-in of customer {self.customer_id} at {self.at}"

@@ -13,7 +13,9 @@ def customer_by_public_id(public_id: str) -> Customer | None:
 
 
 def customer_by_email(email: str) -> Customer | None:
-    return Customer.objects.filter(email__iexact=email.strip()).first()
+    return Customer.objects.filter(
+        email__iexact=email.strip(), erased_at__isnull=True
+    ).first()
 
 
 def own_customer(principal: Customer, customer_id: str) -> Customer:

@@ -505,6 +505,9 @@ def test_registering_at_checkout_offers_the_phone_number_for_text_messages(
     assert response.status_code == 303
     customer = Customer.objects.get(email="ada@mail.example.com")
     assert (customer.phone, customer.sms_phone) == ("08031234567", "+2348031234567")
+    # The consent to texts is recorded: when, and that it was given here.
+    assert customer.sms_consent_source == "checkout"
+    assert customer.sms_consent_at is not None
     profile = text(browser.get("/account/profile/"))
     assert "to <strong>+2348031234567</strong>" in profile
 

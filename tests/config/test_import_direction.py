@@ -46,6 +46,7 @@ INSTALLMENTS_LAYERS = [
     "cancellation",
     "refunds",
     "reschedules",
+    "privacy",
     "pay",
     "account",
     "dashboard",

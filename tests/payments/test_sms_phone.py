@@ -60,11 +60,13 @@ def test_anything_else_is_refused_with_a_readable_reason(written, why):
 
 
 def test_the_service_normalizes_and_removes(customer):
-    customer_sms_phone_set(customer=customer, sms_phone="0803 123 4567")
+    customer_sms_phone_set(
+        customer=customer, sms_phone="0803 123 4567", source="account_profile"
+    )
     customer.refresh_from_db()
     assert customer.sms_phone == "+2348031234567"
 
-    customer_sms_phone_set(customer=customer, sms_phone="")
+    customer_sms_phone_set(customer=customer, sms_phone="", source="account_profile")
     customer.refresh_from_db()
     assert customer.sms_phone == ""
     assert customer.phone == "+2348012345678"  # the registration phone stays

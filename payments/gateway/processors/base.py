@@ -368,6 +368,12 @@ class Processor(ABC):
     @abstractmethod
     def list_revoked_mandates(self) -> list[RevokedMandate]: ...
 
+    @abstractmethod
+    def deactivate_authorization(self, *, authorization_code: str) -> None:
+        """Ask the processor to stop honouring a saved card or mandate for good
+        (a customer's erasure, DESIGN section 18); raises ProcessorError when it
+        could not be asked."""
+
 
 def offline_arguments_check(channel: str, ussd_bank: str) -> None:
     """A channel other than transfer or USSD, or a USSD bank not offered, is a

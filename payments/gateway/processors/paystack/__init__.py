@@ -349,6 +349,13 @@ class PaystackProcessor(
 
     # -- mandates ----------------------------------------------------------
 
+    def deactivate_authorization(self, *, authorization_code: str) -> None:
+        self._call(
+            "POST",
+            "/customer/deactivate_authorization",
+            json={"authorization_code": authorization_code},
+        )
+
     def list_revoked_mandates(self):
         mandates: list[RevokedMandate] = []
         params = {"status": "revoked", "perPage": 100}

@@ -377,6 +377,9 @@ class SandboxProcessor(
             ).order_by("pk")
         ]
 
+    def deactivate_authorization(self, *, authorization_code: str) -> None:
+        self.revoke_authorization(authorization_code=authorization_code)
+
     def revoke_authorization(self, *, authorization_code: str) -> bool:
         """Sandbox only: the bank or issuer withdraws an authorization (the
         nightly poll then reports it, and charges on it fail)."""
