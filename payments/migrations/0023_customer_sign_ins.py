@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('payments', '0021_customer_sign_in_codes'),
+        ('payments', '0022_mandate_terms'),
     ]
 
     operations = [
