@@ -5,8 +5,9 @@ A plan ended when it reached a final status: `completed`, `cancelled`, or
 only stamps it again: the period runs from the later of the two, as
 `updated_at` is refreshed by the cancellation). A `pending` plan whose deposit
 was never collected ended when it was last changed. A plan is due when its end
-and its last change (a refund, a late webhook) are both older than the period
-and nothing about it is still open: no refund pending, no payment in flight.
+and its last change (its row, its installments' statuses)
+are all older than the period and nothing about it is still open: no refund
+pending, no payment in flight.
 """
 
 from datetime import datetime
@@ -51,12 +52,19 @@ def plans_due(cutoff: datetime) -> QuerySet:
     )
     return (
         PaymentPlan.objects.filter(ended, updated_at__lte=cutoff)
+        .exclude(Exists(_changed_since(Installment, cutoff)))
         .exclude(Exists(_open(Refund, Refund.Status.PENDING)))
         .exclude(Exists(_open(Installment, Installment.Status.PROCESSING)))
         .exclude(Exists(_open(EarlyPayment, EarlyPayment.Status.PROCESSING)))
         .exclude(Exists(_open(DepositAttempt, DepositAttempt.Status.PROCESSING)))
         .order_by("updated_at", "pk")
     )
+
+
+def _changed_since(model, cutoff: datetime) -> QuerySet:
+    """An installment moved after the cutoff (a payment on a defaulted plan
+    need not touch the plan's row; a refund does, through `amount_refunded`)."""
+    return model.objects.filter(plan=OuterRef("pk"), status_changed_at__gt=cutoff)
 
 
 def _open(model, status: str) -> QuerySet:

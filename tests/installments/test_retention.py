@@ -108,6 +108,70 @@ def test_a_plan_that_ended_a_day_short_of_the_period_stays(plans):
     assert PaymentPlan.objects.filter(pk=plans["younger"].plan.pk).exists()
 
 
+def test_a_refund_after_the_end_restarts_the_period(plans):
+    with time_machine.travel(T0 + timedelta(days=2), tick=False):
+        assert refund(plans["old"], 5_000).status_code == 201
+        sandbox_refunds_settle()
+    assert not plans["old"].plan.refunds.filter(status="pending").exists()
+
+    with time_machine.travel(SIX_YEARS_LATER, tick=False):
+        records_purge()
+
+    assert PaymentPlan.objects.filter(pk=plans["old"].plan.pk).exists()
+
+
+def test_an_installment_moved_after_the_end_restarts_the_period(plans):
+    old = plans["old"].plan
+    moved = T0 + timedelta(days=2)
+    old.installments.filter(sequence=1).update(status_changed_at=moved)
+
+    with time_machine.travel(SIX_YEARS_LATER, tick=False):
+        records_purge()
+
+    assert PaymentPlan.objects.filter(pk=old.pk).exists()
+
+
+@pytest.mark.parametrize(
+    ("status", "stamp"),
+    [
+        ("completed", "completed_at"),
+        ("defaulted", "defaulted_at"),
+        ("cancelled", "cancelled_at"),
+        ("pending", None),
+    ],
+)
+def test_each_way_a_plan_ends_starts_the_period(plans, status, stamp):
+    """The active plan, set as having ended that way at T0 (a pending plan:
+    last changed at T0), goes; the same a day short of the period stays."""
+    rows = PaymentPlan.objects.filter(pk=plans["active"].plan.pk)
+    rows.update(status=status, updated_at=T0, **({stamp: T0} if stamp else {}))
+
+    with time_machine.travel(SIX_YEARS_LATER - timedelta(days=1), tick=False):
+        records_purge()
+    assert rows.exists()
+    with time_machine.travel(SIX_YEARS_LATER, tick=False):
+        records_purge()
+    assert not rows.exists()
+
+
+@pytest.mark.parametrize(
+    "still_open",
+    [
+        lambda plan: plan.refunds.update(status="pending"),
+        lambda plan: plan.installments.filter(sequence=1).update(status="processing"),
+        lambda plan: plan.deposit_attempts.update(status="processing"),
+    ],
+    ids=["refund pending", "installment charging", "deposit charging"],
+)
+def test_a_plan_with_something_open_waits(plans, still_open):
+    still_open(plans["old"].plan)
+
+    with time_machine.travel(SIX_YEARS_LATER, tick=False):
+        records_purge()
+
+    assert PaymentPlan.objects.filter(pk=plans["old"].plan.pk).exists()
+
+
 def test_the_ledger_stays_balanced_and_wallets_unchanged(plans):
     wallets = balances_by_account(WALLET_PREFIX)
     lines = LedgerLine.objects.count()
