@@ -1,7 +1,7 @@
 """Records retention (DESIGN 18): the daily purge deletes a plan's records once
 the plan ended more than RECORDS_RETENTION_YEARS ago, and nothing younger."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from io import StringIO
 
 import pytest
@@ -9,14 +9,17 @@ import time_machine
 from django.apps import apps
 from django.core.management import call_command
 from django.db.models import ProtectedError
+from django.utils.module_loading import import_string
+from django_q.models import Schedule
 
+from config.schedules import declared
 from installments.notifications.models import Message
 from installments.notifications.tasks import send_collection_receipts
 from installments.plans.models import PaymentPlan
 from installments.reschedules.models import Reschedule
 from installments.retention import steps
 from installments.retention.services import records_purge
-from payments.customers.models import Customer
+from payments.customers.models import Customer, SignInCode
 from payments.ledger.balances import balances_by_account, balances_checkpoint
 from payments.ledger.models import WALLET_PREFIX, LedgerLine, LedgerTransaction
 from webhooks.models import Event
@@ -221,19 +224,45 @@ def test_the_command_prints_what_it_purged(plans):
     assert out.getvalue().startswith("Purged 1 plan(s) and 0 customer(s)")
 
 
+def test_the_purge_is_a_daily_schedule_running_the_same_purge(plans):
+    [spec] = [s for s in declared() if s.name == "installments-purge-records"]
+    assert (spec.schedule_type, spec.at) == (Schedule.DAILY, time(3, 30))
+    assert spec.func == "installments.tasks.purge_records"
+
+    with time_machine.travel(SIX_YEARS_LATER, tick=False):
+        line = import_string(spec.func)()
+
+    assert line.startswith("Purged 1 plan(s)")
+    assert not PaymentPlan.objects.filter(pk=plans["old"].plan.pk).exists()
+
+
+def code_for(customer, at: datetime) -> SignInCode:
+    return SignInCode.objects.create(
+        customer=customer,
+        purpose="sign_in",
+        code_hash="x" * 64,
+        created_at=at,
+        expires_at=at + timedelta(minutes=10),
+        ended_at=at,
+    )
+
+
 @pytest.mark.django_db
 def test_a_customer_with_nothing_left_and_no_activity_is_deleted():
     with time_machine.travel(T0, tick=False):
-        idle = CustomerFactory()
+        idle, signed_in_lately, recent = CustomerFactory.create_batch(3)
+        code_for(idle, T0)
     with time_machine.travel(T0 + timedelta(days=2), tick=False):
-        recent = CustomerFactory()
+        recent.save()
+    code_for(signed_in_lately, SIX_YEARS_LATER - timedelta(days=30))
 
     with time_machine.travel(SIX_YEARS_LATER, tick=False):
         summary = records_purge()
 
     assert summary.customers == 1
     assert not Customer.objects.filter(pk=idle.pk).exists()
-    assert Customer.objects.filter(pk=recent.pk).exists()
+    assert not SignInCode.objects.filter(customer=idle.pk).exists()
+    assert Customer.objects.filter(pk__in=[signed_in_lately.pk, recent.pk]).count() == 2
 
 
 def test_a_customer_named_by_kept_ledger_rows_stays(plans):
