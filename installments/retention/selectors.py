@@ -84,13 +84,17 @@ def plan_record_ids(plan_pks: list[int]) -> set[str]:
 
 
 def messages_about(plan_pks: list[int], cutoff: datetime) -> list[int]:
-    """The messages about these plans: sent with one of their pay links, or
-    whose subject names the plan or one of its records."""
+    """The messages about these plans, to their customers or merchants: sent
+    with one of their pay links, or whose subject names the plan or one of its
+    records."""
     ids = plan_record_ids(plan_pks)
-    customers = PaymentPlan.objects.filter(pk__in=plan_pks).values("customer")
+    plans = PaymentPlan.objects.filter(pk__in=plan_pks)
     links = PayLink.objects.filter(plan__in=plan_pks)
     rows = Message.objects.filter(
-        Q(pay_link__in=links) | Q(customer__in=customers, created_at__lte=cutoff)
+        Q(pay_link__in=links)
+        | Q(customer__in=plans.values("customer"), created_at__lte=cutoff)
+        # The merchant's e-mail about a plan's default.
+        | Q(merchant__in=plans.values("merchant"), created_at__lte=cutoff)
     )
     return [
         pk

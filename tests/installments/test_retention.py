@@ -1,6 +1,7 @@
 """Records retention (DESIGN 18): the daily purge deletes a plan's records once
 the plan ended more than RECORDS_RETENTION_YEARS ago, and nothing younger."""
 
+import uuid
 from datetime import UTC, datetime, time, timedelta
 from io import StringIO
 
@@ -101,6 +102,28 @@ def test_purge_removes_the_plan_past_the_period_and_nothing_younger(plans):
         assert records_of(plans[name]) == before[name], name
     # Ada still has plans: her row stays.
     assert Customer.objects.filter(pk=plans["old"].plan.customer_id).exists()
+
+
+def test_the_merchants_messages_about_the_plan_go_too(plans):
+    def default_notice(setup: PlanSetup) -> Message:
+        installment = setup.plan.installments.get(sequence=1)
+        return Message.objects.create(
+            kind=Message.Kind.PLAN_DEFAULTED_MERCHANT,
+            subject=f"{installment.public_id}_a4",
+            channel=Message.Channel.EMAIL,
+            merchant=setup.owner.merchant,
+            recipient=setup.owner.merchant.email,
+            body=f"Payment plan {setup.plan.public_id} defaulted",
+            claim=uuid.uuid4(),
+            created_at=T0,
+        )
+
+    old, active = default_notice(plans["old"]), default_notice(plans["active"])
+
+    with time_machine.travel(SIX_YEARS_LATER, tick=False):
+        records_purge()
+
+    assert list(Message.objects.filter(pk__in=[old.pk, active.pk])) == [active]
 
 
 def test_a_plan_that_ended_a_day_short_of_the_period_stays(plans):
