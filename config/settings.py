@@ -260,6 +260,11 @@ if MESSAGE_LEASE_SECONDS < 1:
 REMINDER_DAYS_BEFORE = env.int("REMINDER_DAYS_BEFORE", default=3)
 if REMINDER_DAYS_BEFORE < 1:
     raise ImproperlyConfigured("REMINDER_DAYS_BEFORE must be 1 or more.")
+# The financial-records period (DESIGN 18): a plan's records are purged by the
+# daily `installments-purge-records` job this many years after the plan ended.
+RECORDS_RETENTION_YEARS = env.int("RECORDS_RETENTION_YEARS", default=6)
+if RECORDS_RETENTION_YEARS < 1:
+    raise ImproperlyConfigured("RECORDS_RETENTION_YEARS must be 1 or more.")
 
 # Request bodies over 1 MiB get 413 (DESIGN section 4).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024

@@ -8,6 +8,7 @@ class InstallmentsConfig(AppConfig):
         _declare_schedules()
         _declare_notice_schedules()
         _declare_early_payment_schedules()
+        _declare_retention_schedules()
         _register_handlers()
         _register_sandbox_payments()
 
@@ -106,6 +107,26 @@ def _declare_early_payment_schedules() -> None:
             func="installments.tasks.expire_offline_payments",
             schedule_type=Schedule.MINUTES,
             minutes=1,
+        )
+    )
+
+
+def _declare_retention_schedules() -> None:
+    from datetime import time
+
+    from django_q.models import Schedule
+
+    from config.schedules import ScheduleSpec, declare
+
+    # Records past the financial-records period (DESIGN 18, installments/
+    # retention/), at 03:30 Lagos, away from the reminders and the busiest
+    # collection hours.
+    declare(
+        ScheduleSpec(
+            name="installments-purge-records",
+            func="installments.tasks.purge_records",
+            schedule_type=Schedule.DAILY,
+            at=time(3, 30),
         )
     )
 

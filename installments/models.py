@@ -10,6 +10,7 @@ from .notifications.models import Message
 from .paylinks.models import PayLink
 from .plans.history import InstallmentStatusChange, PaymentPlanStatusChange
 from .plans.models import Installment, PaymentPlan
+from .plans.purged import PurgedRecord
 from .refunds.models import (
     Refund,
     RefundIdempotencyRecord,
@@ -29,6 +30,7 @@ __all__ = [
     "PaymentPlan",
     "PayLink",
     "PaymentPlanStatusChange",
+    "PurgedRecord",
     "Refund",
     "RefundIdempotencyRecord",
     "RefundPart",

@@ -9,6 +9,7 @@ from .early.expiry import early_payments_expire
 from .notifications import emails
 from .refunds.services import refund_idempotency_records_purge
 from .refunds.settlement import parts_poll
+from .retention.services import records_purge
 
 logger = logging.getLogger("installments.collection")
 
@@ -60,3 +61,12 @@ def expire_offline_payments() -> int:
     """Every minute: end the bank transfer and USSD payments whose 30 minutes
     are over (their money, when it landed in time, is applied instead)."""
     return early_payments_expire()
+
+
+def purge_records() -> str:
+    """Daily: delete the records past the financial-records period
+    (installments/retention/)."""
+    summary = records_purge()
+    if summary.plans or summary.customers:
+        logger.info("purge_records: %s", summary.line())
+    return summary.line()

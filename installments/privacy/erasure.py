@@ -8,9 +8,7 @@ financial-records period.
 
 The steps run in ERASURE_STEPS' order, each taking the customer's footprint
 (what identified them, read before anything changed). A package above this one
-adds its step from its AppConfig.ready (checkout: its sessions' e-mail). Steps
-the lead wires at merge: the agreements package's `agreements_anonymise`
-(the agreement records' ip and user agent).
+adds its step from its AppConfig.ready (checkout: its sessions' e-mail).
 """
 
 from django.contrib.admin.models import LogEntry
@@ -38,6 +36,7 @@ from payments.methods.services.erasure import (
 )
 from webhooks.models import Event
 
+from ..agreements.services import agreements_anonymise
 from ..deposits.models import DepositAttempt
 from ..early.models import EarlyPayment
 from ..notifications.models import Message
@@ -55,6 +54,12 @@ def _deposits(footprint: Footprint) -> None:
     rows = DepositAttempt.objects.filter(customer_id=footprint.customer_pk)
     rows.update(terms_ip=None, terms_user_agent="")
     rows_scrub(rows, ["account_name"], footprint)
+
+
+def _agreements(footprint: Footprint) -> None:
+    """The consent's address and browser; the facts, the PDF (which never
+    names the customer) and its hash stay."""
+    agreements_anonymise(Customer(pk=footprint.customer_pk))
 
 
 def _early_payments(footprint: Footprint) -> None:
@@ -127,6 +132,7 @@ def _admin_history(footprint: Footprint) -> None:
 ERASURE_STEPS = [
     _methods,
     _deposits,
+    _agreements,
     _early_payments,
     _plans,
     _messages,

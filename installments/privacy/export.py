@@ -11,6 +11,7 @@ from payments.customers.models import Customer
 from payments.customers.privacy import customer_profile_export
 from payments.methods.models import PaymentMethod
 
+from ..agreements.models import Agreement
 from ..deposits.models import DepositAttempt
 from ..early.models import EarlyPayment
 from ..notifications.models import Message
@@ -167,9 +168,25 @@ def _messages(customer: Customer) -> dict:
 
 
 def _agreements(customer: Customer) -> dict:
-    """The agreement records of the customer's plans: the agreements package
-    supplies them (its exporter takes this entry's place in EXPORTERS)."""
-    return {"agreements": []}
+    """The agreement records of the customer's plans: what they accepted, when
+    and from where, and the PDF's fingerprint (the PDF itself is downloadable
+    from each plan's page)."""
+    rows = Agreement.objects.filter(customer=customer).order_by("created_at", "id")
+    return {
+        "agreements": [
+            {
+                "id": row.public_id,
+                "payment_plan_id": row.plan.public_id,
+                "version": row.version,
+                "accepted_at": row.accepted_at,
+                "ip": row.ip,
+                "user_agent": row.user_agent,
+                "key_facts": row.key_facts,
+                "document_sha256": row.document_sha256,
+            }
+            for row in rows.select_related("plan")
+        ]
+    }
 
 
 # Each gives some sections of the document; a package holding more of the

@@ -50,6 +50,7 @@ INSTALLMENTS_LAYERS = [
     "pay",
     "account",
     "dashboard",
+    "retention",
 ]
 # Folders of an app that are not subpackages of its layers.
 NOT_LAYERS = ("management", "migrations", "templatetags")
