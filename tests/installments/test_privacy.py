@@ -18,7 +18,7 @@ from django.db.models import Sum
 from django.test import Client, RequestFactory
 from rest_framework.test import APIClient
 
-from installments.deposits.models import DepositAttempt
+from installments.agreements.models import Agreement
 from installments.notifications.models import Message
 from installments.plans.models import PaymentPlan
 from installments.privacy.erasure import customer_erase
@@ -109,13 +109,14 @@ def history(db, receiver, django_capture_on_commit_callbacks):
         card = add_card(shopper)
         client = web_signed_in()
         assert client.post("/account/profile/", {"sms_phone": SMS}).status_code == 303
+        # The consent to the key facts comes from this address and browser:
+        # the deposit attempt and the agreement record keep them.
+        shopper.client.defaults.update(REMOTE_ADDR=IP_TERMS, HTTP_USER_AGENT=UA_TERMS)
         response = complete(shopper, open_session(owner), card)
     assert response.status_code == 201, response.content
     plan = PaymentPlan.objects.get(public_id=response.json()["data"]["id"])
-    # The consent of the key facts (recorded by the checkout's completion).
-    DepositAttempt.objects.filter(plan=plan).update(
-        terms_ip=IP_TERMS, terms_user_agent=UA_TERMS
-    )
+    agreement = Agreement.objects.get(plan=plan)
+    assert (agreement.ip, agreement.user_agent) == (IP_TERMS, UA_TERMS)
     with django_capture_on_commit_callbacks(execute=True):
         for row in installments_of(plan):
             collect(row.due_date)
@@ -311,7 +312,11 @@ def test_the_export_holds_each_kind_of_data_and_no_secret(
         "messages",
     ):
         assert document[section], section
-    assert document["agreements"] == []
+    [agreement] = document["agreements"]
+    record = Agreement.objects.get(plan=history["plan"])
+    assert agreement["payment_plan_id"] == history["plan"].public_id
+    assert agreement["document_sha256"] == record.document_sha256
+    assert agreement["key_facts"]["deposit"] == history["plan"].deposit_amount
     assert document["plans"][0]["total_amount"] == history["plan"].total_amount
     assert {row["kind"] for row in document["messages"]} >= {
         Message.Kind.SIGN_IN_CODE,
