@@ -43,6 +43,8 @@ NAVIGATION_MS = 120_000
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "screenshots"
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
+# The consent box of the hosted checkout, ticked before paying (DESIGN 18).
+AGREE = "I have read the key facts and agree to this payment plan"
 
 
 @pytest.fixture(scope="module")

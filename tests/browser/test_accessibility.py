@@ -29,7 +29,7 @@ from payments.customers.models import Customer
 
 from ..factories import PASSWORD
 from .axe import SIZES, Audit
-from .conftest import sign_in
+from .conftest import AGREE, sign_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -164,6 +164,7 @@ def test_axe_hosted_checkout(audit, demo_password, service):
     page.get_by_role("button", name="Pay and continue").click()
     page.wait_for_url(re.compile(r"/checkout/fcs_[0-9A-Za-z]+\?method=pm_"))
     audit.check("checkout-pay")
+    page.get_by_label(AGREE).check()
     page.get_by_role("button", name=re.compile(r"^Pay ₦")).click()
     expect(page.get_by_role("heading", name="Deposit paid")).to_be_visible()
     audit.check("checkout-done")

@@ -14,6 +14,7 @@ from installments.plans.models import PaymentPlan
 
 from ..conftest import make_merchant_with_key
 from ..factories import PASSWORD
+from .conftest import AGREE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,6 +75,7 @@ def test_the_customer_chooses_a_payday_and_the_plan_keeps_its_dates(
     expect(payday).to_be_visible()
     expect(rows).to_have_text(shown(on_the_25th))
 
+    page.get_by_label(AGREE).check()
     page.get_by_role("button", name=re.compile(r"^Pay ₦")).click()
 
     expect(page.get_by_role("heading", name="Deposit paid")).to_be_visible()

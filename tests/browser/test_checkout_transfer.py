@@ -28,6 +28,7 @@ from ..conftest import make_merchant_with_key
 from ..factories import PASSWORD
 from ..installments.conftest import check_ledger
 from .axe import SIZES, Audit
+from .conftest import AGREE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -111,6 +112,7 @@ def test_a_customer_pays_the_deposit_by_bank_transfer_and_sees_the_plan_active(
     page.get_by_role("radio", name=re.compile(r"^Bank transfer")).check()
     page.get_by_role("radio", name=re.compile(r"^Nothing: I will pay")).check()
     screenshot("checkout-transfer-chosen")
+    page.get_by_label(AGREE).check()
     page.get_by_role("button", name=f"Pay {DEPOSIT} now").click()
 
     expect(page).to_have_url(re.compile(rf"/checkout/{token}/deposit$"))
@@ -176,6 +178,7 @@ def test_a_customer_pays_the_deposit_by_ussd_and_the_page_moves_on_by_itself(
 
     page.get_by_role("radio", name=re.compile(r"^USSD")).check()
     page.get_by_label("Your bank (USSD)").select_option("737")
+    page.get_by_label(AGREE).check()
     page.get_by_role("button", name=f"Pay {DEPOSIT} now").click()
 
     expect(

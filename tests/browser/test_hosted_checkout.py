@@ -26,6 +26,7 @@ from ..checkout.conftest import add_card, register
 from ..conftest import make_merchant_with_key
 from ..factories import PASSWORD
 from ..webhooks.conftest import SECRET
+from .conftest import AGREE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -125,6 +126,10 @@ def test_a_customer_pays_through_a_payment_link_and_lands_on_its_redirect_url(
     expect(page.get_by_test_id("preview-deposit")).to_have_text("₦13,500.00")
     screenshot("checkout-plan-chosen")
 
+    key_facts = page.get_by_role("region", name="Key facts")
+    expect(key_facts.get_by_test_id("kf-deposit")).to_have_text("₦13,500.00")
+    expect(key_facts.get_by_test_id("kf-cost-of-credit")).to_have_text("₦0.00")
+    page.get_by_label(AGREE).check()
     page.get_by_role("button", name="Pay ₦13,500.00 now").click()
 
     # The plan with its due dates.
@@ -208,6 +213,7 @@ def sign_in_and_pay(frame) -> None:
     expect(known.get_by_label("Email")).to_have_value("bola@mail.example.com")
     known.get_by_label("Password").fill(PASSWORD)
     known.get_by_role("button", name="Sign in").click()
+    frame.get_by_label(AGREE).check()
     frame.get_by_role("button", name="Pay ₦13,500.00 now").click()
     expect(frame.get_by_role("heading", name="Deposit paid")).to_be_visible()
 

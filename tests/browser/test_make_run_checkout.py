@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 from tests import servers
 
 from ..factories import PASSWORD
-from .conftest import DESKTOP
+from .conftest import AGREE, DESKTOP
 
 # What a caller's environment may hold that `make run` on a clean clone has not.
 CLEARED = (
@@ -140,6 +140,7 @@ def test_make_run_on_another_port_takes_a_deposit_through_the_sandbox_card(
         expect(page).to_have_url(re.compile(rf"^{base}/checkout/fcs_\w+\?method=pm_"))
         expect(page.get_by_text("Visa •••• 4081 is saved.")).to_be_visible()
 
+        page.get_by_label(AGREE).check()
         page.get_by_role("button", name=re.compile(r"^Pay ₦[\d,.]+ now$")).click()
 
         expect(page.get_by_role("heading", name="Deposit paid")).to_be_visible()
