@@ -17,7 +17,9 @@ extend_schema_view(
         summary="Cancel a plan: no more debits",
         description="With the API key of the plan's merchant: every unpaid "
         "installment is cancelled and the plan too; nothing is refunded (refund "
-        "what you owe back with the refunds endpoint). A plan that is not active "
+        "what you owe back with the refunds endpoint). The customer is told by "
+        "e-mail (and SMS) that nothing more will be collected, with the reason. "
+        "A plan that is not active "
         "or defaulted, or whose installment is being charged right now, is a 409 "
         "`plan_not_cancellable`.",
         parameters=[PLAN_ID],

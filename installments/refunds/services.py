@@ -149,18 +149,7 @@ def _refund_record(
         refund_events.append(events.refund_settled(refund))
         refund_receipt_send(refund)
     if allocation.reductions:
-        # What the customer owes changed (DESIGN section 18); a refund of
-        # money only changes nothing owed, and its receipt says what it did.
-        schedule_change_notice_send(
-            plan=plan,
-            subject=refund.public_id,
-            change=notices.refunded(
-                amount=refund.amount,
-                reduced=refund.amount_reduced,
-                returned=refund.amount_returned,
-                why=refund.reason,
-            ),
-        )
+        _customer_notify(plan, refund)
     emit_events(merchant=plan.merchant, events=refund_events + plan_events)
     if idempotency_key is not None:
         RefundIdempotencyRecord.objects.create(
@@ -171,6 +160,22 @@ def _refund_record(
             expires_at=now + IDEMPOTENCY_RETENTION,
         )
     return refund
+
+
+def _customer_notify(plan: PaymentPlan, refund: Refund) -> None:
+    """The notice of a refund that changed what the customer owes (DESIGN
+    section 18), once per refund. A refund of money only changes nothing owed:
+    its receipt says what it did."""
+    schedule_change_notice_send(
+        plan=plan,
+        subject=refund.public_id,
+        change=notices.refunded(
+            amount=refund.amount,
+            reduced=refund.amount_reduced,
+            returned=refund.amount_returned,
+            why=refund.reason,
+        ),
+    )
 
 
 def _reduce(
