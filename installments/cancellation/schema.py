@@ -2,6 +2,7 @@
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
+from config.api.request_fields import CONTROL, describe_fields, refusing
 from config.api.schema import (
     errors,
     ok_envelope,
@@ -10,6 +11,16 @@ from config.api.schema import (
 from ..plans.schema import PAYMENT_PLAN, PLAN_ID
 from . import api
 from .serializers import PlanCancelInput
+
+describe_fields(
+    PlanCancelInput,
+    reason=refusing(
+        CONTROL,
+        "Why the plan is cancelled; the customer reads it in the notice of the "
+        "cancellation. One line: no control characters.",
+    ),
+)
+
 
 extend_schema_view(
     post=extend_schema(

@@ -4,6 +4,7 @@ representation (component `Refund`, which the plan representation names)."""
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 
 from config.api.idempotency import UUID_V4_PATTERN
+from config.api.request_fields import CONTROL, describe_fields, refusing
 from config.api.schema import (
     KOBO,
     PAGINATION,
@@ -103,6 +104,17 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     "refund it created (header `Idempotent-Replayed: true`) and refunds nothing "
     "more, whatever the body or plan; anything but a UUID v4 is a 400 "
     "`invalid_idempotency_key`.",
+)
+
+
+describe_fields(
+    RefundCreateInput,
+    reason=refusing(
+        CONTROL,
+        "Why you refund, for your records; the customer reads it in the notice "
+        "of a refund that changes what they owe. One line: no control "
+        "characters.",
+    ),
 )
 
 

@@ -408,3 +408,37 @@ def test_a_cancellation_rolled_back_records_no_notice(setup, monkeypatch):
 
     assert PaymentPlan.objects.get(pk=setup.plan.pk).status == "active"
     assert notices() == []
+
+
+# --- the merchant's reason reaches the customer: one line at entry ----------------
+
+
+@pytest.mark.parametrize("reason", ["Returned\nCall 0800 000 0000", "Out\x1b[0m"])
+def test_a_reason_with_control_characters_is_a_400_and_changes_nothing(setup, reason):
+    before = state(setup)
+
+    refunded = refund(setup, 20_000, reason)
+    cancelled = cancel(setup, reason)
+
+    for response in (refunded, cancelled):
+        assert response.status_code == 400, response.content
+        assert response.json()["errors"]["reason"] == [
+            "Line breaks and other control characters are not allowed."
+        ]
+    assert state(setup) == before
+    assert PaymentPlan.objects.get(pk=setup.plan.pk).status == "active"
+    assert notices() == []
+
+
+def test_the_dashboard_refuses_a_cancellation_reason_on_two_lines(setup):
+    client = sign_in(Client(), setup.owner.merchant)
+
+    response = client.post(
+        f"/dashboard/plans/{setup.plan.public_id}/cancel/",
+        {"reason": "Out of stock\r\nAlert: pay to 0123456789"},
+    )
+
+    assert response.status_code == 400
+    assert "control characters are not allowed" in text(response)
+    assert PaymentPlan.objects.get(pk=setup.plan.pk).status == "active"
+    assert notices() == []
