@@ -5,6 +5,7 @@ from config.api.serializers import (
     StrictCharField,
     StrictSerializer,
 )
+from config.text import no_control_characters
 
 from ..plans.models import PaymentPlan
 
@@ -12,4 +13,7 @@ REASON_MAX_LENGTH = PaymentPlan._meta.get_field("cancellation_reason").max_lengt
 
 
 class PlanCancelInput(StrictSerializer):
-    reason = StrictCharField(max_length=REASON_MAX_LENGTH)
+    # The customer reads it in the notice of the cancellation (DESIGN 18).
+    reason = StrictCharField(
+        max_length=REASON_MAX_LENGTH, validators=[no_control_characters]
+    )

@@ -10,6 +10,8 @@ from django.utils import timezone
 
 from webhooks.services import emit_events
 
+from ..notifications.selectors import dues_of
+from ..notifications.services import plan_cancelled_notice_send
 from ..plans import events
 from ..plans.models import Installment, PaymentPlan
 from ..plans.services import lock_plan
@@ -58,7 +60,8 @@ def plan_cancel_when_nothing_left(plan: PaymentPlan, *, at: datetime) -> bool:
 @transaction.atomic(durable=True)
 def plan_merchant_cancel(*, plan: PaymentPlan, reason: str) -> PaymentPlan:
     """The merchant stops the plan: every unpaid installment `cancelled`, the
-    plan `cancelled`, `payment_plan.cancelled` once. 409 `plan_not_cancellable`
+    plan `cancelled`, `payment_plan.cancelled` and the customer's notice
+    (DESIGN section 18) once. 409 `plan_not_cancellable`
     on a plan that is not active or defaulted, or while an installment is being
     charged."""
     plan = lock_plan(plan)
@@ -75,10 +78,12 @@ def plan_merchant_cancel(*, plan: PaymentPlan, reason: str) -> PaymentPlan:
             "moment, once the charge has settled."
         )
     now = timezone.now()
+    cancelled = dues_of(rows)
     installments_cancel(rows, at=now)
     plan.cancellation_reason = reason[:255]
     plan.transition_to(
         PaymentPlan.Status.CANCELLED, at=now, update_fields=["cancellation_reason"]
     )
     emit_events(merchant=plan.merchant, events=[events.plan_cancelled(plan)])
+    plan_cancelled_notice_send(plan, cancelled=cancelled)
     return plan

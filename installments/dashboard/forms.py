@@ -66,7 +66,7 @@ class RefundForm(forms.Form):
     )
     reason = forms.CharField(
         label="Reason",
-        help_text="For your records and the customer's receipt, e.g. "
+        help_text="For your records and the customer's notice, e.g. "
         "“Returned the charger”.",
         max_length=REASON_MAX_LENGTH,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
@@ -118,7 +118,8 @@ class PlanCancelForm(SerializerForm):
 
     reason = forms.CharField(
         label="Reason",
-        help_text="For your records, e.g. “Order cancelled by the customer”.",
+        help_text="For your records and the customer's notice, e.g. “Order "
+        "cancelled by the customer”.",
         max_length=REASON_MAX_LENGTH,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )

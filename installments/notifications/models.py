@@ -21,7 +21,10 @@ class Message(StateMachine):
     notice, the default's notices: once per attempt), the partial debit's
     reference (what it collected), the pay link's id (a new link the customer
     asked for), the customer's id and the link's mark `<customer id>_<mark>` (a
-    password-reset link), the code's row `sc_<id>` (a one-time sign-in code).
+    password-reset link), the code's row `sc_<id>` (a one-time sign-in code),
+    the change a notice of change tells of (DESIGN section 18): a merchant's
+    reschedule `rs_<id>` or a refund's id (the schedule changed), the plan's
+    id (cancelled by its merchant).
     Each row is to a customer or, for the merchant's notice of a default, to a
     merchant.
 
@@ -48,6 +51,10 @@ class Message(StateMachine):
         PAY_LINK = "pay_link"  # a new pay link the customer asked for
         # The plan's agreement (DESIGN section 18), its PDF attached.
         AGREEMENT = "agreement"
+        # Notices of change (DESIGN section 18): the merchant moved a date or
+        # refunded off what is owed; the merchant cancelled the plan.
+        SCHEDULE_CHANGED = "schedule_changed"
+        PLAN_CANCELLED = "plan_cancelled"
 
     # Kinds whose body holds a credential (a reset link, a sign-in code).
     SECRET_KINDS = frozenset({Kind.PASSWORD_RESET, Kind.SIGN_IN_CODE})

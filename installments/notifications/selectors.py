@@ -13,6 +13,7 @@ from payments.methods.selectors import payment_methods_chargeable_by_customer
 from ..plans.models import Installment, PaymentPlan
 from ..plans.selectors import amount_remaining, plans_with_installments
 from .models import Message
+from .notices import Due
 
 DEPOSIT_REFERENCE = re.compile(r"_d[0-9]+$")
 
@@ -185,3 +186,18 @@ def collections_described(collections) -> dict[int, tuple]:
             continue
         described[collection.pk] = (plan, what, amount_remaining(plan))
     return described
+
+
+def dues_of(installments) -> list[Due]:
+    """The unpaid ones of `installments` (rows of one plan) as a notice of
+    change lists them, in order: what each still owes and when."""
+    return [
+        Due(sequence=row.sequence, amount=row.amount_owed, due_date=row.due_date)
+        for row in sorted(installments, key=lambda row: row.sequence)
+        if row.status in Installment.UNPAID
+    ]
+
+
+def unpaid_dues(plan: PaymentPlan) -> list[Due]:
+    """`dues_of` the plan's installments as they are now."""
+    return dues_of(plan.installments.filter(status__in=Installment.UNPAID))

@@ -35,7 +35,7 @@ from django.utils import timezone
 from config.api.queue import enqueue_on_commit
 
 from ..plans.models import PaymentPlan
-from . import manual_texts, selectors, texts
+from . import manual_texts, notices, selectors, texts
 from .outgoing import Outgoing
 from .sending import (
     Tally,
@@ -164,6 +164,38 @@ def action_required_notices_send(*, installment_pks: list[int] | None = None) ->
         lambda installments: [
             item for i in installments for item in texts.action_required(i)
         ],
+    )
+
+
+def schedule_change_notice_send(
+    *, plan: PaymentPlan, subject: str, change: notices.Change
+) -> None:
+    """Tell `plan`'s customer (by e-mail, and SMS to a mobile number) that its
+    merchant changed what they owe or when (DESIGN section 18): `change`, and
+    the schedule as it is now. Call it inside the transaction that made the
+    change, after the change, with `plan` locked (its customer and merchant
+    loaded); `subject` names the change (a reschedule, a refund), so a change
+    is told once however often its transaction's caller retries."""
+    messages_send_on_commit(
+        notices.schedule_changed(
+            plan=plan,
+            subject=subject,
+            change=change,
+            unpaid=selectors.unpaid_dues(plan),
+        ),
+        task_name="send-change-notice",
+    )
+
+
+def plan_cancelled_notice_send(
+    plan: PaymentPlan, *, cancelled: list[notices.Due]
+) -> None:
+    """Tell `plan`'s customer its merchant cancelled it: nothing more will be
+    collected (`cancelled`: the installments it left unpaid). In the
+    cancellation's transaction, like `schedule_change_notice_send`."""
+    messages_send_on_commit(
+        notices.plan_cancelled(plan, cancelled=cancelled),
+        task_name="send-change-notice",
     )
 
 

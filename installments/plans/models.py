@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from config.api.ids import new_public_id
 from config.models import StateMachine
+from config.text import no_control_characters
 
 if TYPE_CHECKING:
     from ..early.models import EarlyPayment
@@ -120,7 +121,10 @@ class PaymentPlan(StateMachine):
     defaulted_at = models.DateTimeField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
     # The merchant's words when they cancelled it (POST .../cancel).
-    cancellation_reason = models.CharField(max_length=255, blank=True)
+    # The customer reads it in the notice (DESIGN section 18): one line.
+    cancellation_reason = models.CharField(
+        max_length=255, blank=True, validators=[no_control_characters]
+    )
     # Set once, when the merchant's release rule is first satisfied.
     goods_released_at = models.DateTimeField(null=True, blank=True)
 

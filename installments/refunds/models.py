@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from config.api.ids import new_public_id
 from config.models import StateMachine, amount_positive
+from config.text import no_control_characters
 
 
 def new_refund_id() -> str:
@@ -55,7 +56,8 @@ class Refund(StateMachine):
     amount_returned = models.BigIntegerField()
     amount_failed = models.BigIntegerField(default=0)
     currency = models.CharField(max_length=3, default="NGN")
-    reason = models.CharField(max_length=255)
+    # The customer reads it (DESIGN section 18): one line, as typed text is.
+    reason = models.CharField(max_length=255, validators=[no_control_characters])
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.PENDING
     )

@@ -4,6 +4,7 @@ representation (component `Refund`, which the plan representation names)."""
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 
 from config.api.idempotency import UUID_V4_PATTERN
+from config.api.request_fields import CONTROL, describe_fields, refusing
 from config.api.schema import (
     KOBO,
     PAGINATION,
@@ -106,6 +107,17 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
+describe_fields(
+    RefundCreateInput,
+    reason=refusing(
+        CONTROL,
+        "Why you refund, for your records; the customer reads it in the notice "
+        "of a refund that changes what they owe. One line: no control "
+        "characters.",
+    ),
+)
+
+
 extend_schema_view(
     post=extend_schema(
         operation_id="payment_plan_refund_create",
@@ -114,6 +126,9 @@ extend_schema_view(
         "the unpaid installments first (last due first; one reduced to 0 is "
         "cancelled, and a plan left with nothing to collect is cancelled), the "
         "rest is paid back in money against the plan's collections, newest first. "
+        "A refund that takes anything off the unpaid installments tells the "
+        "customer by e-mail (and SMS) what they still owe and when, with the "
+        "reason. "
         "More than the plan's total less what was refunded (or than its unpaid "
         "installments and collections can take) is a 422 "
         "`refund_exceeds_refundable`; a refund that needs an installment being "

@@ -9,6 +9,7 @@ from config.api.serializers import (
     StrictIntegerField,
     StrictSerializer,
 )
+from config.text import no_control_characters
 
 from ..plans.rules import MAX_AMOUNT
 from .models import Refund, RefundPart
@@ -23,7 +24,10 @@ class RefundCreateInput(StrictSerializer):
         help_text="Kobo to take off the order: first off its unpaid installments, "
         "the rest paid back in money.",
     )
-    reason = StrictCharField(max_length=REASON_MAX_LENGTH)
+    # The customer reads it in the notice of change (DESIGN section 18).
+    reason = StrictCharField(
+        max_length=REASON_MAX_LENGTH, validators=[no_control_characters]
+    )
 
 
 def refund_part_output(part) -> dict:

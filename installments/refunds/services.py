@@ -3,8 +3,9 @@
 In one durable transaction holding the plan's lock: the allocation
 (`allocation.py`), the installments reduced or cancelled, the refund and its
 parts (`requesting`), the money of each part moved into `refunds_in_transit`
-(the fee given back by the one fee rule), `plan.amount_refunded`, the events and
-the `Idempotency-Key` record. After the commit, never inside a transaction,
+(the fee given back by the one fee rule), `plan.amount_refunded`, the events,
+the customer's notice of change when unpaid installments were reduced, and the
+`Idempotency-Key` record. After the commit, never inside a transaction,
 each part is asked of the processor (`settlement.parts_request`).
 """
 
@@ -24,7 +25,11 @@ from ..cancellation.services import (
     open_installments_lock,
     plan_cancel_when_nothing_left,
 )
-from ..notifications.services import refund_receipt_send
+from ..notifications import notices
+from ..notifications.services import (
+    refund_receipt_send,
+    schedule_change_notice_send,
+)
 from ..plans import events
 from ..plans.models import Installment, PaymentPlan
 from ..plans.services import lock_plan
@@ -143,6 +148,8 @@ def _refund_record(
     if refund.status == Refund.Status.PROCESSED:
         refund_events.append(events.refund_settled(refund))
         refund_receipt_send(refund)
+    if allocation.reductions:
+        _customer_notify(plan, refund)
     emit_events(merchant=plan.merchant, events=refund_events + plan_events)
     if idempotency_key is not None:
         RefundIdempotencyRecord.objects.create(
@@ -153,6 +160,22 @@ def _refund_record(
             expires_at=now + IDEMPOTENCY_RETENTION,
         )
     return refund
+
+
+def _customer_notify(plan: PaymentPlan, refund: Refund) -> None:
+    """The notice of a refund that changed what the customer owes (DESIGN
+    section 18), once per refund. A refund of money only changes nothing owed:
+    its receipt says what it did."""
+    schedule_change_notice_send(
+        plan=plan,
+        subject=refund.public_id,
+        change=notices.refunded(
+            amount=refund.amount,
+            reduced=refund.amount_reduced,
+            returned=refund.amount_returned,
+            why=refund.reason,
+        ),
+    )
 
 
 def _reduce(

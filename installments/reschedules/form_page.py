@@ -6,6 +6,7 @@ is shown on the page with the API's status and message, nothing changed."""
 from abc import abstractmethod
 
 from django.contrib import messages
+from django.utils import timezone
 
 from config.api.errors import DomainError
 from config.web.forms import FormPage
@@ -14,7 +15,7 @@ from config.web.session_auth import see_other
 from ..plans import selectors as plan_selectors
 from ..plans.models import PaymentPlan
 from .forms import RescheduleForm
-from .rules import long_date
+from .rules import NOTICE_DAYS, earliest_with_notice, long_date
 from .selectors import customer_reschedules_left, installments_movable
 from .services import installment_reschedule
 
@@ -66,5 +67,7 @@ class ReschedulePage(FormPage):
             movable=bool(form.fields["installment_id"].choices),
             reschedules_left=customer_reschedules_left(plan),
             max_days=plan.merchant.reschedule_max_days,
+            notice_days=NOTICE_DAYS,
+            earliest=earliest_with_notice(timezone.localdate()),
         )
         return response

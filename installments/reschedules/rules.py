@@ -6,7 +6,10 @@ date, before the next installment's date, and at most a year ahead. A customer
 also: not the plan's last installment, at most `customer_reschedules_allowed`
 moves per plan, each at most `reschedule_max_days` days later. A date on a
 weekend or a public holiday is refused (never moved for the caller), with the
-next working day named, so the date agreed is the date collected.
+next working day named, so the date agreed is the date collected. A merchant
+also gives the customer notice (DESIGN section 18): the new date is at least
+`NOTICE_DAYS` days from today (`notice_refusal`), a refusal of its own
+(`notice_too_short`), so a merchant sees that only the notice is missing.
 """
 
 from dataclasses import dataclass
@@ -17,6 +20,9 @@ from ..plans.rules import is_working_day, working_day_on_or_after
 CUSTOMER, MERCHANT = "customer", "merchant"
 # However far a merchant moves a date: plans last at most a year.
 HORIZON = timedelta(days=365)
+# How much notice a merchant's move gives the customer, at least (the CBN's
+# direct-debit rules want payers told of a change in advance).
+NOTICE_DAYS = 14
 
 
 def long_date(day: date) -> str:
@@ -102,3 +108,25 @@ def refusal(move: Move, *, by: str, limits: CustomerLimits | None) -> str | None
         if refused:
             return refused
     return date_refusal(move)
+
+
+def earliest_with_notice(today: date) -> date:
+    """The first date a merchant may move a due date to: the first working
+    day at least `NOTICE_DAYS` days after `today`."""
+    return working_day_on_or_after(today + timedelta(days=NOTICE_DAYS))
+
+
+def notice_refusal(move: Move, *, by: str) -> str | None:
+    """Why a merchant's move gives the customer too little notice (None: it
+    gives enough, or the customer moves their own date, which they asked
+    for). Read after `refusal`: a date that is refused anyway says why."""
+    if by != MERCHANT:
+        return None
+    earliest = earliest_with_notice(move.today)
+    if move.new >= earliest:
+        return None
+    return (
+        f"A due date you move must be at least {NOTICE_DAYS} days from today, so "
+        "that your customer is told in advance: choose "
+        f"{long_date(earliest)} or a later working day."
+    )

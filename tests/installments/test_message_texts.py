@@ -10,7 +10,7 @@ from django.core import mail
 from django.utils import timezone
 
 from installments.collection.claims import Claim
-from installments.notifications import manual_texts, tasks, texts
+from installments.notifications import manual_texts, notices, tasks, texts
 from installments.notifications.models import Message
 from installments.plans.models import PaymentPlan
 from installments.signin import texts as signin_texts
@@ -29,7 +29,9 @@ REFERENCE = "ORD-7\n\nYour account is\u2028suspended\x1b[0m"
 REFERENCE_SHOWN = "ORD-7 Your account is suspended [0m"
 FIRST_NAME = "Ada\r\nBank alert"
 FIRST_NAME_SHOWN = "Ada Bank alert"
-INJECTED = ("Alert", "Verify", "Your account", "suspended", "Bank alert")
+SUPPORT_PHONE = "0800\nCall 0900 now"
+REASON = "Out of stock\r\nAlert: pay to 0123456789"
+INJECTED = ("Alert", "Verify", "Your account", "suspended", "Bank alert", "Call")
 
 
 @pytest.fixture
@@ -37,8 +39,12 @@ def plan_with_bad_text(plan_active):
     """The plan of a merchant, an order and a customer whose stored text holds
     line breaks and control characters (written straight to the rows)."""
     plan = plan_active.plan
-    Merchant.objects.filter(pk=plan.merchant_id).update(business_name=NAME)
-    PaymentPlan.objects.filter(pk=plan.pk).update(order_reference=REFERENCE)
+    Merchant.objects.filter(pk=plan.merchant_id).update(
+        business_name=NAME, support_phone=SUPPORT_PHONE
+    )
+    PaymentPlan.objects.filter(pk=plan.pk).update(
+        order_reference=REFERENCE, cancellation_reason=REASON
+    )
     Customer.objects.filter(pk=plan.customer_id).update(
         first_name=FIRST_NAME, sms_phone=PHONE
     )
@@ -98,6 +104,17 @@ def every_customer_message(plan) -> dict[str, tuple[str, str]]:
             claim, customer=customer, merchant=merchant, deadline=later, first=True
         ),
         *texts.pay_link(SimpleNamespace(pk=1, public_id="pl_test0001"), plan=plan),
+        *notices.schedule_changed(
+            plan=plan,
+            subject="rf_test0001",
+            change=notices.refunded(
+                amount=60_000, reduced=15_000, returned=45_000, why=REASON
+            ),
+            unpaid=[notices.Due(2, 43_334, first.due_date)],
+        ),
+        *notices.plan_cancelled(
+            plan, cancelled=[notices.Due(2, 58_333, first.due_date)]
+        ),
     ]
     return {f"{o.kind}:{o.channel}": (o.title, o.body) for o in outgoing}
 
@@ -164,6 +181,22 @@ def test_every_message_renders_stored_text_on_one_line(plan_with_bad_text):
             assert NAME_SHOWN in body, key
         if key.endswith(":email") and key != "plan_defaulted_merchant:email":
             assert body.startswith(f"Hello {FIRST_NAME_SHOWN},\n\n"), key
+
+
+def test_a_notice_of_change_renders_the_merchants_reason_and_phone_on_one_line(
+    plan_with_bad_text,
+):
+    built = every_customer_message(plan_with_bad_text)
+
+    for kind in ("schedule_changed", "plan_cancelled"):
+        _, email = built[f"{kind}:email"]
+        _, sms = built[f"{kind}:sms"]
+        assert "or 0800 Call 0900 now" in email
+        assert sms.endswith("Questions: 0800 Call 0900 now") or (
+            "Questions: 0800 Call 0900 now Pay: {pay_link}" in sms
+        )
+        assert 'Their reason: "Out of stock Alert: pay to 0123456789".' in email
+        assert sms.startswith(("Plan changed: ", "Plan cancelled: "))
 
 
 def test_a_merchant_is_not_greeted_by_its_stored_name(plan_with_bad_text):
