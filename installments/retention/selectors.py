@@ -28,6 +28,7 @@ from ..paylinks.models import PayLink
 from ..plans.models import Installment, PaymentPlan
 from ..plans.purged import named_id
 from ..refunds.models import Refund
+from ..reschedules.models import Reschedule
 
 Status = PaymentPlan.Status
 
@@ -80,6 +81,9 @@ def plan_record_ids(plan_pks: list[int]) -> set[str]:
     for model in (Installment, Refund, PayLink, DepositAttempt, EarlyPayment):
         rows = model.objects.filter(plan__in=plan_pks)
         ids.update(rows.values_list("public_id", flat=True))
+    # A merchant's reschedule is named `rs_<pk>` in its notice's subject.
+    reschedules = Reschedule.objects.filter(plan__in=plan_pks)
+    ids.update(f"rs_{pk}" for pk in reschedules.values_list("pk", flat=True))
     return ids
 
 

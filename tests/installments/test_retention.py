@@ -14,6 +14,7 @@ from django.utils.module_loading import import_string
 from django_q.models import Schedule
 
 from config.schedules import declared
+from installments.agreements.models import Agreement
 from installments.notifications.models import Message
 from installments.notifications.tasks import send_collection_receipts
 from installments.plans.models import PaymentPlan
@@ -35,6 +36,7 @@ from .conftest import (
     refund,
     sandbox_refunds_settle,
 )
+from .test_change_notices import move
 
 T0 = datetime(2020, 3, 2, 9, 0, tzinfo=UTC)
 SIX_YEARS_LATER = datetime(2026, 3, 2, 9, 1, tzinfo=UTC)
@@ -60,6 +62,8 @@ def records_of(setup: PlanSetup) -> dict:
         "refunds": plan.refunds.count(),
         "checkout session": session.objects.filter(plan=plan).count(),
         "messages": Message.objects.filter(body__contains=order).count(),
+        "agreement": Agreement.objects.filter(plan=plan).count(),
+        "reschedules": Reschedule.objects.filter(plan=plan).count(),
         "events": Event.objects.filter(body__contains=plan.public_id).count(),
     }
 
@@ -79,6 +83,9 @@ def plans(db):
         bola = register("bola@mail.example.com")
         other = plan_of(owner, bola, add_card(bola), "ORD-BOLA")
         assert refund(old, 10_000).status_code == 201
+        # The merchant moves a date (its notice is named by the reschedule).
+        second = old.plan.installments.get(sequence=2)
+        assert move(old, second, second.due_date + timedelta(days=7)).status_code == 200
         sandbox_refunds_settle()
         send_collection_receipts()
         assert cancel(old).status_code == 200
@@ -92,6 +99,8 @@ def test_purge_removes_the_plan_past_the_period_and_nothing_younger(plans):
     before = {name: records_of(setup) for name, setup in plans.items()}
     assert before["old"]["messages"] and before["old"]["events"]
     assert before["old"]["checkout session"] == before["old"]["refunds"] == 1
+    assert before["old"]["agreement"] == before["old"]["reschedules"] == 1
+    assert Message.objects.filter(kind=Message.Kind.SCHEDULE_CHANGED).exists()
 
     with time_machine.travel(SIX_YEARS_LATER, tick=False):
         summary = records_purge()
