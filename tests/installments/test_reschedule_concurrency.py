@@ -35,6 +35,9 @@ pytestmark = [
 
 WAIT = 30  # seconds, at most, for the other side
 NEW = date(2026, 12, 9)
+# A merchant's move gives 14 days' notice (DESIGN section 18): from FIRST, the
+# 16th at the earliest.
+MERCHANT_NEW = date(2026, 12, 16)
 
 
 def paid_charges(installment) -> list[str]:
@@ -99,7 +102,7 @@ def test_a_move_while_the_engine_charges_the_installment_is_a_409_and_it_is_paid
         engine, summary = in_thread(lambda: collect_due(on_date=FIRST))
         assert charging_now.wait(WAIT)
         with pytest.raises(PaymentInProgress):
-            reschedule(setup, first, NEW, by=MERCHANT)
+            reschedule(setup, first, MERCHANT_NEW, by=MERCHANT)
         answered.set()
         engine.join(WAIT)
 
@@ -159,7 +162,7 @@ def test_moves_racing_engine_passes_never_collect_twice_nor_lose_an_installment(
                 side = next(sides)
             if side == 0:
                 return collect_due(on_date=FIRST)
-            return reschedule(setup, first, NEW, by=MERCHANT)
+            return reschedule(setup, first, MERCHANT_NEW, by=MERCHANT)
 
         with on(FIRST, 1):
             results = run_concurrently(race, 2)
@@ -167,11 +170,11 @@ def test_moves_racing_engine_passes_never_collect_twice_nor_lose_an_installment(
             isinstance(r, Exception) and not isinstance(r, PaymentInProgress)
             for r in results
         ), results
-        with on(NEW, 12):
-            collect_due(on_date=NEW)
+        with on(MERCHANT_NEW, 12):
+            collect_due(on_date=MERCHANT_NEW)
         first.refresh_from_db()
         assert first.status == "paid"
         assert len(paid_charges(first)) == 1
         moved = Reschedule.objects.filter(installment=first).exists()
-        assert first.due_date == (NEW if moved else FIRST)
+        assert first.due_date == (MERCHANT_NEW if moved else FIRST)
     check_ledger()
