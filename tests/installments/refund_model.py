@@ -42,6 +42,9 @@ class CollectionModel:
     reference: str
     amount: int
     left: int  # collected less the refund parts not failed
+    # Charged on the plan's card (the refunds-fail card refuses its refunds);
+    # False: paid by the customer by bank transfer, refunded to their bank.
+    on_card: bool = True
 
 
 @dataclass
@@ -141,16 +144,19 @@ class PlanModel:
         holds += sum(item.left for item in self.collections)
         return min(self.total - self.amount_refunded, holds)
 
-    def collected(self, reference: str, amount: int) -> None:
-        self.collections.insert(0, CollectionModel(reference, amount, amount))
+    def collected(self, reference: str, amount: int, *, on_card: bool = True) -> None:
+        self.collections.insert(
+            0, CollectionModel(reference, amount, amount, on_card=on_card)
+        )
 
     def claim(self, row: InstallmentModel) -> None:
         row.status = PROCESSING
 
-    def pay(self, row: InstallmentModel, reference: str) -> None:
-        """The engine collected it (what it still owes now)."""
+    def pay(self, row: InstallmentModel, reference: str, *, on_card=True) -> None:
+        """The engine collected it (what it still owes now), or the customer
+        paid it by bank transfer (`on_card` False)."""
         row.status, row.reference = PAID, reference
-        self.collected(reference, row.rest)
+        self.collected(reference, row.rest, on_card=on_card)
         if self.status == "active" and not self.open:
             self.status = "completed"
 
@@ -175,7 +181,8 @@ class PlanModel:
     def refund(self, amount: int, *, parts_fail: bool) -> RefundModel:
         """Unpaid installments last due first (to 0: cancelled), then money
         against the collections newest first; `parts_fail`: the processor
-        refuses every part at once (the sandbox's refunds-fail card)."""
+        refuses at once every part of a collection charged on the card (the
+        sandbox's refunds-fail card); a transfer's refund goes to the bank."""
         if amount > self.total - self.amount_refunded:
             raise Exceeds()
         left, reduced = amount, []
@@ -209,7 +216,8 @@ class PlanModel:
             self.cancellations += 1
         if parts_fail:
             for part in parts:
-                self.part_answered(part, FAILED)
+                if self.collection_of(part).on_card:
+                    self.part_answered(part, FAILED)
         return refund
 
     def part_answered(self, part: PartModel, status: str) -> None:

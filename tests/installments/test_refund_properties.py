@@ -435,7 +435,7 @@ class Sequence:
                 "paid",
                 payment["reference"],
             )
-            plan.pay(row, real.processor_reference)
+            plan.pay(row, real.processor_reference, on_card=False)
         else:
             event("transfer: expired")
             after = (real.status, real.attempts, real.next_attempt_at, real.amount_paid)
