@@ -4,17 +4,18 @@ plan collected from one), the consent's time, the plan, the order and the
 customer by public id only. No name, e-mail, phone, address or
 browser of the customer is printed, so an erasure never needs to touch it.
 
-The core PDF fonts are latin-1: amounts are written "NGN 1,234.56"
-(`config.money.TEXT`), merchant text passes through `config.text.one_line` and
-loses what latin-1 cannot say. The creation date is the acceptance's, so the
-bytes are a function of the facts (the same facts make the same file).
+The core PDF fonts are latin-1: amounts are written in the style of e-mails
+(`config.money.TEXT`, the currency code), merchant text passes through
+`config.text.one_line` and loses what latin-1 cannot say. The creation date
+is the acceptance's, so the bytes are a function of the facts (the same facts
+make the same file).
 """
 
 from datetime import UTC, date, datetime
 
 from fpdf import FPDF
 
-from config.money import TEXT, format_kobo
+from config.money import CURRENCY_SIGNS, TEXT, format_kobo
 from config.text import one_line
 
 TITLE = "Installment plan agreement: key facts"
@@ -25,7 +26,9 @@ POLICY_LIMIT = 2000
 def latin1(text: object, limit: int = LINE_LIMIT) -> str:
     """`text` on one line, in characters the core fonts can print."""
     flat = one_line(text, limit)
-    flat = flat.replace("\u2026", "...").replace("\u20a6", "NGN ")
+    flat = flat.replace("\u2026", "...")
+    for code, sign in CURRENCY_SIGNS.items():
+        flat = flat.replace(sign, f"{code} ")
     flat = flat.replace("\u2018", "'").replace("\u2019", "'")
     flat = flat.replace("\u201c", '"').replace("\u201d", '"')
     flat = flat.replace("\u2013", "-").replace("\u2014", "-")

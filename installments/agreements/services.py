@@ -65,11 +65,12 @@ def agreement_record(plan, attempt) -> Agreement:
         document=document,
         document_sha256=hashlib.sha256(document).hexdigest(),
     )
-    messages_send_on_commit([_email(agreement)], task_name=SEND_TASK)
+    messages_send_on_commit([agreement_email(agreement)], task_name=SEND_TASK)
     return agreement
 
 
-def _email(agreement: Agreement) -> Outgoing:
+def agreement_email(agreement: Agreement) -> Outgoing:
+    """The e-mail that carries the agreement's PDF (e-mail only)."""
     plan, customer = agreement.plan, agreement.customer
     reference = order(plan.order_reference)
     return Outgoing(

@@ -10,6 +10,7 @@ from ..customers.models import Customer
 from ..customers.selectors import own_customer
 from ..gateway.selectors import banks
 from . import selectors, services
+from .errors import TermsNotAccepted
 from .serializers import (
     InitializeCardInput,
     InitiateMandateInput,
@@ -94,10 +95,15 @@ class MandateInitiateApi(CustomerApi):
 
     def post(self, request, customer_id):
         customer = own_customer(request.user, customer_id)
+        accepted = isinstance(request.data, dict) and (
+            request.data.get("terms_accepted") is True
+        )
+        if not accepted:
+            raise TermsNotAccepted()
         values = InitiateMandateInput.validated(request.data)
-        consent = MandateConsent.of(request) if values.pop("terms_accepted") else None
+        del values["terms_accepted"]
         outcome = services.mandate_initiate(
-            customer=customer, consent=consent, **values
+            customer=customer, consent=MandateConsent.of(request), **values
         )
         return _mandate_response(outcome)
 

@@ -4,6 +4,7 @@ import re
 from datetime import date
 
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.api.formats import iso_utc
@@ -47,13 +48,25 @@ validate_account_number = matching(
 )
 
 
+@extend_schema_field(
+    {
+        "type": "boolean",
+        "enum": [True],
+        "description": "true: the customer was shown the mandate terms and ticked "
+        "their box; anything else is 422 `terms_not_accepted`.",
+    }
+)
+class AcceptedField(StrictBooleanField):
+    pass
+
+
 class InitiateMandateInput(StrictSerializer):
     bank_code = StrictCharField(max_length=16)
     account_number = StrictCharField(max_length=20)
     is_default = StrictBooleanField(required=False, default=False)
-    # The customer ticked the box of the mandate terms (methods/terms.py); any
-    # other value is 422 terms_not_accepted.
-    terms_accepted = StrictBooleanField(required=False, default=False)
+    # The customer ticked the box of the mandate terms (methods/terms.py):
+    # true; the API answers anything else 422 terms_not_accepted first.
+    terms_accepted = AcceptedField()
 
     def validate_bank_code(self, value):
         if bank_by_code(value) is None:

@@ -9,6 +9,8 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
+from installments.agreements.models import Agreement
+from installments.agreements.services import agreement_email
 from installments.collection.claims import Claim
 from installments.notifications import manual_texts, notices, tasks, texts
 from installments.notifications.models import Message
@@ -115,6 +117,7 @@ def every_customer_message(plan) -> dict[str, tuple[str, str]]:
         *notices.plan_cancelled(
             plan, cancelled=[notices.Due(2, 58_333, first.due_date)]
         ),
+        agreement_email(Agreement.objects.get(plan=plan)),
     ]
     return {f"{o.kind}:{o.channel}": (o.title, o.body) for o in outgoing}
 
@@ -149,7 +152,12 @@ def test_every_message_kind_is_checked(plan_with_bad_text):
         f"{kind}:sms"
         for kind in Message.Kind.values
         if kind
-        not in (Message.Kind.PLAN_DEFAULTED_MERCHANT, Message.Kind.PASSWORD_RESET)
+        not in (
+            Message.Kind.PLAN_DEFAULTED_MERCHANT,
+            Message.Kind.PASSWORD_RESET,
+            # The agreement's PDF goes by e-mail only (DESIGN 18).
+            Message.Kind.AGREEMENT,
+        )
     }
 
 
