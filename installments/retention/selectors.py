@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from payments.customers.models import Customer, SignInCode
 from payments.gateway.models import ProcessorCharge
-from payments.ledger.models import LedgerTransaction
+from payments.ledger.selectors import customers_in_the_books
 from webhooks.models import Event
 
 from ..deposits.models import DepositAttempt
@@ -138,10 +138,9 @@ def customers_due(cutoff: datetime) -> QuerySet:
         PaymentPlan,
         DepositAttempt,
         EarlyPayment,
-        LedgerTransaction,
         ProcessorCharge,
     ):
         customers = customers.exclude(
             Exists(model.objects.filter(customer=OuterRef("pk")))
         )
-    return customers.order_by("pk")
+    return customers.exclude(pk__in=customers_in_the_books()).order_by("pk")

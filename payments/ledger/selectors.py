@@ -252,3 +252,11 @@ def transactions_of(*, resource_type: str, resource_id: str) -> QuerySet:
     return LedgerTransaction.objects.filter(
         resource_type=resource_type, resource_id=resource_id
     ).order_by("created_at", "id")
+
+
+def customers_in_the_books() -> QuerySet:
+    """The ids of the customers some journal transaction names (the records
+    retention keeps such a customer's row: the books are kept)."""
+    return LedgerTransaction.objects.filter(customer__isnull=False).values(
+        "customer_id"
+    )

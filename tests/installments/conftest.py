@@ -9,6 +9,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from installments.collection import PassSummary, collect_due
+from installments.notifications.models import Message
 from installments.plans.models import PaymentPlan
 from payments.gateway import tasks as gateway_tasks
 from payments.models import SandboxTransaction
@@ -37,7 +38,17 @@ def make_active_plan(owner=None, email="ada@mail.example.com", **session) -> Pla
     response = complete(shopper, token, card)
     assert response.status_code == 201, response.content
     plan = PaymentPlan.objects.get(public_id=response.json()["data"]["id"])
+    agreement_emails_set_aside()
     return PlanSetup(owner=owner, shopper=shopper, plan=plan)
+
+
+def agreement_emails_set_aside() -> None:
+    """The agreement e-mail a checkout records (DESIGN 18) goes by a task on
+    its commit, which a test's transaction never reaches; the plans made here
+    leave it out, so the tests of the other messages (which read and count
+    them) see theirs alone. tests/checkout/test_agreement_record.py follows the
+    agreement e-mail itself."""
+    Message.objects.filter(kind=Message.Kind.AGREEMENT).delete()
 
 
 @pytest.fixture

@@ -28,15 +28,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("metrics_token")]
 LEASE = timedelta(seconds=300)  # MESSAGE_LEASE_SECONDS, the default
 
 
-@pytest.fixture
-def plan_active(plan_active):
-    """The plan, without the agreement's e-mail its checkout recorded (DESIGN
-    18, tested in tests/checkout/test_agreement_record.py): these tests follow
-    its deposit's receipt alone."""
-    Message.objects.filter(kind=Message.Kind.AGREEMENT).delete()
-    return plan_active
-
-
 def sweep() -> str:
     return tasks.send_due_messages()
 

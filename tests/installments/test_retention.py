@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.db.models import ProtectedError
 from django.utils.module_loading import import_string
 from django_q.models import Schedule
+from rest_framework.test import APIClient
 
 from config.schedules import declared
 from installments.agreements.models import Agreement
@@ -36,10 +37,20 @@ from .conftest import (
     refund,
     sandbox_refunds_settle,
 )
-from .test_change_notices import move
 
 T0 = datetime(2020, 3, 2, 9, 0, tzinfo=UTC)
 SIX_YEARS_LATER = datetime(2026, 3, 2, 9, 1, tzinfo=UTC)
+
+
+def move(setup: PlanSetup, installment, due_date):
+    """The plan's merchant (its API key) moves the installment's due date."""
+    return APIClient(
+        headers={"Authorization": setup.owner.headers["HTTP_AUTHORIZATION"]}
+    ).post(
+        f"{setup.url}/installments/{installment.public_id}/reschedule",
+        {"due_date": str(due_date)},
+        format="json",
+    )
 
 
 def plan_of(owner, shopper, card, order: str) -> PlanSetup:
