@@ -125,6 +125,7 @@ def test_axe_account_pages(audit, demo_password):
     page.wait_for_url("**/account/")
     audit.check("account-overview")
     audit("/account/profile/", "account-profile")
+    audit("/account/privacy/", "account-privacy")
     audit("/account/methods/bank/", "account-add-bank")
     for plan in customer.payment_plans.order_by("order_reference"):
         audit(f"/account/plans/{plan.public_id}/", f"account-plan-{plan.status}")
