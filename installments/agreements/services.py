@@ -11,7 +11,7 @@ e-mail carrying it is recorded in the same transaction (sent after commit).
 import hashlib
 
 from payments.methods.models import PaymentMethod
-from payments.methods.terms import MANDATE_TERMS, MANDATE_TERMS_VERSION
+from payments.methods.terms import MANDATE_TERMS
 
 from ..notifications.emails import hello, order, shop
 from ..notifications.models import Message
@@ -22,18 +22,21 @@ from .facts import VERSION, plan_key_facts
 from .models import Agreement
 
 SEND_TASK = "send-agreement"
+MANDATE_TERMS_NOT_RECORDED = "not recorded (set up before the terms were kept)"
 
 
 def mandate_terms_of(attempt) -> dict:
     """The mandate terms the plan's collection method was created under, when
     the plan is collected from a bank mandate: {mandate_terms, version}; else
-    {} (a card, or a manual plan)."""
+    {} (a card, or a manual plan). A mandate set up before its terms were
+    kept says so, rather than claiming the customer accepted today's."""
     method = attempt.payment_method
     if method is None or method.type != PaymentMethod.Type.BANK:
         return {}
     return {
         "mandate_terms": MANDATE_TERMS,
-        "mandate_terms_version": method.mandate_terms_version or MANDATE_TERMS_VERSION,
+        "mandate_terms_version": method.mandate_terms_version
+        or MANDATE_TERMS_NOT_RECORDED,
     }
 
 

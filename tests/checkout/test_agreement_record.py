@@ -32,6 +32,7 @@ from installments.notifications.models import Message
 from installments.notifications.services import messages_send_due
 from installments.plans import rules
 from installments.plans.models import PaymentPlan
+from payments.methods.models import PaymentMethod
 from payments.methods.terms import MANDATE_TERMS, MANDATE_TERMS_VERSION
 from payments.models import Customer
 
@@ -398,3 +399,17 @@ def test_a_plan_collected_from_a_bank_mandate_includes_its_terms(
     text = pdf_text(bytes(agreement.document))
     assert "Bank mandate terms" in text
     assert "debited only on a due date" in text.replace("\n", " ")
+
+
+def test_a_mandate_set_up_before_its_terms_were_kept_does_not_claim_them(
+    merchant_with_key, shopper, consent
+):
+    bank = add_bank(sign_in_api(shopper.customer))["id"]
+    PaymentMethod.objects.filter(public_id=bank).update(mandate_terms_version="")
+
+    plan = bought(merchant_with_key, shopper, bank)
+
+    facts = Agreement.objects.get(plan=plan).key_facts
+    assert (
+        facts["mandate_terms_version"] == agreement_services.MANDATE_TERMS_NOT_RECORDED
+    )
