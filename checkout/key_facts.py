@@ -12,12 +12,7 @@ from installments.agreements.facts import key_facts
 from merchants.models import REFUND_POLICY_MAX_LENGTH
 
 from . import selectors
-
-SCHEDULE_NAMES = {
-    "monthly": "monthly",
-    "biweekly": "every two weeks",
-    "weekly": "weekly",
-}
+from .plan_choice import SCHEDULE_LABELS, short_date
 
 
 def session_key_facts(session, terms) -> dict:
@@ -34,14 +29,14 @@ def key_facts_display(facts: dict) -> dict:
 
     return {
         **facts,
-        "schedule": SCHEDULE_NAMES.get(facts["schedule_type"], facts["schedule_type"]),
+        "schedule": SCHEDULE_LABELS[facts["schedule_type"]].lower(),
         "cash_price_display": money(facts["cash_price"]),
         "deposit_display": money(facts["deposit"]),
         "installments": [
             {
                 **row,
                 "display": money(row["amount"]),
-                "due": date.fromisoformat(row["due_date"]).strftime("%-d %b %Y"),
+                "due": short_date(date.fromisoformat(row["due_date"])),
             }
             for row in facts["installments"]
         ],

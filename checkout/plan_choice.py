@@ -19,6 +19,11 @@ SCHEDULE_LABELS = {
 }
 
 
+def short_date(day) -> str:
+    """`29 Dec 2026`: a due date as the checkout writes it."""
+    return day.strftime("%-d %b %Y")
+
+
 def ordinal(day: int) -> str:
     """1st, 2nd, 3rd, 4th ... 11th ... 21st, 22nd ... 28th."""
     suffix = "th" if 11 <= day <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10)
@@ -130,7 +135,7 @@ def preview_display(terms, currency: str) -> dict:
                 "amount": amount,
                 "display": format_kobo(amount, currency),
                 "due_date": day.isoformat(),
-                "due": day.strftime("%-d %b %Y"),
+                "due": short_date(day),
             }
             for amount, day in zip(
                 terms.installment_amounts, terms.due_dates, strict=True
