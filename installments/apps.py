@@ -9,6 +9,7 @@ class InstallmentsConfig(AppConfig):
         _declare_notice_schedules()
         _declare_early_payment_schedules()
         _declare_retention_schedules()
+        _declare_dispute_schedules()
         _register_handlers()
         _register_sandbox_payments()
 
@@ -131,6 +132,23 @@ def _declare_retention_schedules() -> None:
     )
 
 
+def _declare_dispute_schedules() -> None:
+    from django_q.models import Schedule
+
+    from config.schedules import ScheduleSpec, declare
+
+    # Disputes left unanswered past their deadline are lost (DESIGN 19,
+    # installments/disputes/), as the processor resolves them.
+    declare(
+        ScheduleSpec(
+            name="installments-disputes-lapse",
+            func="installments.tasks.disputes_lapse",
+            schedule_type=Schedule.MINUTES,
+            minutes=15,
+        )
+    )
+
+
 def _register_sandbox_payments() -> None:
     """The pending payments the sandbox's complete and expire endpoints reach,
     by their ids' prefix (installments/early/sandbox.py)."""
@@ -146,6 +164,7 @@ def _register_handlers() -> None:
     from config.observability.sources import register_metrics_source
     from payments.gateway.hooks import (
         register_charge_confirmation_handler,
+        register_event_handler,
         register_refund_handler,
     )
     from payments.ledger.hooks import register_ledger_check
@@ -154,6 +173,7 @@ def _register_handlers() -> None:
 
     from . import ledger_checks, metrics, orders
     from .collection import confirmations
+    from .disputes import inbound as dispute_events
     from .early import confirmations as early_confirmations
     from .plans import hooks, scores
     from .refunds import ledger_checks as refund_checks
@@ -164,6 +184,9 @@ def _register_handlers() -> None:
 
     register_revocation_handler(scores.on_payment_method_revoked)
     register_refund_handler(settlement.outcome_apply)
+    register_event_handler(
+        dispute_events.DISPUTE_EVENTS, dispute_events.dispute_event_handle
+    )
     register_charge_confirmation_handler(confirmations.installment_charge_confirm)
     register_charge_confirmation_handler(
         early_confirmations.early_payment_charge_confirm

@@ -5,6 +5,7 @@ never from here."""
 
 from .agreements.models import Agreement
 from .deposits.models import DepositAttempt
+from .disputes.models import Dispute
 from .early.models import EarlyPayment, EarlyPaymentItem
 from .notifications.models import Message
 from .paylinks.models import PayLink
@@ -22,6 +23,7 @@ from .reschedules.models import Reschedule
 __all__ = [
     "Agreement",
     "DepositAttempt",
+    "Dispute",
     "EarlyPayment",
     "EarlyPaymentItem",
     "Installment",

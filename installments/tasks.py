@@ -5,6 +5,7 @@ import logging
 from django_q.tasks import async_task
 
 from .collection import collect_due
+from .disputes import services as disputes
 from .early.expiry import early_payments_expire
 from .notifications import emails
 from .refunds.services import refund_idempotency_records_purge
@@ -70,3 +71,8 @@ def purge_records() -> str:
     if summary.plans or summary.customers:
         logger.info("purge_records: %s", summary.line())
     return summary.line()
+
+
+def disputes_lapse() -> int:
+    """Every 15 minutes: disputes left unanswered past their deadline are lost."""
+    return disputes.disputes_lapse()

@@ -34,6 +34,10 @@ EVENT_TYPES = (
     "payment_plan.completed",
     "payment_plan.defaulted",
     "payment_plan.rescheduled",
+    "dispute.created",
+    "dispute.updated",
+    "dispute.won",
+    "dispute.lost",
 )
 TEST_EVENT_TYPE = "webhook.test"
 

@@ -20,7 +20,11 @@ from .errors import PlanNotCancellable
 Status = Installment.Status
 # A plan with one of these left still has something to collect or settle.
 OPEN_INSTALLMENT_STATUSES = (*Installment.UNPAID, Status.PROCESSING)
-CANCELLABLE_PLAN_STATUSES = (PaymentPlan.Status.ACTIVE, PaymentPlan.Status.DEFAULTED)
+# A refund ends a plan it leaves nothing to collect of in these.
+ENDABLE_PLAN_STATUSES = (PaymentPlan.Status.ACTIVE, PaymentPlan.Status.DEFAULTED)
+# The merchant may cancel these, and a plan waiting after a dispute it lost
+# (DESIGN section 19).
+CANCELLABLE_PLAN_STATUSES = (*ENDABLE_PLAN_STATUSES, PaymentPlan.Status.DISPUTED)
 
 
 def open_installments_lock(plan: PaymentPlan) -> list[Installment]:
@@ -49,7 +53,7 @@ def installments_cancel(
 def plan_cancel_when_nothing_left(plan: PaymentPlan, *, at: datetime) -> bool:
     """Cancel the (locked) plan when it is active or defaulted and none of its
     installments is left to collect or settle; True when it was."""
-    if plan.status not in CANCELLABLE_PLAN_STATUSES:
+    if plan.status not in ENDABLE_PLAN_STATUSES:
         return False
     if plan.installments.filter(status__in=OPEN_INSTALLMENT_STATUSES).exists():
         return False
@@ -61,14 +65,14 @@ def plan_cancel_when_nothing_left(plan: PaymentPlan, *, at: datetime) -> bool:
 def plan_merchant_cancel(*, plan: PaymentPlan, reason: str) -> PaymentPlan:
     """The merchant stops the plan: every unpaid installment `cancelled`, the
     plan `cancelled`, `payment_plan.cancelled` and the customer's notice
-    (DESIGN section 18) once. 409 `plan_not_cancellable`
-    on a plan that is not active or defaulted, or while an installment is being
+    (DESIGN section 18) once. 409 `plan_not_cancellable` on a plan that is
+    not active, defaulted or disputed, or while an installment is being
     charged."""
     plan = lock_plan(plan)
     if plan.status not in CANCELLABLE_PLAN_STATUSES:
         raise PlanNotCancellable(
-            f"This plan is {plan.status}: only an active or defaulted plan can be "
-            "cancelled."
+            f"This plan is {plan.status}: only an active, defaulted or disputed "
+            "plan can be cancelled."
         )
     rows = open_installments_lock(plan)
     busy = [row for row in rows if row.status == Status.PROCESSING]

@@ -174,12 +174,14 @@ def _of_plan(
 
 def due(cutoff: datetime, *, plan_pk: int | None = None) -> QuerySet[Installment]:
     """Installments of active plans (of one plan: `plan_pk`) whose (first or
-    next) attempt is due by then."""
+    next) attempt is due by then; none of a plan with an open dispute (DESIGN
+    section 19)."""
     return _of_plan(
         Installment.objects.filter(
             status__in=(Status.SCHEDULED, Status.FAILED),
             next_attempt_at__lte=cutoff,
             plan__status=PaymentPlan.Status.ACTIVE,
+            plan__open_disputes=0,
         ),
         plan_pk,
     )
@@ -202,6 +204,7 @@ def waiting(cutoff: datetime, *, plan_pk: int | None = None) -> QuerySet[Install
             | (Exists(new_method) & Q(due_date__lte=timezone.localdate(cutoff))),
             status=Status.ACTION_REQUIRED,
             plan__status=PaymentPlan.Status.ACTIVE,
+            plan__open_disputes=0,
         ),
         plan_pk,
     )
@@ -275,14 +278,15 @@ def claim_now(*, installment: Installment, now: datetime) -> Claim | None:
     """Start the next attempt of this installment at once, due or not (sandbox
     time travel), if it is still as the caller read it: unpaid (`scheduled`,
     `failed` or `action_required`) after the same number of attempts, its plan
-    active. None when another caller took it first: it is in flight, or that
-    caller's attempt already settled it.
+    active and not disputed. None when another caller took it first: it is in
+    flight, or that caller's attempt already settled it.
     """
     queryset = Installment.objects.filter(
         pk=installment.pk,
         status__in=Installment.UNPAID,
         attempts=installment.attempts,
         plan__status=PaymentPlan.Status.ACTIVE,
+        plan__open_disputes=0,
     )
     claims = _claim(queryset, now=now, limit=1)
     return claims[0] if claims else None

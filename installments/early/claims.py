@@ -223,6 +223,12 @@ def early_payment_claim(
             raise PlanNotCollectable(
                 f"This plan is {plan.status}: only an active plan can be paid early."
             )
+        if plan.open_disputes:
+            # DESIGN section 19: nothing of a disputed plan is charged.
+            raise PlanNotCollectable(
+                "This plan has an open dispute: nothing is collected until it is "
+                "resolved."
+            )
         if plan.early_payments.filter(status=EarlyPayment.Status.PROCESSING).exists():
             raise _busy("An early payment of this plan")
         rows, payoff = _claimed(plan, installment_id, overdue, now)

@@ -24,9 +24,11 @@ class Message(StateMachine):
     password-reset link), the code's row `sc_<id>` (a one-time sign-in code),
     the change a notice of change tells of (DESIGN section 18): a merchant's
     reschedule `rs_<id>` or a refund's id (the schedule changed), the plan's
-    id (cancelled by its merchant).
-    Each row is to a customer or, for the merchant's notice of a default, to a
-    merchant.
+    id (cancelled by its merchant), a merchant's resumption after a dispute
+    `resume_<dispute id>`; to the merchant, a dispute's id (it opened) and
+    `<dispute id>_r<n>` (the processor's n-th reminder).
+    Each row is to a customer or, for the merchant's notices of a default or
+    a dispute, to a merchant.
 
     A message that carries a pay link names it (`pay_link`); its body holds
     `outgoing.PAY_LINK` where the link's URL goes when it is sent, never the
@@ -55,6 +57,10 @@ class Message(StateMachine):
         # refunded off what is owed; the merchant cancelled the plan.
         SCHEDULE_CHANGED = "schedule_changed"
         PLAN_CANCELLED = "plan_cancelled"
+        # To the merchant (DESIGN section 19): a dispute opened, and each of
+        # the processor's reminders of it.
+        DISPUTE_OPENED = "dispute_opened"
+        DISPUTE_REMINDER = "dispute_reminder"
 
     # Kinds whose body holds a credential (a reset link, a sign-in code).
     SECRET_KINDS = frozenset({Kind.PASSWORD_RESET, Kind.SIGN_IN_CODE})

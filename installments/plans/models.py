@@ -50,6 +50,10 @@ class PaymentPlan(StateMachine):
         COMPLETED = "completed"
         DEFAULTED = "defaulted"
         CANCELLED = "cancelled"
+        # A collection of it was charged back (a dispute lost or accepted,
+        # DESIGN section 19): nothing is collected until its merchant resumes
+        # or cancels it.
+        DISPUTED = "disputed"
 
     class Collection(models.TextChoices):
         """How its installments are paid (DESIGN section 17): `auto`, charged
@@ -66,10 +70,13 @@ class PaymentPlan(StateMachine):
     TRANSITIONS = {
         Status.PENDING: frozenset({Status.ACTIVE, Status.CANCELLED}),
         Status.ACTIVE: frozenset(
-            {Status.COMPLETED, Status.DEFAULTED, Status.CANCELLED}
+            {Status.COMPLETED, Status.DEFAULTED, Status.CANCELLED, Status.DISPUTED}
         ),
         # A defaulted plan may still be cancelled by its merchant (DESIGN 14).
         Status.DEFAULTED: frozenset({Status.CANCELLED}),
+        # A dispute lost after the last installment was paid (DESIGN 19).
+        Status.COMPLETED: frozenset({Status.DISPUTED}),
+        Status.DISPUTED: frozenset({Status.ACTIVE, Status.CANCELLED}),
     }
     STAMPS = {
         Status.ACTIVE: "activated_at",
@@ -125,6 +132,12 @@ class PaymentPlan(StateMachine):
     cancellation_reason = models.CharField(
         max_length=255, blank=True, validators=[no_control_characters]
     )
+    # Disputes of its collections not yet resolved (DESIGN section 19): while
+    # any is open nothing of the plan is charged, by the engine or early.
+    # Changed under the plan's lock by installments/disputes/.
+    open_disputes = models.PositiveSmallIntegerField(default=0)
+    # What disputes lost or accepted took back of its collections.
+    amount_charged_back = models.BigIntegerField(default=0)
     # Set once, when the merchant's release rule is first satisfied.
     goods_released_at = models.DateTimeField(null=True, blank=True)
 

@@ -11,3 +11,12 @@ class RefundExceedsRefundable(DomainError):
         "less what was refunded so far, of which only what is unpaid or was "
         "collected can be refunded)."
     )
+
+
+class RefundDuringDispute(DomainError):
+    code = "refund_during_dispute"
+    http_status = 409
+    message = (
+        "This plan has an open dispute: answer it or accept it (the customer then "
+        "gets the money back) before refunding."
+    )

@@ -33,7 +33,7 @@ from payments.gateway.services.refunds import (
     processor_refund_check,
     processor_refund_request,
 )
-from payments.ledger.selectors import collection_left
+from payments.ledger.selectors import collection_left, held_in_disputes
 from payments.ledger.services import (
     RefundPosting,
     refund_returned_post,
@@ -173,8 +173,11 @@ def part_settle(
             part.transition_to(Status.PROCESSED, update_fields=noted)
             refund_settled_post(part=posting(part, part.refund, plan))
         elif status == FAILED:
-            # What the collection has left while this part still counts.
-            remaining = collection_left(part.collection_reference)
+            # What the collection has left while this part still counts
+            # (and counting what a dispute opened since holds of it: the fee
+            # rule's base, DESIGN section 19).
+            reference = part.collection_reference
+            remaining = collection_left(reference) + held_in_disputes(reference)
             part.transition_to(Status.FAILED, update_fields=noted)
             refund_returned_post(
                 part=posting(part, part.refund, plan), remaining=remaining

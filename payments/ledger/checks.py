@@ -22,6 +22,7 @@ from .fees import platform_fee
 from .hooks import NamedLedgerCheck
 from .models import (
     CUSTOMER_REFUNDS,
+    DISPUTES_HELD,
     PAYOUTS_IN_TRANSIT,
     PLATFORM_FEES,
     PROCESSOR_CLEARING,
@@ -30,7 +31,7 @@ from .models import (
     LedgerLine,
     LedgerTransaction,
 )
-from .selectors import LEFT_CHANGE
+from .selectors import HELD_CHANGE, LEFT_CHANGE
 
 Kind = LedgerTransaction.Kind
 FIXED_ACCOUNTS = (
@@ -39,8 +40,10 @@ FIXED_ACCOUNTS = (
     PAYOUTS_IN_TRANSIT,
     CUSTOMER_REFUNDS,
     REFUNDS_IN_TRANSIT,
+    DISPUTES_HELD,
 )
 REFUND_KINDS = (Kind.REFUND, Kind.REFUND_SETTLED, Kind.REFUND_RETURNED)
+DISPUTE_KINDS = (Kind.DISPUTE_HELD, Kind.DISPUTE_RELEASED, Kind.DISPUTE_LOST)
 CHUNK = 2000
 
 
@@ -102,6 +105,7 @@ def _per_transaction_sums():
             transit=Sum("lines__amount", filter=Q(lines__account=PAYOUTS_IN_TRANSIT)),
             refunds=Sum("lines__amount", filter=Q(lines__account=CUSTOMER_REFUNDS)),
             refunding=Sum("lines__amount", filter=Q(lines__account=REFUNDS_IN_TRANSIT)),
+            held=Sum("lines__amount", filter=Q(lines__account=DISPUTES_HELD)),
             wallet=Sum("lines__amount", filter=wallet),
         )
         .values(
@@ -116,6 +120,7 @@ def _per_transaction_sums():
             "transit",
             "refunds",
             "refunding",
+            "held",
             "wallet",
         )
         .order_by("id")
@@ -147,6 +152,19 @@ def _expected_lines(row: dict) -> dict | None:
         return {"refunding": amount, "clearing": -amount}
     if kind == Kind.REFUND_RETURNED:
         return {"refunding": amount, "fees": -row["fee"], "wallet": -row["net"]}
+    # A dispute: held out of the wallet, then released to it or lost out of
+    # clearing with the fee given back (checked per collection below).
+    if kind == Kind.DISPUTE_HELD:
+        return {"wallet": amount, "held": -amount}
+    if kind == Kind.DISPUTE_RELEASED:
+        return {"held": amount, "wallet": -amount}
+    if kind == Kind.DISPUTE_LOST:
+        return {
+            "held": amount,
+            "clearing": -amount,
+            "fees": -row["fee"],
+            "wallet": -row["net"],
+        }
     return None
 
 
@@ -156,6 +174,7 @@ _MERCHANT_KINDS = (
     Kind.PAYOUT_SETTLED,
     Kind.PAYOUT_RETURNED,
     *REFUND_KINDS,
+    *DISPUTE_KINDS,
 )
 
 
@@ -163,7 +182,15 @@ def headers_match_lines() -> Iterator[str]:
     """Each transaction's amount, fee and net are what its lines say: the fee is
     the 2.5% rule, net is the wallet's change, and every account holds what the
     kind of movement moves."""
-    accounts = ("clearing", "fees", "transit", "refunds", "refunding", "wallet")
+    accounts = (
+        "clearing",
+        "fees",
+        "transit",
+        "refunds",
+        "refunding",
+        "held",
+        "wallet",
+    )
     for row in _per_transaction_sums().iterator(chunk_size=CHUNK):
         name = f"transaction {row['public_id']} ({row['kind']})"
         expected = _expected_lines(row)
@@ -192,12 +219,12 @@ def headers_match_lines() -> Iterator[str]:
                 )
 
 
-def _refund_movements() -> dict[str, dict]:
-    """Per part reference: its refund postings {kind: (amount, fee, collection
-    reference, merchant pk)}."""
+def _refund_movements(kinds=REFUND_KINDS) -> dict[str, dict]:
+    """Per part reference (or dispute id, with `DISPUTE_KINDS`): its postings
+    {kind: (amount, fee, collection reference, merchant pk)}."""
     found: dict[str, dict] = defaultdict(dict)
     for reference, kind, amount, fee, collection, merchant_id in (
-        LedgerTransaction.objects.filter(kind__in=REFUND_KINDS)
+        LedgerTransaction.objects.filter(kind__in=kinds)
         .values_list(
             "reference", "kind", "amount", "fee", "processor_reference", "merchant_id"
         )
@@ -227,13 +254,29 @@ def _refund_breaches(reference: str, kinds: dict) -> Iterator[str]:
         yield f"refund {reference}: a settlement moves no fee"
 
 
+def _dispute_breaches(reference: str, kinds: dict) -> Iterator[str]:
+    held = kinds.get(Kind.DISPUTE_HELD)
+    if held is None:
+        yield f"dispute {reference} is released or lost but never held anything"
+        return
+    if Kind.DISPUTE_RELEASED in kinds and Kind.DISPUTE_LOST in kinds:
+        yield f"dispute {reference} is both released and lost"
+    for kind, (amount, _, collection, merchant_id) in kinds.items():
+        if (amount, collection, merchant_id) != (held[0], held[2], held[3]):
+            yield f"dispute {reference}: its {kind} posting does not match its hold"
+    if kinds.get(Kind.DISPUTE_RELEASED, (0, 0))[1] != 0 or held[1] != 0:
+        yield f"dispute {reference}: a hold or a release moves no fee"
+
+
 def refunds_match_collections() -> Iterator[str]:
-    """Every plan refund posting (DESIGN section 14) belongs to a collection of
-    its merchant; each part is requested once and settled or returned at most
-    once, for its own amount; a collection never gives back more than it
-    collected, and the fee kept on it is exactly the fee of what it has left
-    (collected minus refunds not returned); refunds_in_transit holds exactly
-    the parts still open."""
+    """Every plan refund posting (DESIGN section 14) and every dispute posting
+    (section 19) belongs to a collection of its merchant; each part is
+    requested once and settled or returned at most once, each dispute held
+    once and released or lost at most once, for its own amount; a collection
+    never gives back more than it collected, and the fee kept on it is exactly
+    the fee of what it has left counting what open disputes hold (collected
+    minus refunds not returned minus disputes lost); refunds_in_transit holds
+    exactly the parts still open, disputes_held the disputes still open."""
     collections = {
         reference: [amount, fee, merchant_id]
         for reference, amount, fee, merchant_id in LedgerTransaction.objects.filter(
@@ -245,27 +288,41 @@ def refunds_match_collections() -> Iterator[str]:
     }
     touched: set[str] = set()
     open_total = 0
-    for reference, kinds in sorted(_refund_movements().items()):
-        yield from _refund_breaches(reference, kinds)
-        for kind, (amount, fee, collection, merchant_id) in kinds.items():
-            state = collections.get(collection)
-            if state is None or state[2] != merchant_id:
-                yield f"refund {reference} ({kind}) names no collection {collection}"
-                continue
-            touched.add(collection)
-            # What it has left, by the rule of selectors.collections_left.
-            state[0] += LEFT_CHANGE.get(kind, 0) * amount
-            state[1] += fee
-        if set(kinds) == {Kind.REFUND}:
-            open_total += kinds[Kind.REFUND][0]
+    held_total = 0
+    # What open disputes hold of each collection: in the fee's base.
+    holding: dict[str, int] = defaultdict(int)
+    movements = [
+        ("refund", _refund_breaches, _refund_movements(REFUND_KINDS)),
+        ("dispute", _dispute_breaches, _refund_movements(DISPUTE_KINDS)),
+    ]
+    for what, breaches, found in movements:
+        for reference, kinds in sorted(found.items()):
+            yield from breaches(reference, kinds)
+            for kind, (amount, fee, collection, merchant_id) in kinds.items():
+                state = collections.get(collection)
+                if state is None or state[2] != merchant_id:
+                    yield (
+                        f"{what} {reference} ({kind}) names no collection {collection}"
+                    )
+                    continue
+                touched.add(collection)
+                # What it has left, by the rule of selectors.collections_left.
+                state[0] += LEFT_CHANGE.get(kind, 0) * amount
+                state[1] += fee
+                holding[collection] += HELD_CHANGE.get(kind, 0) * amount
+            if set(kinds) == {Kind.REFUND}:
+                open_total += kinds[Kind.REFUND][0]
+            if set(kinds) == {Kind.DISPUTE_HELD}:
+                held_total += kinds[Kind.DISPUTE_HELD][0]
     for collection in sorted(touched):
         remaining, fee_kept, _ = collections[collection]
+        base = remaining + holding[collection]
         if remaining < 0:
             yield f"collection {collection} gave back more than it collected"
-        elif fee_kept != platform_fee(remaining):
+        elif fee_kept != platform_fee(base):
             yield (
                 f"collection {collection} keeps a fee of {fee_kept} on "
-                f"{remaining} left, not {platform_fee(remaining)}"
+                f"{base} left, not {platform_fee(base)}"
             )
     held = -(
         LedgerLine.objects.filter(account=REFUNDS_IN_TRANSIT).aggregate(
@@ -275,6 +332,14 @@ def refunds_match_collections() -> Iterator[str]:
     )
     if held != open_total:
         yield f"refunds_in_transit holds {held}, the open refunds {open_total}"
+    in_disputes = -(
+        LedgerLine.objects.filter(account=DISPUTES_HELD).aggregate(total=Sum("amount"))[
+            "total"
+        ]
+        or 0
+    )
+    if in_disputes != held_total:
+        yield f"disputes_held holds {in_disputes}, the open disputes {held_total}"
 
 
 def kept_balances_match() -> Iterator[str]:
@@ -302,7 +367,7 @@ BUILT_IN = (
     NamedLedgerCheck("lines post to known accounts", accounts_known),
     NamedLedgerCheck("amounts and fees match the lines", headers_match_lines),
     NamedLedgerCheck(
-        "refunds match their collections and keep the fee rule",
+        "refunds and disputes match their collections and keep the fee rule",
         refunds_match_collections,
     ),
     NamedLedgerCheck("kept balances equal their lines", kept_balances_match),

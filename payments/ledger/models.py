@@ -3,10 +3,10 @@
 Every money movement is one LedgerTransaction whose lines sum to zero. Signs: a
 line's amount is positive for a debit and negative for a credit. `processor_clearing`
 is an asset (money held at the processor: debit balance); a merchant wallet,
-`platform_fees`, `customer_refunds` and `refunds_in_transit` are what the service
-owes or earned (credit balances, so their balance is the negated sum of their
-lines). A wallet may go below zero when money it had paid out is refunded. Rows
-are append-only: a correction is a new transaction.
+`platform_fees`, `customer_refunds`, `refunds_in_transit` and `disputes_held`
+are what the service owes or earned (credit balances, so their balance is the
+negated sum of their lines). A wallet may go below zero when money it had paid
+out is refunded or disputed. Rows are append-only: a correction is a new transaction.
 """
 
 from django.db import models
@@ -23,6 +23,9 @@ PAYOUTS_IN_TRANSIT = "payouts_in_transit"
 CUSTOMER_REFUNDS = "customer_refunds"
 # Plan refunds asked of the processor and not yet settled (DESIGN section 14).
 REFUNDS_IN_TRANSIT = "refunds_in_transit"
+# Money a dispute (chargeback) holds out of the merchant's wallet until it is
+# resolved (DESIGN section 19).
+DISPUTES_HELD = "disputes_held"
 WALLET_PREFIX = "merchant_wallet:"
 
 
@@ -46,6 +49,11 @@ class LedgerTransaction(AppendOnly):
         REFUND = "refund"  # wallet and fee given back -> refunds in transit
         REFUND_SETTLED = "refund_settled"  # in transit -> paid out of clearing
         REFUND_RETURNED = "refund_returned"  # failed: back to wallet and fees
+        # A dispute (chargeback) against one collection (DESIGN section 19):
+        DISPUTE_HELD = "dispute_held"  # wallet -> disputes held
+        DISPUTE_RELEASED = "dispute_released"  # won: held -> back to the wallet
+        # lost or accepted: held -> out of clearing, the fee on it given back
+        DISPUTE_LOST = "dispute_lost"
 
     public_id = models.CharField(max_length=40, unique=True, default=new_transaction_id)
     kind = models.CharField(max_length=32, choices=Kind.choices)

@@ -147,8 +147,18 @@ def wallet_transactions(merchant, count: int | None = None) -> WalletTransaction
 
 # What each movement does to what a collection has left to refund: a plan
 # refund's part (`refund`) takes its amount off it, a part that failed
-# (`refund_returned`) gives it back. Settling a part changes nothing.
-LEFT_CHANGE = {Kind.REFUND: -1, Kind.REFUND_RETURNED: 1}
+# (`refund_returned`) gives it back. Settling a part changes nothing. A
+# dispute's hold (`dispute_held`) takes its amount off too, a dispute won
+# (`dispute_released`) gives it back, and a dispute lost keeps it taken
+# (DESIGN section 19: the collection counts as refunded).
+LEFT_CHANGE = {
+    Kind.REFUND: -1,
+    Kind.REFUND_RETURNED: 1,
+    Kind.DISPUTE_HELD: -1,
+    Kind.DISPUTE_RELEASED: 1,
+}
+# What disputes still hold of a collection: held, less released or lost.
+HELD_CHANGE = {Kind.DISPUTE_HELD: 1, Kind.DISPUTE_RELEASED: -1, Kind.DISPUTE_LOST: -1}
 
 
 @dataclass(frozen=True)
@@ -244,6 +254,24 @@ def collection_left(reference: str) -> int:
     if collected is None:
         raise ValueError(f"no collection has processor reference {reference!r}")
     return collected - _taken([reference]).get(reference, 0)
+
+
+def held_in_disputes(reference: str) -> int:
+    """What open disputes hold of the collection of one processor reference:
+    it is taken off what the collection has left to refund, but the fee kept
+    on the collection is still the fee of what it has left counting it."""
+    held = 0
+    for kind, total in (
+        LedgerTransaction.objects.filter(
+            kind__in=tuple(HELD_CHANGE), processor_reference=reference
+        )
+        .order_by()
+        .values("kind")
+        .annotate(total=Sum("amount"))
+        .values_list("kind", "total")
+    ):
+        held += HELD_CHANGE[kind] * total
+    return held
 
 
 def transactions_of(*, resource_type: str, resource_id: str) -> QuerySet:

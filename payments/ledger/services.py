@@ -16,6 +16,7 @@ from config.db.rows import bulk_insert
 from .fees import fee_given_back, platform_fee
 from .models import (
     CUSTOMER_REFUNDS,
+    DISPUTES_HELD,
     PAYOUTS_IN_TRANSIT,
     PLATFORM_FEES,
     PROCESSOR_CLEARING,
@@ -361,4 +362,80 @@ def refund_returned_post(*, part: RefundPosting, remaining: int) -> LedgerTransa
             (wallet_account(part.merchant.public_id), -wallet_in),
         ],
         **part.header(),
+    )
+
+
+@dataclass(frozen=True)
+class DisputePosting:
+    """One dispute (chargeback) of a collection, for the postings below
+    (DESIGN section 19): `reference` is the dispute's id (`dp_...`), under
+    which each of its three movements is posted at most once,
+    `collection_reference` the processor reference of the collection it
+    disputes (what the wallet shows and the checks group by), `amount` what it
+    holds."""
+
+    merchant: object
+    customer: object
+    reference: str
+    collection_reference: str
+    amount: int
+    currency: str = "NGN"
+
+    def header(self) -> dict:
+        return {
+            "reference": self.reference,
+            "merchant": self.merchant,
+            "customer": self.customer,
+            "currency": self.currency,
+            "amount": self.amount,
+            "processor_reference": self.collection_reference,
+            "resource_type": "dispute",
+            "resource_id": self.reference,
+        }
+
+
+def dispute_held_post(*, dispute: DisputePosting) -> LedgerTransaction:
+    """A dispute opened: its amount leaves the merchant's wallet (which may go
+    below zero; payouts wait) and is held until the dispute is resolved."""
+    return _move(
+        kind=LedgerTransaction.Kind.DISPUTE_HELD,
+        net=-dispute.amount,
+        description="Disputed by the customer's bank: held",
+        into=wallet_account(dispute.merchant.public_id),
+        out_of=DISPUTES_HELD,
+        **dispute.header(),
+    )
+
+
+def dispute_released_post(*, dispute: DisputePosting) -> LedgerTransaction:
+    """A dispute won: the held amount returns to the wallet."""
+    return _move(
+        kind=LedgerTransaction.Kind.DISPUTE_RELEASED,
+        net=dispute.amount,
+        description="Dispute won: returned to the wallet",
+        into=DISPUTES_HELD,
+        out_of=wallet_account(dispute.merchant.public_id),
+        **dispute.header(),
+    )
+
+
+def dispute_lost_post(*, dispute: DisputePosting, left: int) -> LedgerTransaction:
+    """A dispute lost (or accepted): the held amount leaves the processor's
+    balance to the customer's bank, and the platform gives back its fee on it
+    by the refunds' rule (`fee_given_back`) on what the collection has left
+    counting the held amount (`left` is what it has left without it), so
+    that the fee kept on the collection is the fee of what it has left."""
+    fee_back = fee_given_back(remaining=left + dispute.amount, refunded=dispute.amount)
+    return ledger_post(
+        kind=LedgerTransaction.Kind.DISPUTE_LOST,
+        fee=-fee_back,
+        net=fee_back,
+        description="Dispute lost: charged back to the customer",
+        lines=[
+            (DISPUTES_HELD, dispute.amount),
+            (PROCESSOR_CLEARING, -dispute.amount),
+            (PLATFORM_FEES, fee_back),
+            (wallet_account(dispute.merchant.public_id), -fee_back),
+        ],
+        **dispute.header(),
     )

@@ -25,6 +25,9 @@ _WALLET_KINDS = (
     Kind.PAYOUT_RETURNED,
     Kind.REFUND,
     Kind.REFUND_RETURNED,
+    Kind.DISPUTE_HELD,
+    Kind.DISPUTE_RELEASED,
+    Kind.DISPUTE_LOST,
 )
 
 
@@ -40,9 +43,10 @@ def _wallet_nets() -> dict[str, int]:
 def wallets_match() -> Iterator[str]:
     """Each merchant's available balance (wallet lines) equals its collections
     net of fees less payouts plus returned payouts less refunds plus refunds
-    returned; it is never negative unless refunds made it so (a refund of money
-    already paid out, DESIGN section 14); its pending payout (its share of
-    payouts_in_transit) equals its open payouts."""
+    returned less disputes held plus disputes released and fees given back on
+    disputes lost; it is never negative unless refunds or disputes made it so
+    (money already paid out given back, DESIGN sections 14 and 19); its
+    pending payout (its share of payouts_in_transit) equals its open payouts."""
     lines = totals_by(
         LedgerLine.objects.filter(account__startswith=WALLET_PREFIX), "account"
     )
@@ -55,7 +59,7 @@ def wallets_match() -> Iterator[str]:
         Payout.objects.filter(status__in=Payout.OPEN), "merchant__public_id"
     )
     refunded = set(
-        LedgerTransaction.objects.filter(kind=Kind.REFUND)
+        LedgerTransaction.objects.filter(kind__in=(Kind.REFUND, Kind.DISPUTE_HELD))
         .values_list("merchant__public_id", flat=True)
         .distinct()
         .order_by()
@@ -71,7 +75,10 @@ def wallets_match() -> Iterator[str]:
                 f"transactions say {headers.get(merchant_id, 0)}"
             )
         if available < 0 and merchant_id not in refunded:
-            yield f"wallet of {merchant_id} is negative ({available}) without refunds"
+            yield (
+                f"wallet of {merchant_id} is negative ({available}) without "
+                "refunds or disputes"
+            )
         pending = -(in_transit.get(merchant_id) or 0)
         if pending != (open_payouts.get(merchant_id) or 0):
             yield (

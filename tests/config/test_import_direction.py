@@ -46,6 +46,7 @@ INSTALLMENTS_LAYERS = [
     "cancellation",
     "refunds",
     "reschedules",
+    "disputes",
     "privacy",
     "pay",
     "account",

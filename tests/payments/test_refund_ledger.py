@@ -163,6 +163,7 @@ def test_a_negative_wallet_without_any_refund_is_still_a_breach(payee):
         lines=[(f"merchant_wallet:{merchant.public_id}", 2_000), (PAYOUTS, -2_000)],
     )
 
-    assert f"wallet of {merchant.public_id} is negative (-1025) without refunds" in (
-        failing_check_ledger()
+    assert (
+        f"wallet of {merchant.public_id} is negative (-1025) without refunds or "
+        "disputes" in (failing_check_ledger())
     )

@@ -5,6 +5,7 @@ from .inbound import InboundRequest, ProcessorEvent
 from .records import ProcessorCharge, ProcessorRefund
 from .sandbox import (
     SandboxAuthorization,
+    SandboxDispute,
     SandboxRecipient,
     SandboxRefund,
     SandboxTransaction,
@@ -17,6 +18,7 @@ __all__ = [
     "ProcessorEvent",
     "ProcessorRefund",
     "SandboxAuthorization",
+    "SandboxDispute",
     "SandboxRecipient",
     "SandboxRefund",
     "SandboxTransaction",

@@ -20,6 +20,9 @@ class SandboxAuthorization(models.Model):
         # An installment's attempts 1 and 2 fail for want of funds; the third
         # succeeds (read from the attempt number in the charge's reference).
         FAILS_TWICE = "fails_twice"
+        # Charges succeed; each is disputed by the customer's bank a minute
+        # later (DESIGN section 19).
+        DISPUTED = "disputed"
 
     authorization_code = models.CharField(max_length=64, unique=True)
     channel = models.CharField(max_length=8)  # card or bank
@@ -188,3 +191,33 @@ class SandboxTransfer(StateMachine):
 
     def __str__(self):
         return f"transfer {self.reference} {self.status}"
+
+
+class SandboxDispute(models.Model):
+    """A dispute the sandbox opened on one of its charges (DESIGN section 19):
+    `awaiting-merchant-feedback` until the merchant answers
+    (`awaiting-bank-feedback`) or accepts, then `resolved` by the sandbox's
+    resolve call (or the acceptance). `created_announced_at` and
+    `resolved_announced_at`: when the sandbox sent `charge.dispute.create` and
+    `charge.dispute.resolve`, as Paystack's webhook would."""
+
+    dispute_id = models.CharField(max_length=40, unique=True)
+    transaction = models.ForeignKey(
+        SandboxTransaction, on_delete=models.PROTECT, related_name="disputes"
+    )
+    amount = models.BigIntegerField()
+    status = models.CharField(max_length=32)
+    resolution = models.CharField(max_length=32, blank=True)
+    category = models.CharField(max_length=16, default="chargeback")
+    reason = models.CharField(max_length=255, blank=True)
+    due_at = models.DateTimeField()
+    # The merchant's last answer: the evidence fields and the files' names,
+    # types, sizes and SHA-256 (the content is not kept).
+    evidence = models.JSONField(default=dict, blank=True)
+    created_announced_at = models.DateTimeField(null=True, blank=True)
+    resolved_announced_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"dispute {self.dispute_id} of {self.transaction.reference}"

@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from .dispute_types import DisputeEvidence, ProcessorDispute
 from .offline_types import OfflineCharge, OfflineChargeRequest
 from .payout_types import (
     Bank,
@@ -373,6 +374,29 @@ class Processor(ABC):
         """Ask the processor to stop honouring a saved card or mandate for good
         (a customer's erasure, DESIGN section 18); raises ProcessorError when it
         could not be asked."""
+
+    # --- disputes (DESIGN section 19) --------------------------------------
+
+    @abstractmethod
+    def fetch_dispute(self, *, dispute_id: str) -> ProcessorDispute | None:
+        """Where a dispute stands now (every dispute event is re-read so);
+        None when the processor knows no such dispute."""
+
+    @abstractmethod
+    def answer_dispute(
+        self, *, dispute_id: str, evidence: DisputeEvidence, refund_amount: int
+    ) -> ProcessorDispute:
+        """Contest a dispute: upload each file to the processor's upload URL,
+        send the evidence fields, then resolve it as declined with the
+        uploaded file named. Raises ProcessorRefused when the processor says
+        no (e.g. the deadline passed), ProcessorError when it did not answer:
+        asking again is safe (the answer replaces the last one)."""
+
+    @abstractmethod
+    def accept_dispute(
+        self, *, dispute_id: str, refund_amount: int, message: str
+    ) -> ProcessorDispute:
+        """Accept a dispute: the customer keeps `refund_amount`."""
 
 
 def offline_arguments_check(channel: str, ussd_bank: str) -> None:

@@ -28,6 +28,7 @@ from ..base import (
     TransactionStatus,
 )
 from ..reasons import failure_reason_from_text
+from .disputes import PaystackDisputes
 from .offline import PaystackOfflineCharges
 from .payouts import PaystackPayouts
 from .refunds import PaystackRefunds
@@ -52,6 +53,7 @@ _MAX_REVOKED_PAGES = 50
 
 
 class PaystackProcessor(
+    PaystackDisputes,
     PaystackOfflineCharges,
     PaystackPayouts,
     PaystackRefunds,

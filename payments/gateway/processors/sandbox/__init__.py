@@ -35,6 +35,7 @@ from .banks import (
     _page_url,
 )
 from .clock import sandbox_today
+from .disputes import SandboxDisputes
 from .offline import (
     SandboxOfflineCharges,
     offline_verified,
@@ -150,6 +151,7 @@ def _expiry(number: str) -> dict:
 
 class SandboxProcessor(
     SandboxBankCharges,
+    SandboxDisputes,
     SandboxOfflineCharges,
     SandboxPayouts,
     SandboxRefunds,

@@ -27,6 +27,9 @@ PARTIAL_FUNDS_PERCENT = 60
 # `insufficient_funds`, the third (and any later one) succeeds (DESIGN section
 # 15: the sandbox clock's walkthrough of retries).
 CARD_FAILS_TWICE = "4084080000000222"
+# Authorizes and its charges succeed; each is disputed a minute later (DESIGN
+# section 19).
+CARD_DISPUTED = "4084080000007777"
 CARDS = {
     CARD_SUCCEEDS: SandboxAuthorization.Behaviour.SUCCEEDS,
     CARD_INSUFFICIENT_FUNDS: SandboxAuthorization.Behaviour.INSUFFICIENT_FUNDS,
@@ -35,6 +38,7 @@ CARDS = {
     CARD_EXPIRES_THIS_MONTH: SandboxAuthorization.Behaviour.SUCCEEDS,
     CARD_PARTIAL_FUNDS: SandboxAuthorization.Behaviour.PARTIAL_FUNDS,
     CARD_FAILS_TWICE: SandboxAuthorization.Behaviour.FAILS_TWICE,
+    CARD_DISPUTED: SandboxAuthorization.Behaviour.DISPUTED,
 }
 CORRECT_OTP = "123456"
 # Last digit of a bank account number -> the first step of its mandate flow.

@@ -1,0 +1,136 @@
+"""Disputes (DESIGN section 19): the money a dispute holds, returns or charges
+back, and the plan that stops collecting while one is open."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+
+from installments.disputes import services
+from installments.disputes.models import Dispute
+from installments.notifications.models import Message
+from installments.plans.models import Installment, PaymentPlan
+from payments.ledger.fees import platform_fee
+from payments.ledger.models import DISPUTES_HELD, LedgerTransaction
+from payments.ledger.selectors import account_balance, wallet_available_balance
+from payments.payouts.tasks import run_payouts
+
+from .conftest import check_ledger, collect, event_data, installments_of
+from .disputes import deposit_reference, dispute_decide, dispute_open
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _paid_first(setup):
+    first = installments_of(setup.plan)[0]
+    collect(on_date=first.due_date)
+    first.refresh_from_db()
+    assert first.status == Installment.Status.PAID
+    return first
+
+
+def test_a_dispute_holds_exactly_its_amount_and_stops_the_plans_collection(
+    plan_active,
+):
+    setup = plan_active
+    merchant = setup.owner.merchant
+    before = wallet_available_balance(merchant)
+    reference = deposit_reference(setup.plan)
+    dispute = dispute_open(reference)
+    assert dispute.status == Dispute.Status.NEEDS_RESPONSE
+    assert dispute.amount == dispute.amount_held == setup.plan.deposit_amount
+    assert wallet_available_balance(merchant) == before - dispute.amount
+    assert -account_balance(DISPUTES_HELD) == dispute.amount
+    setup.plan.refresh_from_db()
+    assert setup.plan.open_disputes == 1
+    first = installments_of(setup.plan)[0]
+    summary = collect(on_date=first.due_date)
+    assert summary.claimed == 0
+    first.refresh_from_db()
+    assert first.status == Installment.Status.SCHEDULED
+    assert [d["resourceId"] for d in event_data(merchant, "dispute.created")] == [
+        dispute.public_id
+    ]
+    check_ledger()
+
+
+def test_a_dispute_arriving_twice_makes_one_dispute(plan_active):
+    reference = deposit_reference(plan_active.plan)
+    first = dispute_open(reference)
+    again = dispute_open(reference)
+    assert first.pk == again.pk
+    assert Dispute.objects.count() == 1
+    assert LedgerTransaction.objects.filter(kind="dispute_held").count() == 1
+    check_ledger()
+
+
+def test_won_returns_the_held_amount_and_collection_resumes(plan_active):
+    setup = plan_active
+    merchant = setup.owner.merchant
+    before = wallet_available_balance(merchant)
+    dispute = dispute_decide(dispute_open(deposit_reference(setup.plan)), won=True)
+    assert dispute.status == Dispute.Status.WON
+    assert wallet_available_balance(merchant) == before
+    assert account_balance(DISPUTES_HELD) == 0
+    setup.plan.refresh_from_db()
+    assert setup.plan.open_disputes == 0
+    assert setup.plan.status == PaymentPlan.Status.ACTIVE
+    _paid_first(setup)
+    check_ledger()
+
+
+def test_lost_gives_back_the_fee_by_the_fee_rule_and_the_plan_waits(plan_active):
+    setup = plan_active
+    merchant = setup.owner.merchant
+    first = _paid_first(setup)
+    before = wallet_available_balance(merchant)
+    dispute = dispute_decide(dispute_open(first.processor_reference), won=False)
+    assert dispute.status == Dispute.Status.LOST
+    fee_back = platform_fee(first.amount)
+    # The merchant bears what it netted; the platform gives back its fee.
+    assert wallet_available_balance(merchant) == before - first.amount + fee_back
+    setup.plan.refresh_from_db()
+    assert setup.plan.status == PaymentPlan.Status.DISPUTED
+    assert setup.plan.amount_charged_back == first.amount
+    assert [d["status"] for d in event_data(merchant, "dispute.lost")] == ["lost"]
+    check_ledger()
+
+
+def test_resume_continues_the_plan_and_tells_the_customer(plan_active):
+    setup = plan_active
+    first = _paid_first(setup)
+    dispute_decide(dispute_open(first.processor_reference), won=False)
+    second = installments_of(setup.plan)[1]
+    assert collect(on_date=second.due_date).claimed == 0
+    plan = services.plan_resume(plan=setup.plan)
+    assert plan.status == PaymentPlan.Status.ACTIVE
+    notices = Message.objects.filter(kind=Message.Kind.SCHEDULE_CHANGED)
+    assert notices.filter(channel="email").count() == 1
+    assert "not collected again automatically" in notices.get(channel="email").body
+    collect(on_date=second.due_date)
+    second.refresh_from_db()
+    assert second.status == Installment.Status.PAID
+    check_ledger()
+
+
+def test_an_unanswered_dispute_past_its_deadline_is_lost(plan_active):
+    dispute = dispute_open(deposit_reference(plan_active.plan))
+    with time_machine.travel(dispute.due_at - timedelta(minutes=1)):
+        assert services.disputes_lapse() == 0
+    with time_machine.travel(dispute.due_at + timedelta(minutes=1)):
+        assert services.disputes_lapse() == 1
+    dispute.refresh_from_db()
+    assert dispute.status == Dispute.Status.LOST
+    check_ledger()
+
+
+def test_a_payout_during_a_dispute_pays_out_nothing_of_it(plan_active):
+    setup = plan_active
+    merchant = setup.owner.merchant
+    dispute = dispute_open(deposit_reference(setup.plan))
+    available = wallet_available_balance(merchant)
+    run_payouts()
+    paid = sum(p.amount for p in merchant.payouts.all())
+    assert paid <= max(available, 0)
+    assert -account_balance(DISPUTES_HELD) == dispute.amount
+    check_ledger()
