@@ -1,7 +1,7 @@
-"""A model of one plan's money after the sale, written from DESIGN sections 14
-and 15 alone (no service code): what refunds, collections (partial ones
-included), processor answers and a cancellation do to its installments, its
-collections and its fee.
+"""A model of one plan's money after the sale, written from DESIGN sections 14,
+15 and 19 alone (no service code): what refunds, collections (partial ones
+included), processor answers, disputes (won or lost) and a cancellation do to
+its installments, its collections and its fee.
 
 tests/installments/test_refund_properties.py holds the services and the pure
 allocation against it. Amounts in kobo."""
@@ -41,10 +41,23 @@ class InstallmentModel:
 class CollectionModel:
     reference: str
     amount: int
-    left: int  # collected less the refund parts not failed
+    left: int  # collected less the refund parts not failed, less disputes' holds
     # Charged on the plan's card (the refunds-fail card refuses its refunds);
     # False: paid by the customer by bank transfer, refunded to their bank.
     on_card: bool = True
+    # What an open dispute holds of it (out of `left`, still in the fee's
+    # base), and what disputes lost charged back (DESIGN 19).
+    held: int = 0
+    charged_back: int = 0
+
+
+@dataclass
+class DisputeModel:
+    """A dispute of one collection: what it holds, and how it ended."""
+
+    collection_reference: str
+    amount_held: int
+    status: str = "open"  # -> won | lost
 
 
 @dataclass
@@ -113,6 +126,10 @@ class Exceeds(Exception):
     """More than is refundable now (422 refund_exceeds_refundable)."""
 
 
+class DuringDispute(Exception):
+    """A dispute of the plan is open (409 refund_during_dispute)."""
+
+
 @dataclass
 class PlanModel:
     total: int
@@ -123,6 +140,12 @@ class PlanModel:
     amount_refunded: int = 0
     status: str = "active"
     cancellations: int = 0  # payment_plan.cancelled sent
+    disputes: list[DisputeModel] = field(default_factory=list)
+    amount_charged_back: int = 0
+
+    @property
+    def open_disputes(self) -> list[DisputeModel]:
+        return [d for d in self.disputes if d.status == "open"]
 
     @property
     def unpaid(self) -> list[InstallmentModel]:
@@ -182,7 +205,10 @@ class PlanModel:
         """Unpaid installments last due first (to 0: cancelled), then money
         against the collections newest first; `parts_fail`: the processor
         refuses at once every part of a collection charged on the card (the
-        sandbox's refunds-fail card); a transfer's refund goes to the bank."""
+        sandbox's refunds-fail card); a transfer's refund goes to the bank.
+        Refused while a dispute of the plan is open."""
+        if self.open_disputes:
+            raise DuringDispute()
         if amount > self.total - self.amount_refunded:
             raise Exceeds()
         left, reduced = amount, []
@@ -229,9 +255,36 @@ class PlanModel:
             self.collection_of(part).left += part.amount
             self.amount_refunded -= part.amount
 
+    def dispute_open(self, item: CollectionModel, amount: int) -> DisputeModel:
+        """The customer's bank disputes `amount` of a collection: it holds
+        what the collection has left of it at most."""
+        dispute = DisputeModel(item.reference, max(0, min(amount, item.left)))
+        item.left -= dispute.amount_held
+        item.held += dispute.amount_held
+        self.disputes.append(dispute)
+        return dispute
+
+    def dispute_decide(self, dispute: DisputeModel, *, won: bool) -> None:
+        """Won: the held money returns to the collection. Lost: it is charged
+        back, and an active or completed plan waits `disputed`."""
+        assert dispute.status == "open"
+        item = next(
+            c for c in self.collections if c.reference == dispute.collection_reference
+        )
+        item.held -= dispute.amount_held
+        if won:
+            dispute.status = "won"
+            item.left += dispute.amount_held
+            return
+        dispute.status = "lost"
+        item.charged_back += dispute.amount_held
+        self.amount_charged_back += dispute.amount_held
+        if self.status in ("active", "completed"):
+            self.status = "disputed"
+
     def cancel(self) -> bool:
         """The merchant's cancellation: False when refused (409)."""
-        if self.status not in ("active", "defaulted"):
+        if self.status not in ("active", "defaulted", "disputed"):
             return False
         if any(row.status == PROCESSING for row in self.installments):
             return False
@@ -252,13 +305,18 @@ class PlanModel:
     # --- what the books must say ----------------------------------------------
 
     def kept(self) -> int:
-        """Collected less refunded: what the merchant's wallet and the fee
-        account must have gained from the plan together."""
+        """Collected less refunded, less what disputes hold or charged back:
+        what the merchant's wallet and the fee account must have gained from
+        the plan together."""
         return sum(item.left for item in self.collections)
 
     def fee_kept(self) -> dict[str, int]:
-        """The fee each collection keeps: the fee of what it has left."""
-        return {item.reference: fee(item.left) for item in self.collections}
+        """The fee each collection keeps: the fee of what it has left counting
+        what open disputes hold (collected - refunded - charged back)."""
+        return {item.reference: fee(item.left + item.held) for item in self.collections}
+
+    def held(self) -> int:
+        return sum(item.held for item in self.collections)
 
     def in_transit(self) -> int:
         return sum(
@@ -272,4 +330,7 @@ class PlanModel:
         """Every kobo of the order is refunded, still owed, cancelled by the
         merchant, or kept from a collection."""
         owed = sum(row.rest for row in self.installments if row.status != PAID)
-        return self.amount_refunded + owed + self.kept() == self.total
+        given_back = self.amount_refunded + self.amount_charged_back
+        if any(item.left < 0 or item.held < 0 for item in self.collections):
+            return False
+        return given_back + owed + self.kept() + self.held() == self.total

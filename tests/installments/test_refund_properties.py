@@ -1,7 +1,7 @@
 """Random sequences of collections (partial collections of DESIGN section 15
-included), refunds, processor answers and cancellations, held against the
-model of DESIGN section 14 (`refund_model.py`): the allocation, the fee rule
-and the books.
+included), refunds, processor answers, disputes won or lost (section 19) and
+cancellations, held against the model of DESIGN sections 14 and 19
+(`refund_model.py`): the allocation, the fee rule and the books.
 
 Two layers, one vocabulary of actions:
 
@@ -11,9 +11,11 @@ Two layers, one vocabulary of actions:
   included. Cheap: it takes most examples.
 - the services layer: real plans made through checkout on the sandbox, the
   engine's passes (`collect_installments`), refunds and cancellations over the
-  API, the sandbox's settlement pass, parts failing on the refunds-fail card,
-  partial collections at the last retry on the partial-funds card (the rest
-  then paid or defaulted);
+  API, the sandbox's settlement pass, disputes of a random card collection
+  opened and decided by the sandbox (`charge.dispute.create` and `.resolve`
+  handled; a refund is refused with 409 while one is open), parts failing on
+  the refunds-fail card, partial collections at the last retry on the
+  partial-funds card (the rest then paid or defaulted);
   then `check_ledger` clean, and for every plan and collection the wallet and
   the fee account hold exactly what DESIGN 14 says. Each example rolls back.
 
@@ -34,6 +36,7 @@ from hypothesis import HealthCheck, Phase, event, given, note, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from installments.disputes.models import Dispute
 from installments.plans.errors import PlanBusy
 from installments.plans.models import Installment, PaymentPlan
 from installments.refunds.allocation import Collected, Owed, allocate
@@ -44,6 +47,7 @@ from payments.gateway.processors.sandbox.values import (
 )
 from payments.ledger.fees import fee_given_back, platform_fee
 from payments.ledger.models import (
+    DISPUTES_HELD,
     PLATFORM_FEES,
     REFUNDS_IN_TRANSIT,
     LedgerLine,
@@ -66,6 +70,7 @@ from ..conftest import customer_jwt, make_merchant_with_key
 from . import refund_model as model
 from .conftest import PlanSetup, cancel, check_ledger, collect, refund
 from .conftest import sandbox_refunds_settle as settlement_pass
+from .disputes import dispute_decide, dispute_open
 
 EXAMPLES = int(os.environ.get("PROPERTY_EXAMPLES", "200"))
 # A refund's figures (docs/refunds.md, "What a refund says it did").
@@ -90,6 +95,10 @@ refunds = st.tuples(
     seeds,
 )
 cancels = st.tuples(st.just("cancel"), st.integers(0, 2))
+# A dispute of one collection of a plan (which: by the seed, among those never
+# disputed), and the bank's decision of an open one (which: by the seed).
+disputes = st.tuples(st.just("dispute"), st.integers(0, 2), seeds)
+decisions = st.tuples(st.just("decide"), seeds, st.booleans())
 
 
 def refund_amount(mode: str, seed: int, refundable: int) -> int | None:
@@ -129,6 +138,8 @@ pure_actions = st.lists(
         refunds,
         st.tuples(st.just("answer"), seeds, st.sampled_from(["processed", "failed"])),
         cancels,
+        disputes,
+        decisions,
     ),
     max_size=14,
 )
@@ -163,6 +174,30 @@ class Books:
     def processed(self, amount: int) -> None:
         self.in_transit -= amount
 
+    def dispute_held(self, reference: str, amount: int) -> None:
+        self.wallet[reference] -= amount
+
+    def dispute_won(self, reference: str, amount: int) -> None:
+        self.wallet[reference] += amount
+
+    def dispute_lost(self, reference: str, amount: int, *, left: int) -> None:
+        """The fee on the charged-back money is given back by the refunds'
+        rule; `left`: what the collection has left without the held amount."""
+        given = fee_given_back(remaining=left + amount, refunded=amount)
+        self.fees[reference] -= given
+        self.wallet[reference] += given
+
+
+def undisputed(plan: model.PlanModel, *, on_card_only: bool = False) -> list:
+    """The plan's collections no dispute has named yet (the processor opens
+    one dispute per charge), oldest first."""
+    named = {d.collection_reference for d in plan.disputes}
+    return [
+        item
+        for item in reversed(plan.collections)
+        if item.reference not in named and (item.on_card or not on_card_only)
+    ]
+
 
 def refund_shape(refund: model.RefundModel) -> str:
     """What kind of refund it was (Hypothesis's statistics count them)."""
@@ -185,14 +220,20 @@ def pure_refund(plan: model.PlanModel, books: Books, amount: int) -> None:
     ]
     collected = [Collected(item.reference, item.left) for item in plan.collections]
     limit = plan.total - plan.amount_refunded
-    try:
-        allocation = allocate(
-            amount=amount, owed=owed, collected=collected, limit=limit
-        )
-    except (RefundExceedsRefundable, PlanBusy) as error:
-        allocation = error
+    if plan.open_disputes:
+        allocation = None  # refused before anything is allocated
+    else:
+        try:
+            allocation = allocate(
+                amount=amount, owed=owed, collected=collected, limit=limit
+            )
+        except (RefundExceedsRefundable, PlanBusy) as error:
+            allocation = error
     try:
         expected = plan.refund(amount, parts_fail=False)
+    except model.DuringDispute:
+        event("refund: refused during a dispute")
+        return
     except model.Exceeds:
         event("refund: more than refundable")
         assert isinstance(allocation, RefundExceedsRefundable), allocation
@@ -225,6 +266,8 @@ def pure_step(plan: model.PlanModel, books: Books, action: tuple) -> None:
         row = busy[0] if busy else next(iter(plan.unpaid), None)
         if row is None or (kind == "claim" and busy) or plan.status != "active":
             return
+        if plan.open_disputes and not busy:
+            return  # nothing of a plan with an open dispute is charged
         if kind == "claim":
             plan.claim(row)
         elif kind == "pay":
@@ -246,7 +289,10 @@ def pure_step(plan: model.PlanModel, books: Books, action: tuple) -> None:
         pending = [p for r in plan.refunds for p in r.parts if p.status == "pending"]
         if pending:
             part = pending[action[1] % len(pending)]
-            left_with_it = plan.collection_of(part).left
+            item = plan.collection_of(part)
+            # What it has left with this part back, counting what a dispute
+            # holds (the fee's base).
+            left_with_it = item.left + item.held
             plan.part_answered(part, action[2])
             event(f"part {action[2]}")
             if action[2] == "failed":
@@ -255,6 +301,29 @@ def pure_step(plan: model.PlanModel, books: Books, action: tuple) -> None:
                 )
             else:
                 books.processed(part.amount)
+    elif kind == "dispute":
+        candidates = undisputed(plan)
+        if candidates:
+            item = candidates[action[2] % len(candidates)]
+            dispute = plan.dispute_open(item, item.amount)
+            books.dispute_held(item.reference, dispute.amount_held)
+            event("dispute opened" + ("" if dispute.amount_held else ", nothing held"))
+    elif kind == "decide":
+        open_ = plan.open_disputes
+        if open_:
+            dispute = open_[action[1] % len(open_)]
+            item = next(
+                c
+                for c in plan.collections
+                if c.reference == dispute.collection_reference
+            )
+            left = item.left
+            plan.dispute_decide(dispute, won=action[2])
+            if action[2]:
+                books.dispute_won(item.reference, dispute.amount_held)
+            else:
+                books.dispute_lost(item.reference, dispute.amount_held, left=left)
+            event(f"dispute {dispute.status}")
     else:
         plan.cancel()
 
@@ -270,12 +339,13 @@ def test_allocation_and_fee_rule_keep_the_books_of_any_sequence(plan, actions):
         assert plan.conserved()
         assert books.in_transit == plan.in_transit()
         for item in plan.collections:
-            assert books.fees[item.reference] == model.fee(item.left)
+            # Fee kept == fee(collected - refunded - charged back).
+            assert books.fees[item.reference] == model.fee(item.left + item.held)
             assert (
                 books.fees[item.reference] + books.wallet[item.reference] == item.left
             )
         assert sum(books.fees.values()) + sum(books.wallet.values()) == plan.kept()
-        assert 0 <= plan.amount_refunded <= plan.total
+        assert 0 <= plan.amount_refunded + plan.amount_charged_back <= plan.total
 
 
 # --- the services layer -------------------------------------------------------
@@ -317,6 +387,10 @@ service_actions = st.lists(
         # The customer pays an unpaid installment early by bank transfer
         # (DESIGN 17): the money lands, or the payment expires unpaid.
         transfers,
+        # The customer's bank disputes a card collection; the bank decides.
+        disputes,
+        decisions,
+        decisions,
     ),
     min_size=3,
     max_size=12,
@@ -369,6 +443,10 @@ class Sequence:
                         plan.part_answered(part, model.PROCESSED)
         elif kind == "transfer":
             self.transfer(action[1] % len(self.models), action[2], action[3])
+        elif kind == "dispute":
+            self.dispute(action[1] % len(self.models), action[2])
+        elif kind == "decide":
+            self.decide(action[1], action[2])
         elif kind == "refund":
             n = action[1] % len(self.models)
             amount = refund_amount(action[2], action[3], self.models[n].refundable())
@@ -398,6 +476,12 @@ class Sequence:
         collect(timezone.localdate(due))
         for setup, plan in zip(self.setups, self.models, strict=True):
             rows = {row.sequence: row for row in setup.plan.installments.all()}
+            if plan.open_disputes:
+                # DESIGN 19: nothing of a plan with an open dispute is charged.
+                assert [
+                    (r.status, r.amount_paid) for r in map(rows.get, sorted(rows))
+                ] == [(r.status, r.amount_paid) for r in plan.installments]
+                event("engine pass: plan paused by a dispute")
             for row in list(plan.unpaid):
                 observed(plan, row, rows[row.sequence])
 
@@ -417,6 +501,14 @@ class Sequence:
             f"{setup.url}/pay",
             {"installment_id": real.public_id, "channel": "bank_transfer"},
         )
+        if plan.open_disputes:
+            event("transfer: refused during a dispute")
+            assert response.status_code == 409, response.content
+            assert response.json()["error"]["code"] == "plan_not_collectable"
+            real.refresh_from_db()
+            after = (real.status, real.attempts, real.next_attempt_at, real.amount_paid)
+            assert after == before
+            return
         assert response.status_code == 202, response.content
         payment = response.json()["data"]["payment"]
         assert payment["amount"] == row.rest
@@ -441,11 +533,48 @@ class Sequence:
             after = (real.status, real.attempts, real.next_attempt_at, real.amount_paid)
             assert after == before
 
+    def dispute(self, n: int, seed: int) -> None:
+        """The customer's bank disputes one of the plan's card collections
+        (never one disputed before: one dispute per charge); its
+        `charge.dispute.create` is handled."""
+        plan = self.models[n]
+        candidates = undisputed(plan, on_card_only=True)
+        if not candidates:
+            event("dispute: no collection left to dispute")
+            return
+        item = candidates[seed % len(candidates)]
+        real = dispute_open(item.reference)
+        expected = plan.dispute_open(item, real.amount)
+        assert (real.status, real.amount_held, real.plan_id) == (
+            Dispute.Status.NEEDS_RESPONSE,
+            expected.amount_held,
+            self.setups[n].plan.pk,
+        )
+        event("dispute opened" + ("" if expected.amount_held else ", nothing held"))
+
+    def decide(self, seed: int, won: bool) -> None:
+        """The bank decides one open dispute of the sequence's plans."""
+        open_ = [(plan, d) for plan in self.models for d in plan.open_disputes]
+        if not open_:
+            return
+        plan, expected = open_[seed % len(open_)]
+        real = Dispute.objects.get(collection_reference=expected.collection_reference)
+        real = dispute_decide(real, won=won)
+        plan.dispute_decide(expected, won=won)
+        assert real.status == (Dispute.Status.WON if won else Dispute.Status.LOST)
+        event(f"dispute {real.status}")
+
     def refund(self, n: int, amount: int) -> None:
         before = (LedgerTransaction.objects.count(), Event.objects.count())
         response = refund(self.setups[n], amount)
         try:
             expected = self.models[n].refund(amount, parts_fail=self.fails[n])
+        except model.DuringDispute:
+            event("refund: refused during a dispute")
+            assert response.status_code == 409, response.content
+            assert response.json()["error"]["code"] == "refund_during_dispute"
+            assert (LedgerTransaction.objects.count(), Event.objects.count()) == before
+            return
         except model.Exceeds:
             event("refund: more than refundable")
             assert response.status_code == 422, response.content
@@ -471,10 +600,29 @@ class Sequence:
         """Each plan's rows say what its model says."""
         for setup, plan in zip(self.setups, self.models, strict=True):
             row = PaymentPlan.objects.get(pk=setup.plan.pk)
-            assert (row.status, row.amount_refunded) == (
+            assert (
+                row.status,
+                row.amount_refunded,
+                row.open_disputes,
+                row.amount_charged_back,
+            ) == (
                 plan.status,
                 plan.amount_refunded,
+                len(plan.open_disputes),
+                plan.amount_charged_back,
             )
+            assert [
+                (d.collection_reference, d.amount_held, d.is_open, d.status)
+                for d in row.disputes.order_by("id")
+            ] == [
+                (
+                    d.collection_reference,
+                    d.amount_held,
+                    d.status == "open",
+                    d.status if d.status != "open" else Dispute.Status.NEEDS_RESPONSE,
+                )
+                for d in plan.disputes
+            ]
             # The plan's amount_refunded is its refunds' true figures, at every
             # moment (pending, partly failed, settled), and so is its pending.
             assert plan.amount_refunded == sum(r.amount for r in plan.refunds)
@@ -519,6 +667,9 @@ class Sequence:
         assert -account_balance(REFUNDS_IN_TRANSIT) == sum(
             plan.in_transit() for plan in self.models
         )
+        assert -account_balance(DISPUTES_HELD) == sum(
+            plan.held() for plan in self.models
+        )
         self.events_once()
         assert "clean" in check_ledger()
 
@@ -534,6 +685,9 @@ class Sequence:
                     "refund.processed",
                     "refund.failed",
                     "payment_plan.cancelled",
+                    "dispute.created",
+                    "dispute.won",
+                    "dispute.lost",
                 ],
             )
         )
@@ -565,6 +719,10 @@ class Sequence:
                     )
             if plan.cancellations:
                 expected["payment_plan.cancelled", setup.plan.public_id] += 1
+            for dispute in setup.plan.disputes.all():
+                expected["dispute.created", dispute.public_id] += 1
+                if not dispute.is_open:
+                    expected[f"dispute.{dispute.status}", dispute.public_id] += 1
         assert sent == expected
 
 
@@ -669,7 +827,8 @@ class RefundSequencesOnTheServices(hypothesis.extra.django.TestCase):
         for action in actions:
             sequence.step(action)
             sequence.compare()
-        sequence.books()
+            # After each step: the books and check_ledger clean.
+            sequence.books()
 
     @staticmethod
     def shopper(customer_id: str) -> Shopper:
