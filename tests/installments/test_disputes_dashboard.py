@@ -289,3 +289,44 @@ def test_evidence_files_knows_types_by_their_first_bytes():
     assert dispute_files.evidence_files([named])[0].filename == "x.png"
     with pytest.raises(dispute_files.EvidenceFileError, match="is empty"):
         dispute_files.evidence_files([SimpleUploadedFile("e.pdf", b"")])
+
+
+def test_anonymous_visitors_are_sent_to_sign_in(client):
+    for path in (DISPUTES, f"{DISPUTES}dp_x/"):
+        response = client.get(path)
+        assert response.status_code == 302
+        assert response["Location"].startswith("/dashboard/login/?next=")
+    response = client.post(f"{DISPUTES}dp_x/accept/", {"confirm": "on"})
+    assert response.status_code == 302
+
+
+def test_staff_see_disputes_read_only(admin_client):
+    setup = make_active_plan()
+    dispute = dispute_open(deposit_reference(setup.plan))
+
+    changelist = admin_client.get("/admin/installments/dispute/")
+    assert changelist.status_code == 200
+    assert dispute.public_id in changelist.content.decode()
+    change = admin_client.get(f"/admin/installments/dispute/{dispute.pk}/change/")
+    assert change.status_code == 200
+    assert admin_client.get("/admin/installments/dispute/add/").status_code == 403
+    assert (
+        admin_client.post(
+            f"/admin/installments/dispute/{dispute.pk}/delete/", {"post": "yes"}
+        ).status_code
+        == 403
+    )
+    assert Dispute.objects.filter(pk=dispute.pk).exists()
+
+
+def test_only_the_evidence_upload_may_be_larger_than_one_mebibyte(dashboard_for):
+    setup = make_active_plan()
+    client = dashboard_for(setup.owner.merchant)
+    big = SimpleUploadedFile("big.pdf", PDF + b"0" * (2 * 1024 * 1024))
+
+    elsewhere = client.post(
+        f"/dashboard/plans/{setup.plan.public_id}/cancel/", {"reason": "x", "f": big}
+    )
+    assert elsewhere.status_code == 413
+    setup.plan.refresh_from_db()
+    assert setup.plan.status == PaymentPlan.Status.ACTIVE
