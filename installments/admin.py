@@ -5,10 +5,11 @@ from django.contrib import admin
 
 from config.admin import ReadOnlyAdminMixin
 
-# Registers the agreements', the reminders' and receipts' admin, the pay links',
-# the refunds' and the customer's data actions.
+# Registers the agreements', the disputes', the reminders' and receipts' admin,
+# the pay links', the refunds' and the customer's data actions.
 from .agreements import admin as agreements_admin  # noqa: F401
 from .deposits.models import DepositAttempt
+from .disputes import admin as disputes_admin  # noqa: F401
 from .early.models import EarlyPayment
 from .notifications import admin as notifications_admin  # noqa: F401
 from .paylinks import admin as paylinks_admin  # noqa: F401

@@ -47,6 +47,7 @@ GUIDES = (
     Guide("paying", "Paying without a card", "Pay links and the pay page."),
     Guide("webhooks", "Webhooks", "Signed events, retries, replay, the catalogue."),
     Guide("refunds", "Refunds", "Where a refund goes, the fee, negative balances."),
+    Guide("disputes", "Disputes", "Chargebacks: the money held, evidence, deadlines."),
     Guide("wallet", "Wallet and payouts", "The fee, your balance, daily payouts."),
     Guide("errors", "Errors", "The two error shapes and every error code."),
     Guide("privacy", "Your customers' data", "What is held, how long, erasure."),

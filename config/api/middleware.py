@@ -2,6 +2,7 @@
 
 import json
 import logging
+import re
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpResponse, JsonResponse
@@ -32,14 +33,43 @@ class RequestIdMiddleware:
         return response
 
 
+# The uploads allowed more than 1 MiB: a dispute's evidence (DESIGN section
+# 19), up to 5 files of 5 MiB and the text fields, sent as multipart/form-data
+# (whose files Django streams to disk rather than reading the body at once).
+EVIDENCE_BODY_LIMIT = 26 * 1024 * 1024
+LARGE_UPLOADS = re.compile(
+    r"^(/api/v1/disputes/[^/]+/evidence|/dashboard/disputes/[^/]+/answer/)$"
+)
+
+
+def _large_upload_size(request) -> int | None:
+    """The declared size of an evidence upload, None for any other request."""
+    if request.method != "POST" or not LARGE_UPLOADS.match(request.path_info):
+        return None
+    if request.content_type != "multipart/form-data":
+        return None
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return None
+
+
 class BodySizeLimitMiddleware:
-    """Bodies over DATA_UPLOAD_MAX_MEMORY_SIZE (1 MiB) get 413 before any parsing."""
+    """Bodies over DATA_UPLOAD_MAX_MEMORY_SIZE (1 MiB) get 413 before any
+    parsing; a dispute's evidence upload may be up to 26 MiB."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+        upload = _large_upload_size(request)
+        if upload is not None:
+            if upload > EVIDENCE_BODY_LIMIT:
+                return JsonResponse(
+                    {"detail": "Request body too large: the limit is 26 MiB."},
+                    status=413,
+                )
+        elif request.method in ("POST", "PUT", "PATCH", "DELETE"):
             try:
                 request.body  # noqa: B018 - reading enforces the size limit
             except RequestDataTooBig:

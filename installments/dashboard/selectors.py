@@ -9,13 +9,14 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Case, IntegerField, Prefetch, Q, QuerySet, Value, When
 
 from payments.ledger import selectors as ledger_selectors
 from payments.ledger.fees import fee_given_back
 
 from ..cancellation.services import OPEN_INSTALLMENT_STATUSES
 from ..deposits.models import DepositAttempt
+from ..disputes.models import Dispute
 from ..plans.models import Installment, PaymentPlan
 from ..plans.selectors import plans_with_installments
 from ..refunds import allocation
@@ -200,4 +201,38 @@ def refund_confirmation_key(plan: PaymentPlan, amount: int, reason: str) -> uuid
     count = Refund.objects.filter(plan=plan).count()
     return uuid.uuid5(
         DASHBOARD_REFUND_KEYS, f"{plan.public_id}\n{count}\n{amount}\n{reason}"
+    )
+
+
+# --- disputes (DESIGN section 19) ---------------------------------------------
+
+
+def disputes_listed(merchant, *, status: str = "") -> QuerySet[Dispute]:
+    """The merchant's disputes: the open ones first, each group by its
+    deadline, nearest first; `status` one status."""
+    disputes = Dispute.objects.filter(merchant=merchant).select_related("plan")
+    if status:
+        disputes = disputes.filter(status=status)
+    return disputes.annotate(
+        closed=Case(
+            When(status__in=Dispute.OPEN, then=Value(0)),
+            default=Value(1),
+            output_field=IntegerField(),
+        )
+    ).order_by("closed", "due_at", "id")
+
+
+def dispute_of_merchant(merchant, dispute_id: str) -> Dispute | None:
+    return (
+        Dispute.objects.select_related("plan", "installment")
+        .filter(merchant=merchant, public_id=dispute_id)
+        .first()
+    )
+
+
+def plan_disputes(plan: PaymentPlan) -> list[Dispute]:
+    return list(
+        Dispute.objects.filter(plan=plan)
+        .select_related("installment")
+        .order_by("-created_at", "-id")
     )

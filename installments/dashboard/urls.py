@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from . import disputes as dispute_views
 from . import reschedules as reschedule_views
 from . import views
 
@@ -31,5 +32,26 @@ urlpatterns = [
         "plans/<str:plan_id>/reschedule/",
         reschedule_views.PlanRescheduleView.as_view(),
         name="plan-reschedule",
+    ),
+    path(
+        "plans/<str:plan_id>/resume/",
+        dispute_views.PlanResumeView.as_view(),
+        name="plan-resume",
+    ),
+    path("disputes/", dispute_views.DisputeListView.as_view(), name="disputes"),
+    path(
+        "disputes/<str:dispute_id>/",
+        dispute_views.DisputeDetailView.as_view(),
+        name="dispute",
+    ),
+    path(
+        "disputes/<str:dispute_id>/answer/",
+        dispute_views.DisputeAnswerView.as_view(),
+        name="dispute-answer",
+    ),
+    path(
+        "disputes/<str:dispute_id>/accept/",
+        dispute_views.DisputeAcceptView.as_view(),
+        name="dispute-accept",
     ),
 ]

@@ -130,8 +130,9 @@ def plans_page(request, range_form: InstallmentRangeForm, status: int = 200):
 
 
 class PlanDetailView(MerchantLoginRequiredMixin, View):
-    """The plan, its installments, its refunds (a page of them) and the forms
-    that start a refund or a cancellation."""
+    """The plan, its installments, its refunds (a page of them), its disputes
+    and the forms that start a refund or a cancellation (or resume a plan
+    waiting after a lost dispute)."""
 
     def get(self, request, plan_id):
         plan = plan_of(request, plan_id)
@@ -154,6 +155,9 @@ class PlanDetailView(MerchantLoginRequiredMixin, View):
                 "refundable": dashboard_selectors.refundable_now(plan),
                 "cancellable": plan.status in CANCELLABLE_PLAN_STATUSES,
                 "has_agreement": agreement_selectors.has_agreement(plan),
+                "disputes": dashboard_selectors.plan_disputes(plan),
+                "resumable": plan.status == PaymentPlan.Status.DISPUTED
+                and not plan.open_disputes,
             },
         )
 

@@ -28,6 +28,7 @@ from merchants.models import Merchant
 from payments.customers.models import Customer
 
 from ..factories import PASSWORD
+from ..installments.disputes import deposit_reference, dispute_open
 from .axe import SIZES, Audit
 from .conftest import AGREE, sign_in
 
@@ -105,7 +106,14 @@ def test_axe_dashboard_pages(audit, demo_password):
     page.get_by_test_id("links").locator("tbody tr a").first.click()
     page.get_by_test_id("link-sessions").wait_for()
     audit.check("link")
-    assert len(audit.pages) == 14 + plans.count()
+    # A dispute of the active plan's deposit (after its refund preview, which
+    # an open dispute would refuse): the list, the dispute with its forms, the
+    # plan showing it.
+    dispute = dispute_open(deposit_reference(active))
+    audit("/dashboard/disputes/", "disputes")
+    audit(f"/dashboard/disputes/{dispute.public_id}/", "dispute")
+    audit(f"/dashboard/plans/{active.public_id}/", "plan-with-dispute")
+    assert len(audit.pages) == 17 + plans.count()
     audit.assert_clean()
 
 
