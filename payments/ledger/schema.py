@@ -19,8 +19,17 @@ from config.api.schema import (
 from . import api
 
 MERCHANT_ID = path_id("merchant_id", "mer", "The merchant's identifier")
-WALLET_TYPES = ["collection", "payout", "payout_returned", "refund", "refund_returned"]
-WALLET_RESOURCE_TYPES = ["installment", "payment_plan", "payout", "refund"]
+WALLET_TYPES = [
+    "collection",
+    "payout",
+    "payout_returned",
+    "refund",
+    "refund_returned",
+    "dispute_held",
+    "dispute_released",
+    "dispute_lost",
+]
+WALLET_RESOURCE_TYPES = ["installment", "payment_plan", "payout", "refund", "dispute"]
 WALLET_TRANSACTION = component(
     "WalletTransaction",
     obj(
@@ -31,7 +40,10 @@ WALLET_TRANSACTION = component(
                 "for your bank), `payout_returned` (a payout came back), `refund` "
                 "(a plan refund paid back against one collection), "
                 "`refund_returned` (that processor refund failed: the money is "
-                "back).",
+                "back), `dispute_held` (a collection disputed by the customer's "
+                "bank: held while the dispute is open), `dispute_released` (the "
+                "dispute won: the money is back), `dispute_lost` (the dispute lost "
+                "or accepted: the platform's fee on it given back).",
                 enum=WALLET_TYPES,
             ),
             "amount": {
@@ -58,18 +70,19 @@ WALLET_TRANSACTION = component(
                 "`plan_..._d1` (`_d2`, ... after a declined try) for a deposit, "
                 "`plan_..._po1` for a payoff, the payout id `po_...` (the "
                 "`reference` of `transfer.success`) for a payout, the collection "
-                "refunded for a `refund` or `refund_returned` "
+                "refunded for a `refund` or `refund_returned`, the collection "
+                "disputed for a `dispute_...` line "
                 "(/docs/wallet/#collections-and-their-references)."
             ),
             "resource_type": string(
                 "What the money was for: `installment`, `payment_plan` (a payment "
-                "of the plan as a whole: its deposit, or a payoff), `payout` or "
-                "`refund`.",
+                "of the plan as a whole: its deposit, or a payoff), `payout`, "
+                "`refund` or `dispute`.",
                 enum=WALLET_RESOURCE_TYPES,
             ),
             "resource_id": string(
-                "Its id: `inst_...`, `plan_...`, `po_...` or `rf_...` (the events' "
-                "`resourceId`)."
+                "Its id: `inst_...`, `plan_...`, `po_...`, `rf_...` or `dp_...` "
+                "(the events' `resourceId`)."
             ),
             "description": string(),
             "created_at": TIMESTAMP,
