@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from payments.payouts.orders import OrderOf
 
+from .disputes.models import Dispute
 from .plans.models import Installment, PaymentPlan
 from .refunds.models import Refund
 
@@ -14,7 +15,8 @@ def orders_of_resources(
     resources: Iterable[tuple[str, str]],
 ) -> dict[tuple[str, str], OrderOf]:
     """One query per kind of resource: an installment's plan and order, a
-    deposit's (`payment_plan`) order, a refund's plan and order."""
+    deposit's (`payment_plan`) order, a refund's plan and order, a dispute's
+    plan, order and installment."""
     ids = defaultdict(set)
     for resource_type, resource_id in resources:
         ids[resource_type].add(resource_id)
@@ -34,4 +36,14 @@ def orders_of_resources(
             public_id__in=ids["refund"]
         ).values_list("public_id", "plan__public_id", "plan__order_reference"):
             found["refund", refund] = OrderOf(order, plan)
+    if ids["dispute"]:
+        for dispute, plan, order, inst in Dispute.objects.filter(
+            public_id__in=ids["dispute"]
+        ).values_list(
+            "public_id",
+            "plan__public_id",
+            "plan__order_reference",
+            "installment__public_id",
+        ):
+            found["dispute", dispute] = OrderOf(order, plan, inst or "")
     return found

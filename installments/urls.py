@@ -3,6 +3,7 @@ from config.api.urls import api_path
 from .agreements import api as agreements_api
 from .cancellation import api as cancellation_api
 from .collection import api as sandbox_api
+from .disputes import sandbox as disputes_sandbox
 from .early import api as early_api
 from .paylinks import api as paylinks_api
 from .plans import api
@@ -80,5 +81,10 @@ urlpatterns = [
         "sandbox/payments/<str:payment_id>/expire",
         sandbox_api.SandboxPaymentExpireApi.as_view(),
         "sandbox-payment-expire",
+    ),
+    *api_path(
+        "sandbox/disputes/<str:dispute_id>/resolve",
+        disputes_sandbox.SandboxDisputeResolveApi.as_view(),
+        "sandbox-dispute-resolve",
     ),
 ]

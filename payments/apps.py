@@ -98,6 +98,14 @@ def _declare_schedules() -> None:
     )
     declare(
         ScheduleSpec(
+            name="payments-sandbox-disputes",
+            func="payments.gateway.tasks.sandbox_disputes_run",
+            schedule_type=Schedule.MINUTES,
+            minutes=1,
+        )
+    )
+    declare(
+        ScheduleSpec(
             name="payments-refund-verification-charges",
             func="payments.gateway.tasks.refund_verification_charges",
             schedule_type=Schedule.MINUTES,

@@ -77,6 +77,7 @@ TAGS = [
     {
         "name": "sandbox",
         "description": "Sandbox time travel: collect a plan's next installment "
-        "now. Guide: [sandbox](/docs/sandbox/).",
+        "now; complete or expire a pending payment; decide a dispute. Guide: "
+        "[sandbox](/docs/sandbox/).",
     },
 ]

@@ -19,6 +19,7 @@ from .processors import get_processor
 from .processors.sandbox import SandboxInputError, SandboxProcessor
 from .processors.sandbox.values import (
     CARD_DECLINED,
+    CARD_DISPUTED,
     CARD_EXPIRES_THIS_MONTH,
     CARD_FAILS_TWICE,
     CARD_INSUFFICIENT_FUNDS,
@@ -42,6 +43,10 @@ TEST_CARDS = [
     (
         CARD_PARTIAL_FUNDS,
         "authorizes; has only part of the money: a partial debit takes 60%",
+    ),
+    (
+        CARD_DISPUTED,
+        "authorizes; later charges succeed, each is disputed a minute later",
     ),
     (CARD_DECLINED, "declined at authorization"),
 ]

@@ -21,6 +21,12 @@ def sandbox_refunds_settle() -> int:
     return services.sandbox_refunds_settle()
 
 
+def sandbox_disputes_run() -> int:
+    """Every minute: the sandbox disputes its disputed card's charges, lapses
+    unanswered disputes and announces each (nothing elsewhere)."""
+    return services.sandbox_disputes_run()
+
+
 def process_paystack_event(inbound_id: int) -> str:
     """Never raises: the error is written on the stored request and the retry
     schedule (`retry_paystack_events`) handles it again; the endpoint's reply

@@ -40,10 +40,10 @@ WALLET_TRANSACTION = component(
                 "for your bank), `payout_returned` (a payout came back), `refund` "
                 "(a plan refund paid back against one collection), "
                 "`refund_returned` (that processor refund failed: the money is "
-                "back), `dispute_held` (a payment disputed by the customer's "
-                "bank: held), `dispute_released` (the dispute won: back), "
-                "`dispute_lost` (the dispute lost: the platform fee on it given "
-                "back to you; /docs/disputes/).",
+                "back), `dispute_held` (a collection disputed by the customer's "
+                "bank: held while the dispute is open), `dispute_released` (the "
+                "dispute won: the money is back), `dispute_lost` (the dispute lost "
+                "or accepted: the platform's fee on it given back).",
                 enum=WALLET_TYPES,
             ),
             "amount": {
@@ -71,7 +71,7 @@ WALLET_TRANSACTION = component(
                 "`plan_..._po1` for a payoff, the payout id `po_...` (the "
                 "`reference` of `transfer.success`) for a payout, the collection "
                 "refunded for a `refund` or `refund_returned`, the collection "
-                "disputed for the three dispute lines "
+                "disputed for a `dispute_...` line "
                 "(/docs/wallet/#collections-and-their-references)."
             ),
             "resource_type": string(

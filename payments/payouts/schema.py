@@ -85,13 +85,23 @@ SETTLEMENT_LINE = component(
             "transaction_id": string("The wallet transaction, `txn_...`."),
             "type": string(
                 "`collection` (a deposit or installment), `refund` (a refund out "
-                "of the wallet) or `refund_returned` (a failed refund's money back).",
-                enum=["collection", "refund", "refund_returned"],
+                "of the wallet), `refund_returned` (a failed refund's money back), "
+                "`dispute_held`, `dispute_released` or `dispute_lost` (a disputed "
+                "collection held, returned, or lost with the fee on it given back).",
+                enum=[
+                    "collection",
+                    "refund",
+                    "refund_returned",
+                    "dispute_held",
+                    "dispute_released",
+                    "dispute_lost",
+                ],
             ),
             "order_reference": string("Your order reference."),
             "payment_plan_id": string("`plan_...`"),
             "installment_id": string(
-                "`inst_...`; empty for a deposit, a payoff or a refund."
+                "`inst_...`; empty for a deposit, a payoff or a refund (and a "
+                "dispute of one of them)."
             ),
             "refund_id": string("`rf_...` for a refund; empty otherwise."),
             "processor_reference": string(

@@ -6,7 +6,8 @@ with an API key and a merchant JWT, a customer with a customer JWT and two saved
 payment methods, an event to replay, a payment link, an active payment plan (its
 deposit paid, so the wallet has a collection; its installments can be paid early),
 a payout of that deposit (its settlement report has a line),
-an open checkout session, a processor event nested thousands of levels deep (for
+a dispute of another active plan's deposit (open, for the sandbox's resolve
+call), an open checkout session, a processor event nested thousands of levels deep (for
 the signed inbound endpoints), and a second merchant and customer with their own
 credentials (the "other party" of the matrix).
 """
@@ -26,6 +27,7 @@ from checkout.models import PaymentLink
 from config.api.auth import ROLE_CUSTOMER, ROLE_MERCHANT
 from config.api.ids import random_token
 from installments.deposits.consent import Consent
+from installments.disputes.models import Dispute
 from installments.early.models import EarlyPayment
 from installments.early.sandbox import early_payment_sandbox_expire
 from installments.early.services import plan_pay_offline
@@ -33,6 +35,9 @@ from installments.plans.models import PaymentPlan
 from installments.plans.rules import working_day_on_or_after
 from merchants import services as merchant_services
 from merchants.models import Merchant
+from payments.gateway.processors import get_processor
+from payments.gateway.services.processor_events import processor_event_handle
+from payments.ledger.models import LedgerTransaction
 from payments.models import Customer, PaymentMethod, Payout
 from payments.payouts.services.payouts import payout_create
 from webhooks import services as webhook_services
@@ -94,6 +99,9 @@ class World:
     payout: Payout
     # A bank transfer of `plan` that expired (nothing paid, nothing held).
     payment: EarlyPayment
+    # An open dispute of the deposit of another plan of `me` (not `plan`,
+    # whose collection it would stop).
+    dispute: Dispute
     deep_inbound_body: bytes = field(default_factory=deeply_nested_event)
     # Operations (labels) that were already sent `deep_inbound_body`.
     deep_inbound_sent: set[str] = field(default_factory=set)
@@ -174,6 +182,24 @@ def expired_transfer(plan: PaymentPlan) -> EarlyPayment:
     return early_payment_sandbox_expire(payment)
 
 
+def disputed(plan: PaymentPlan) -> Dispute:
+    """The customer's bank disputes the plan's deposit, as the sandbox's pass
+    would announce it."""
+    reference = (
+        LedgerTransaction.objects.filter(
+            kind="collection", resource_type="payment_plan", resource_id=plan.public_id
+        )
+        .values_list("processor_reference", flat=True)
+        .get()
+    )
+    found = get_processor().dispute_open(transaction_reference=reference)
+    processor_event_handle(
+        payload={"event": "charge.dispute.create", "data": {"id": found.dispute_id}},
+        source="sandbox",
+    )
+    return Dispute.objects.get(processor_dispute_id=found.dispute_id)
+
+
 def paid_out(merchant) -> Payout:
     """A payout of what the merchant's wallet holds (the plan's deposit), so its
     settlement report has a line."""
@@ -226,6 +252,7 @@ def world(db, settings, offline_webhooks) -> World:
         merchant=me.merchant, title="Contract chair", amount=4_500_000, currency="NGN"
     )
     plan = active_plan(me.merchant, card)
+    dispute = disputed(active_plan(me.merchant, card))
     return World(
         payout=paid_out(me.merchant),
         me=me,
@@ -238,6 +265,7 @@ def world(db, settings, offline_webhooks) -> World:
         link=link,
         plan=plan,
         payment=expired_transfer(plan),
+        dispute=dispute,
     )
 
 

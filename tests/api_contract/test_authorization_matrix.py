@@ -229,6 +229,12 @@ ROUTES: dict[str, Route] = {
     "/api/v1/sandbox/payments/{payment_id}/expire": Route(
         ("api_key",), params=lambda w: {"payment_id": w.payment.public_id}
     ),
+    # The sandbox's bank deciding one of `me`'s disputes.
+    "/api/v1/sandbox/disputes/{dispute_id}/resolve": Route(
+        ("api_key",),
+        params=lambda w: {"dispute_id": w.dispute.public_id},
+        body=lambda w: {"outcome": "won"},
+    ),
     # Customers and payment methods.
     "/api/v1/customers/me": Route(("customer_jwt",), owned=False),
     "/api/v1/payment-methods/customers/{customer_id}": Route(

@@ -630,11 +630,13 @@ def test_wallet_payout_account_and_processor_events(check, world, db):
             "/api/v1/merchant/{merchant_id}/wallet",
             200,
         )
-        # The world's plan paid its deposit (one collection, less the fee), and
-        # a payout took it.
-        assert wallet["total"] == 2
+        # The world's two plans paid their deposits (a collection each, less
+        # the fee), the second's is disputed (held), and a payout took the rest.
+        assert wallet["total"] == 4
         assert [t["type"] for t in wallet["data"]["transactions"]] == [
             "payout",
+            "dispute_held",
+            "collection",
             "collection",
         ]
         payouts = check(
@@ -785,6 +787,18 @@ def test_the_sandbox_clock(check, world, db):
         with_key.post(url, {"to": "2999-01-01"}, "json"), "post", template, 422
     )
     assert too_far["error"]["code"] == "advance_date_out_of_range"
+
+
+def test_the_sandbox_deciding_a_dispute(check, world, db):
+    with_key = client(world.me.api_key)
+    url = f"/api/v1/sandbox/disputes/{world.dispute.public_id}/resolve"
+    template = "/api/v1/sandbox/disputes/{dispute_id}/resolve"
+    won = check(with_key.post(url, {"outcome": "won"}, "json"), "post", template, 200)
+    assert won["data"]["status"] == "won"
+    again = check(
+        with_key.post(url, {"outcome": "lost"}, "json"), "post", template, 409
+    )
+    assert again["error"]["code"] == "dispute_not_open"
 
 
 def test_rescheduling_by_the_customer_and_the_merchant(check, world, db):

@@ -144,6 +144,7 @@ def _put_real_ids(case, world) -> None:
         "payout_id": lambda: world.payout.public_id,
         "installment_id": world.unpaid_installment_id,
         "payment_id": lambda: world.payment.public_id,
+        "dispute_id": lambda: world.dispute.public_id,
         "token": world.open_session,
         "order_reference": lambda: world.plan.order_reference,
     }

@@ -25,6 +25,7 @@ from .refunds import (
     processor_refund_check,
     processor_refund_request,
 )
+from .sandbox_disputes import sandbox_dispute_decide, sandbox_disputes_run
 from .sandbox_offline import (
     sandbox_offline_charge,
     sandbox_offline_complete,
@@ -47,6 +48,8 @@ __all__ = [
     "refund_event_handle",
     "refund_refresh",
     "refund_status_update",
+    "sandbox_dispute_decide",
+    "sandbox_disputes_run",
     "sandbox_offline_charge",
     "sandbox_offline_complete",
     "sandbox_offline_expire",

@@ -44,6 +44,7 @@ from .offline import (
 from .payouts import SandboxPayouts
 from .refunds import SandboxRefunds
 from .values import (
+    CARD_DISPUTED,
     CARD_EXPIRES_THIS_MONTH,
     CARD_FAILS_TWICE,
     CARDS,
@@ -201,7 +202,8 @@ class SandboxProcessor(
             raise SandboxInputError(
                 "This is not a sandbox test card: use 4084084084084081, "
                 "4084080000000409, 4084080000005408, 4084080000000011, "
-                f"4084080000000060, {CARD_FAILS_TWICE} or 4000000000000002."
+                f"4084080000000060, {CARD_FAILS_TWICE}, {CARD_DISPUTED} or "
+                "4000000000000002."
             )
         with transaction.atomic():
             row = SandboxTransaction.objects.select_for_update().get(

@@ -28,6 +28,9 @@ ANSWER_WITHIN = timedelta(days=7)
 # What the sandbox says of a dispute the bank decided for the customer.
 CUSTOMER_WON = "customer-won"
 REASON = "The cardholder does not recognise this payment."
+# What the sandbox announces of a dispute (`charge.dispute.<what>`).
+ANNOUNCE_CREATE = "create"
+ANNOUNCE_RESOLVE = "resolve"
 
 
 def _result(row: SandboxDispute) -> ProcessorDispute:
@@ -142,6 +145,9 @@ class SandboxDisputes:
             SandboxTransaction.objects.filter(
                 authorization__behaviour=SandboxAuthorization.Behaviour.DISPUTED,
                 status=SandboxTransaction.Status.SUCCESS,
+                # Collections only: the card's verification charge is refunded
+                # at once, nothing of it is left to dispute.
+                kind=SandboxTransaction.Kind.AUTHORIZATION_CHARGE,
                 updated_at__lte=now - DISPUTE_AFTER,
                 disputes__isnull=True,
             )
@@ -163,6 +169,38 @@ class SandboxDisputes:
                 row.resolution = DisputeResolution.DECLINED if won else CUSTOMER_WON
                 row.save(update_fields=["status", "resolution", "updated_at"])
         return _result(row)
+
+    def disputes_unannounced(self, *, since) -> list[tuple[str, str]]:
+        """(`create` or `resolve`, dispute id) of each opening and resolution
+        whose event was not sent yet (within `since`, as Paystack retries for
+        72 hours): openings first, each in the order it happened."""
+        rows = SandboxDispute.objects.order_by("pk")
+        opened = rows.filter(created_announced_at__isnull=True, created_at__gte=since)
+        resolved = rows.filter(
+            status=DisputeState.RESOLVED,
+            resolved_announced_at__isnull=True,
+            updated_at__gte=since,
+        )
+        return [
+            *(
+                (ANNOUNCE_CREATE, i)
+                for i in opened.values_list("dispute_id", flat=True)
+            ),
+            *(
+                (ANNOUNCE_RESOLVE, i)
+                for i in resolved.values_list("dispute_id", flat=True)
+            ),
+        ]
+
+    def dispute_announced(self, *, dispute_id: str, what: str) -> None:
+        """The event `what` (`create`, `resolve`) of the dispute was handled."""
+        field = {
+            ANNOUNCE_CREATE: "created_announced_at",
+            ANNOUNCE_RESOLVE: "resolved_announced_at",
+        }[what]
+        SandboxDispute.objects.filter(dispute_id=dispute_id).update(
+            **{field: timezone.now()}
+        )
 
     def disputes_lapse(self, *, now=None) -> int:
         """An unanswered dispute past its deadline is resolved for the

@@ -1,0 +1,81 @@
+"""The sandbox's resolve call of a dispute (its representation is the one
+`GET /api/v1/disputes/{id}` answers)."""
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
+
+from config.api.request_fields import describe_fields
+from config.api.schema import (
+    KOBO,
+    TIMESTAMP,
+    component,
+    errors,
+    nullable,
+    obj,
+    ok_envelope,
+    path_id,
+    string,
+)
+
+from . import sandbox
+from .models import Dispute
+
+DISPUTE = component(
+    "Dispute",
+    obj(
+        {
+            "id": string("The dispute's identifier (`dp_...`)."),
+            "payment_plan_id": string("The plan whose collection is disputed."),
+            "collection_reference": string(
+                "The reference of the disputed collection (a deposit, an "
+                "installment or an early payment)."
+            ),
+            "installment_id": nullable(
+                string("The installment the collection paid; null for a deposit.")
+            ),
+            "amount": {**KOBO, "description": "What the customer's bank disputes."},
+            "amount_held": {
+                **KOBO,
+                "description": "What is held from your wallet while it is open: "
+                "the amount, or less when refunds already gave part of the "
+                "collection back.",
+            },
+            "currency": string("ISO 4217 currency code.", example="NGN"),
+            "reason": string("The customer's reason, as the processor passes it on."),
+            "status": string(
+                "`needs_response`, `under_review`, `won`, `lost` or `accepted`.",
+                enum=[status.value for status in Dispute.Status],
+            ),
+            "due_at": {**TIMESTAMP, "description": "Answer by then, or it is lost."},
+            "created_at": TIMESTAMP,
+            "responded_at": nullable(TIMESTAMP),
+            "resolved_at": nullable(TIMESTAMP),
+        }
+    ),
+)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="sandbox_dispute_resolve",
+        summary="Sandbox: the customer's bank decides a dispute",
+        description="Only when the service runs the sandbox processor (404 "
+        "otherwise). With the API key of the dispute's merchant: the bank decides "
+        "an open dispute now, as the processor's `charge.dispute.resolve` (checked "
+        "again, like Paystack's). `won`: the held amount returns to your wallet, "
+        "the plan collects again and `dispute.won` is sent; `lost`: the amount is "
+        "charged back (the platform gives back its fee on it), the plan waits "
+        "`disputed` and `dispute.lost` is sent. Answers the dispute. A dispute "
+        "already decided or accepted is 409 `dispute_not_open`; one never answered "
+        "and past its deadline is 409 `dispute_deadline_passed` (it is lost). A "
+        "charge made with the sandbox's disputed card `4084080000007777` is "
+        "disputed a minute after it succeeded. See /docs/sandbox/.",
+        request=sandbox.SandboxResolveInput,
+        parameters=[path_id("dispute_id", "dp", "The dispute's identifier")],
+        responses={200: ok_envelope(DISPUTE), **errors(409)},
+    )
+)(sandbox.SandboxDisputeResolveApi)
+describe_fields(
+    sandbox.SandboxResolveInput,
+    outcome={
+        "description": "`won`: the bank decides for you; `lost`: for the customer."
+    },
+)
