@@ -193,7 +193,7 @@ class SandboxTransfer(StateMachine):
         return f"transfer {self.reference} {self.status}"
 
 
-class SandboxDispute(models.Model):
+class SandboxDispute(StateMachine):
     """A dispute the sandbox opened on one of its charges (DESIGN section 19):
     `awaiting-merchant-feedback` until the merchant answers
     (`awaiting-bank-feedback`) or accepts, then `resolved` by the sandbox's
@@ -201,12 +201,25 @@ class SandboxDispute(models.Model):
     `resolved_announced_at`: when the sandbox sent `charge.dispute.create` and
     `charge.dispute.resolve`, as Paystack's webhook would."""
 
+    class Status(models.TextChoices):
+        # As Paystack names them (processors/dispute_types.py DisputeState).
+        AWAITING_MERCHANT = "awaiting-merchant-feedback"
+        AWAITING_BANK = "awaiting-bank-feedback"
+        RESOLVED = "resolved"
+
+    TRANSITIONS = {
+        Status.AWAITING_MERCHANT: frozenset({Status.AWAITING_BANK, Status.RESOLVED}),
+        Status.AWAITING_BANK: frozenset({Status.RESOLVED}),
+    }
+
     dispute_id = models.CharField(max_length=40, unique=True)
     transaction = models.ForeignKey(
         SandboxTransaction, on_delete=models.PROTECT, related_name="disputes"
     )
     amount = models.BigIntegerField()
-    status = models.CharField(max_length=32)
+    status = models.CharField(
+        max_length=32, choices=Status.choices, default=Status.AWAITING_MERCHANT
+    )
     resolution = models.CharField(max_length=32, blank=True)
     category = models.CharField(max_length=16, default="chargeback")
     reason = models.CharField(max_length=255, blank=True)

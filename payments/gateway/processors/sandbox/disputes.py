@@ -104,17 +104,17 @@ class SandboxDisputes:
                     for item in evidence.files
                 ],
             }
-            row.status = DisputeState.AWAITING_BANK
-            row.save(update_fields=["evidence", "status", "updated_at"])
+            row.transition_to(DisputeState.AWAITING_BANK, update_fields=["evidence"])
         return _result(row)
 
     def accept_dispute(self, *, dispute_id, refund_amount, message):
         with transaction.atomic():
             row = self._open_row(dispute_id)
-            row.status = DisputeState.RESOLVED
             row.resolution = DisputeResolution.MERCHANT_ACCEPTED
             row.evidence = {**row.evidence, "accepted_message": message}
-            row.save(update_fields=["status", "resolution", "evidence", "updated_at"])
+            row.transition_to(
+                DisputeState.RESOLVED, update_fields=["resolution", "evidence"]
+            )
         return _result(row)
 
     # -- the sandbox's own calls ------------------------------------------
@@ -131,7 +131,6 @@ class SandboxDisputes:
                 dispute_id=new_public_id("sbdsp"),
                 transaction=charge,
                 amount=charge.amount,
-                status=DisputeState.AWAITING_MERCHANT,
                 reason=REASON,
                 due_at=timezone.now() + ANSWER_WITHIN,
             )
@@ -165,9 +164,8 @@ class SandboxDisputes:
                 .get(dispute_id=dispute_id)
             )
             if row.status != DisputeState.RESOLVED:
-                row.status = DisputeState.RESOLVED
                 row.resolution = DisputeResolution.DECLINED if won else CUSTOMER_WON
-                row.save(update_fields=["status", "resolution", "updated_at"])
+                row.transition_to(DisputeState.RESOLVED, update_fields=["resolution"])
         return _result(row)
 
     def disputes_unannounced(self, *, since) -> list[tuple[str, str]]:
@@ -206,6 +204,11 @@ class SandboxDisputes:
         """An unanswered dispute past its deadline is resolved for the
         customer, as at Paystack."""
         now = now or timezone.now()
-        return SandboxDispute.objects.filter(
-            status=DisputeState.AWAITING_MERCHANT, due_at__lte=now
-        ).update(status=DisputeState.RESOLVED, resolution=CUSTOMER_WON, updated_at=now)
+        return SandboxDispute.transition_where(
+            SandboxDispute.objects.filter(
+                status=DisputeState.AWAITING_MERCHANT, due_at__lte=now
+            ),
+            DisputeState.RESOLVED,
+            at=now,
+            same={"resolution": CUSTOMER_WON},
+        )
