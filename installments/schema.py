@@ -2,6 +2,7 @@
 the plan representation and the plans' reads (plans), a plan's agreement
 (agreements), pay links (paylinks),
 paying early (early), refunds (refunds), cancelling (cancellation),
+disputes and resuming a plan after one (disputes),
 rescheduling (reschedules), the sandbox's time travel and clock (collection), a
 customer's password reset (signin).
 
@@ -13,6 +14,7 @@ common error statuses).
 from .agreements import schema as agreements_schema
 from .cancellation import schema as cancellation_schema
 from .collection import schema as collection_schema
+from .disputes import schema as disputes_schema
 from .early import schema as early_schema
 from .paylinks import schema as paylinks_schema
 from .plans import schema as plans_schema
@@ -24,6 +26,7 @@ __all__ = [
     "agreements_schema",
     "cancellation_schema",
     "collection_schema",
+    "disputes_schema",
     "early_schema",
     "paylinks_schema",
     "plans_schema",

@@ -19,8 +19,17 @@ from config.api.schema import (
 from . import api
 
 MERCHANT_ID = path_id("merchant_id", "mer", "The merchant's identifier")
-WALLET_TYPES = ["collection", "payout", "payout_returned", "refund", "refund_returned"]
-WALLET_RESOURCE_TYPES = ["installment", "payment_plan", "payout", "refund"]
+WALLET_TYPES = [
+    "collection",
+    "payout",
+    "payout_returned",
+    "refund",
+    "refund_returned",
+    "dispute_held",
+    "dispute_released",
+    "dispute_lost",
+]
+WALLET_RESOURCE_TYPES = ["installment", "payment_plan", "payout", "refund", "dispute"]
 WALLET_TRANSACTION = component(
     "WalletTransaction",
     obj(
@@ -31,7 +40,10 @@ WALLET_TRANSACTION = component(
                 "for your bank), `payout_returned` (a payout came back), `refund` "
                 "(a plan refund paid back against one collection), "
                 "`refund_returned` (that processor refund failed: the money is "
-                "back).",
+                "back), `dispute_held` (a customer's bank disputed a collection: "
+                "held while the dispute is open), `dispute_released` (the dispute "
+                "was won: back), `dispute_lost` (lost or accepted: the fee on it "
+                "given back).",
                 enum=WALLET_TYPES,
             ),
             "amount": {
@@ -63,8 +75,8 @@ WALLET_TRANSACTION = component(
             ),
             "resource_type": string(
                 "What the money was for: `installment`, `payment_plan` (a payment "
-                "of the plan as a whole: its deposit, or a payoff), `payout` or "
-                "`refund`.",
+                "of the plan as a whole: its deposit, or a payoff), `payout`, "
+                "`refund` or `dispute`.",
                 enum=WALLET_RESOURCE_TYPES,
             ),
             "resource_id": string(

@@ -5,7 +5,8 @@ credentials each security scheme of the OpenAPI schema stands for.
 with an API key and a merchant JWT, a customer with a customer JWT and two saved
 payment methods, an event to replay, a payment link, an active payment plan (its
 deposit paid, so the wallet has a collection; its installments can be paid early),
-a payout of that deposit (its settlement report has a line),
+a payout of that deposit (its settlement report has a line), a dispute of the
+deposit of a second plan (open, so the first plan's refunds stay possible),
 an open checkout session, a processor event nested thousands of levels deep (for
 the signed inbound endpoints), and a second merchant and customer with their own
 credentials (the "other party" of the matrix).
@@ -26,6 +27,7 @@ from checkout.models import PaymentLink
 from config.api.auth import ROLE_CUSTOMER, ROLE_MERCHANT
 from config.api.ids import random_token
 from installments.deposits.consent import Consent
+from installments.disputes.models import Dispute
 from installments.early.models import EarlyPayment
 from installments.early.sandbox import early_payment_sandbox_expire
 from installments.early.services import plan_pay_offline
@@ -40,6 +42,7 @@ from webhooks.models import Event
 
 from ..conftest import customer_jwt, make_merchant_with_key, merchant_jwt
 from ..factories import CustomerFactory
+from ..installments.disputes import deposit_reference, dispute_open
 from ..payments.conftest import add_bank, add_card, sign_in
 
 # Examples per operation: a short run in `make test`, 100 in .ci/run.
@@ -94,6 +97,8 @@ class World:
     payout: Payout
     # A bank transfer of `plan` that expired (nothing paid, nothing held).
     payment: EarlyPayment
+    # An open dispute of the deposit of another plan of `me`.
+    dispute: Dispute
     deep_inbound_body: bytes = field(default_factory=deeply_nested_event)
     # Operations (labels) that were already sent `deep_inbound_body`.
     deep_inbound_sent: set[str] = field(default_factory=set)
@@ -238,6 +243,7 @@ def world(db, settings, offline_webhooks) -> World:
         link=link,
         plan=plan,
         payment=expired_transfer(plan),
+        dispute=dispute_open(deposit_reference(active_plan(me.merchant, card))),
     )
 
 
