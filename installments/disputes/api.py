@@ -3,12 +3,11 @@ key or merchant JWT; another merchant's dispute is a 404. The list, one
 dispute, the answer with evidence (multipart with files, or JSON without),
 acceptance, and resuming a plan after a loss."""
 
-from rest_framework.parsers import MultiPartParser
 from rest_framework.views import APIView
 
 from config.api import responses
 from config.api.pagination import paginated
-from config.api.parsers import SafeJSONParser
+from config.api.parsers import SafeJSONParser, SafeMultiPartParser
 from config.api.permissions import accepts
 from merchants.authentication import resolve_merchant
 from payments.gateway.processors.dispute_types import EvidenceFile
@@ -90,7 +89,7 @@ class DisputeEvidenceApi(APIView):
     still taking an answer (409)."""
 
     permission_classes = [MERCHANT]
-    parser_classes = [MultiPartParser, SafeJSONParser]
+    parser_classes = [SafeMultiPartParser, SafeJSONParser]
 
     def post(self, request, dispute_id):
         dispute = selectors.dispute_of_merchant(resolve_merchant(request), dispute_id)

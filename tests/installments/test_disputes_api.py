@@ -356,3 +356,14 @@ def test_a_lost_dispute_can_be_resumed_with_a_merchant_jwt_only_by_key(disputed)
     stranger.credentials(**make_merchant_with_key().headers)
     assert stranger.post(url).status_code == 404
     assert _client(setup).post(url).status_code == 200
+
+
+def test_text_fields_of_an_upload_keep_the_one_mebibyte_limit(disputed):
+    setup, dispute = disputed
+    answer = _evidence(
+        setup, dispute, [_upload("a.pdf", PDF)], message="x" * (2 * 1024 * 1024)
+    )
+    assert answer.status_code == 413, answer.content
+    assert "1 MiB" in answer.json()["detail"]
+    dispute.refresh_from_db()
+    assert dispute.status == Dispute.Status.NEEDS_RESPONSE
