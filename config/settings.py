@@ -268,6 +268,13 @@ if RECORDS_RETENTION_YEARS < 1:
 
 # Request bodies over 1 MiB get 413 (DESIGN section 4).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+# Multipart uploads that may be larger (config/api/middleware.py): a dispute's
+# evidence, up to 5 files of 5 MiB each and its text fields, by the API or
+# the dashboard's answer form.
+UPLOAD_BODY_LIMITS = (
+    (r"/api/v1/disputes/[^/]+/evidence/?", 26 * 1024 * 1024),
+    (r"/dashboard/disputes/[^/]+/answer/", 26 * 1024 * 1024),
+)
 
 REST_FRAMEWORK = {
     # Every API view accepts every credential kind; each view's permission says

@@ -3,7 +3,8 @@ the plan representation and the plans' reads (plans), a plan's agreement
 (agreements), pay links (paylinks),
 paying early (early), refunds (refunds), cancelling (cancellation),
 rescheduling (reschedules), the sandbox's time travel and clock (collection),
-the sandbox's resolve call of a dispute (disputes/sandbox_schema), a
+disputes, resuming a plan after one and the sandbox's resolve call of a
+dispute (disputes), a
 customer's password reset (signin).
 
 Imported by config.api.schema_generator.discover_schema_modules(); see
@@ -15,6 +16,7 @@ from .agreements import schema as agreements_schema
 from .cancellation import schema as cancellation_schema
 from .collection import schema as collection_schema
 from .disputes import sandbox_schema as disputes_sandbox_schema
+from .disputes import schema as disputes_schema
 from .early import schema as early_schema
 from .paylinks import schema as paylinks_schema
 from .plans import schema as plans_schema
@@ -27,6 +29,7 @@ __all__ = [
     "cancellation_schema",
     "collection_schema",
     "disputes_sandbox_schema",
+    "disputes_schema",
     "early_schema",
     "paylinks_schema",
     "plans_schema",

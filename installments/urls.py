@@ -4,6 +4,7 @@ from .agreements import api as agreements_api
 from .cancellation import api as cancellation_api
 from .collection import api as sandbox_api
 from .disputes import sandbox as disputes_sandbox
+from .disputes import urls as disputes_urls
 from .early import api as early_api
 from .paylinks import api as paylinks_api
 from .plans import api
@@ -12,6 +13,7 @@ from .reschedules import api as reschedules_api
 from .signin import api as signin_api
 
 urlpatterns = [
+    *disputes_urls.urlpatterns,
     *api_path(
         "auth/customer/password-reset",
         signin_api.CustomerPasswordResetApi.as_view(),

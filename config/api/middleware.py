@@ -1,9 +1,12 @@
-"""Request id, the 1 MiB body limit, and JSON answers for failures outside DRF."""
+"""Request id, the 1 MiB body limit (larger for the uploads that need it), and
+JSON answers for failures outside DRF."""
 
 import json
 import logging
 import re
+from functools import cache
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpResponse, JsonResponse
 
@@ -33,50 +36,59 @@ class RequestIdMiddleware:
         return response
 
 
-# The uploads allowed more than 1 MiB: a dispute's evidence (DESIGN section
-# 19), up to 5 files of 5 MiB and the text fields, sent as multipart/form-data
-# (whose files Django streams to disk rather than reading the body at once).
-EVIDENCE_BODY_LIMIT = 26 * 1024 * 1024
-LARGE_UPLOADS = re.compile(
-    r"^(/api/v1/disputes/[^/]+/evidence|/dashboard/disputes/[^/]+/answer/)$"
-)
+@cache
+def _upload_limits() -> tuple[tuple[re.Pattern, int], ...]:
+    return tuple(
+        (re.compile(pattern), limit)
+        for pattern, limit in getattr(settings, "UPLOAD_BODY_LIMITS", ())
+    )
 
 
-def _large_upload_size(request) -> int | None:
-    """The declared size of an evidence upload, None for any other request."""
-    if request.method != "POST" or not LARGE_UPLOADS.match(request.path_info):
-        return None
+def upload_limit(request) -> int | None:
+    """The larger limit of a multipart upload to a path of UPLOAD_BODY_LIMITS
+    (settings), or None: the 1 MiB limit applies."""
     if request.content_type != "multipart/form-data":
         return None
-    try:
-        return int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        return None
+    for pattern, limit in _upload_limits():
+        if pattern.fullmatch(request.path):
+            return limit
+    return None
+
+
+def _too_large(limit: int) -> JsonResponse:
+    return JsonResponse(
+        {"detail": f"Request body too large: the limit is {limit // 2**20} MiB."},
+        status=413,
+    )
 
 
 class BodySizeLimitMiddleware:
-    """Bodies over DATA_UPLOAD_MAX_MEMORY_SIZE (1 MiB) get 413 before any
-    parsing; a dispute's evidence upload may be up to 26 MiB."""
+    """Bodies over DATA_UPLOAD_MAX_MEMORY_SIZE (1 MiB) get 413 before any parsing.
+
+    A multipart upload to a path of UPLOAD_BODY_LIMITS (the evidence of a
+    dispute) is measured by its Content-Length against its own limit instead,
+    and left unread: the multipart parser streams its files (to disk past
+    FILE_UPLOAD_MAX_MEMORY_SIZE) and still holds its text fields to the 1 MiB
+    limit. The server never reads past Content-Length."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        upload = _large_upload_size(request)
-        if upload is not None:
-            if upload > EVIDENCE_BODY_LIMIT:
-                return JsonResponse(
-                    {"detail": "Request body too large: the limit is 26 MiB."},
-                    status=413,
-                )
-        elif request.method in ("POST", "PUT", "PATCH", "DELETE"):
+        if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+            limit = upload_limit(request)
+            if limit is not None:
+                try:
+                    length = int(request.META.get("CONTENT_LENGTH") or 0)
+                except ValueError:
+                    length = 0
+                if length > limit:
+                    return _too_large(limit)
+                return self.get_response(request)
             try:
                 request.body  # noqa: B018 - reading enforces the size limit
             except RequestDataTooBig:
-                return JsonResponse(
-                    {"detail": "Request body too large: the limit is 1 MiB."},
-                    status=413,
-                )
+                return _too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
         return self.get_response(request)
 
 

@@ -50,6 +50,12 @@ TAGS = [
         "[payment plans](/docs/payment-plans/), [auto-debit](/docs/auto-debit/).",
     },
     {
+        "name": "disputes",
+        "description": "Your customers' banks disputing payments (chargebacks): "
+        "read them, answer with evidence by the deadline, or accept. Events: "
+        "[webhooks](/docs/webhooks/).",
+    },
+    {
         "name": "installments",
         "description": "Your installments due in a date range, across plans, as "
         "JSON or CSV. Guide: [CSV exports](/docs/api/#csv-exports).",

@@ -22,7 +22,7 @@ from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
 from ..disputes import services
-from ..disputes.files import EvidenceFileError, agreement_attached, evidence_files
+from ..disputes.files import EvidenceFileError, attached_documents, evidence_files
 from ..disputes.models import Dispute
 from . import selectors as dashboard_selectors
 from .forms import DisputeAcceptForm, DisputeAnswerForm, DisputeFilterForm
@@ -146,7 +146,7 @@ class DisputeAnswerView(MerchantLoginRequiredMixin, View):
             services.dispute_answer(
                 dispute=dispute,
                 answer=form.answer(files),
-                attached=agreement_attached(dispute.plan),
+                attached=attached_documents(dispute),
             )
         except DomainError as error:
             return _refused(request, dispute_id, error, answer=form)

@@ -26,3 +26,12 @@ class PlanNotResumable(DomainError):
     code = "plan_not_resumable"
     http_status = 409
     message = "Only a plan waiting after a dispute it lost can be resumed."
+
+
+class EvidenceFileInvalid(DomainError):
+    """A file of the merchant's evidence the processor would not take: too
+    many, too large, or not a PDF, JPEG or PNG by its content."""
+
+    code = "evidence_file_invalid"
+    http_status = 422
+    message = "Evidence takes up to 5 files, each a PDF, JPEG or PNG of 5 MiB or less."

@@ -3,14 +3,16 @@
 type the browser claims) of at most 5 MiB; and the documents attached for
 the merchant (the plan's agreement record).
 
-`evidence_files` is the check the dashboard's form applies; the API's
-evidence serializer takes the same rules."""
+`evidence_files` is the one check, the dashboard's form's and the API's
+(which answers its error as 422 `evidence_file_invalid`);
+`attached_documents` what both add to every answer."""
 
 from django.core.exceptions import ValidationError
 
 from payments.gateway.processors.dispute_types import EvidenceFile
 
 from ..agreements import selectors as agreement_selectors
+from .history import history_filename, history_pdf
 
 MAX_FILES = 5
 MAX_FILE_SIZE = 5 * 1024 * 1024  # bytes
@@ -62,21 +64,21 @@ def evidence_files(uploaded) -> tuple[EvidenceFile, ...]:
         size = getattr(item, "size", None)
         if size is not None and size > MAX_FILE_SIZE:
             raise EvidenceFileError(
-                f"{shown} is larger than 5 MiB: attach a smaller file.",
+                f'"{shown}" is larger than 5 MiB: attach a smaller file.',
                 code="file_too_large",
             )
         content = item.read(MAX_FILE_SIZE + 1)
         if len(content) > MAX_FILE_SIZE:
             raise EvidenceFileError(
-                f"{shown} is larger than 5 MiB: attach a smaller file.",
+                f'"{shown}" is larger than 5 MiB: attach a smaller file.',
                 code="file_too_large",
             )
         if not content:
-            raise EvidenceFileError(f"{shown} is empty.", code="file_empty")
+            raise EvidenceFileError(f'"{shown}" is empty.', code="file_empty")
         content_type = content_type_of(content)
         if content_type is None:
             raise EvidenceFileError(
-                f"{shown} is not a PDF, JPEG or PNG file.", code="file_type"
+                f'"{shown}" is not a PDF, JPEG or PNG file.', code="file_type"
             )
         files.append(
             EvidenceFile(
@@ -88,16 +90,27 @@ def evidence_files(uploaded) -> tuple[EvidenceFile, ...]:
     return tuple(files)
 
 
-def agreement_attached(plan) -> tuple[EvidenceFile, ...]:
-    """The plan's agreement record (DESIGN section 18) as the PDF stored when
-    the customer agreed; nothing for a plan made before agreements were kept."""
-    if not agreement_selectors.has_agreement(plan):
-        return ()
-    agreement = agreement_selectors.agreement_of(plan)
-    return (
+def attached_documents(dispute) -> tuple[EvidenceFile, ...]:
+    """What every answer carries besides the merchant's files: the plan's
+    agreement record (DESIGN section 18, the PDF stored when the customer
+    agreed; none for a plan made before agreements were kept) and its payment
+    history, made now."""
+    plan = dispute.plan
+    attached = []
+    if agreement_selectors.has_agreement(plan):
+        agreement = agreement_selectors.agreement_of(plan)
+        attached.append(
+            EvidenceFile(
+                filename=agreement_selectors.pdf_filename(agreement),
+                content_type="application/pdf",
+                content=bytes(agreement.document),
+            )
+        )
+    attached.append(
         EvidenceFile(
-            filename=agreement_selectors.pdf_filename(agreement),
+            filename=history_filename(plan),
             content_type="application/pdf",
-            content=bytes(agreement.document),
-        ),
+            content=history_pdf(plan, disputed_reference=dispute.collection_reference),
+        )
     )
+    return tuple(attached)

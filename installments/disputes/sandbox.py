@@ -15,7 +15,7 @@ from payments.gateway.services import sandbox_dispute_decide
 from ..collection.api import SandboxApi
 from .errors import DisputeDeadlinePassed, DisputeNotFound, DisputeNotOpen
 from .models import Dispute
-from .output import dispute_output
+from .serializers import dispute_output
 
 WON, LOST = "won", "lost"
 

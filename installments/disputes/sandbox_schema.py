@@ -5,53 +5,13 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from config.api.request_fields import describe_fields
 from config.api.schema import (
-    KOBO,
-    TIMESTAMP,
-    component,
     errors,
-    nullable,
-    obj,
     ok_envelope,
     path_id,
-    string,
 )
 
 from . import sandbox
-from .models import Dispute
-
-DISPUTE = component(
-    "Dispute",
-    obj(
-        {
-            "id": string("The dispute's identifier (`dp_...`)."),
-            "payment_plan_id": string("The plan whose collection is disputed."),
-            "collection_reference": string(
-                "The reference of the disputed collection (a deposit, an "
-                "installment or an early payment)."
-            ),
-            "installment_id": nullable(
-                string("The installment the collection paid; null for a deposit.")
-            ),
-            "amount": {**KOBO, "description": "What the customer's bank disputes."},
-            "amount_held": {
-                **KOBO,
-                "description": "What is held from your wallet while it is open: "
-                "the amount, or less when refunds already gave part of the "
-                "collection back.",
-            },
-            "currency": string("ISO 4217 currency code.", example="NGN"),
-            "reason": string("The customer's reason, as the processor passes it on."),
-            "status": string(
-                "`needs_response`, `under_review`, `won`, `lost` or `accepted`.",
-                enum=[status.value for status in Dispute.Status],
-            ),
-            "due_at": {**TIMESTAMP, "description": "Answer by then, or it is lost."},
-            "created_at": TIMESTAMP,
-            "responded_at": nullable(TIMESTAMP),
-            "resolved_at": nullable(TIMESTAMP),
-        }
-    ),
-)
+from .schema import DISPUTE
 
 extend_schema_view(
     post=extend_schema(

@@ -247,6 +247,12 @@ def _answerable(dispute: Dispute, now) -> None:
         raise DisputeDeadlinePassed()
 
 
+def dispute_answerable(dispute: Dispute) -> None:
+    """409 when the dispute no longer takes an answer (the check
+    `dispute_answer` makes), for a caller about to prepare one."""
+    _answerable(dispute, timezone.now())
+
+
 def _file_record(item: EvidenceFile, *, attached: bool) -> dict:
     return {
         "filename": item.filename,

@@ -187,6 +187,25 @@ ROUTES: dict[str, Route] = {
         params=lambda w: {"plan_id": w.plan.public_id},
         body=lambda w: {"reason": "Matrix cancellation"},
     ),
+    "/api/v1/payment-plans/{plan_id}/resume": Route(
+        ("api_key",), params=lambda w: {"plan_id": w.plan.public_id}
+    ),
+    # Disputes: the merchant's own, by API key or merchant JWT.
+    "/api/v1/disputes": Route(("api_key", "merchant_jwt"), owned=False),
+    "/api/v1/disputes/{dispute_id}": Route(
+        ("api_key", "merchant_jwt"),
+        params=lambda w: {"dispute_id": w.dispute.public_id},
+    ),
+    "/api/v1/disputes/{dispute_id}/evidence": Route(
+        ("api_key", "merchant_jwt"),
+        params=lambda w: {"dispute_id": w.dispute.public_id},
+        body=lambda w: {"service_details": "Matrix evidence"},
+    ),
+    "/api/v1/disputes/{dispute_id}/accept": Route(
+        ("api_key", "merchant_jwt"),
+        params=lambda w: {"dispute_id": w.dispute.public_id},
+        body=lambda w: {"message": "Matrix acceptance"},
+    ),
     # Pay links: the plan's merchant only (a customer gets theirs by message).
     "/api/v1/payment-plans/{plan_id}/pay-links": Route(
         ("api_key",), params=lambda w: {"plan_id": w.plan.public_id}

@@ -829,3 +829,81 @@ def test_rescheduling_by_the_customer_and_the_merchant(check, world, db):
     assert collected.status_code == 200
     paid = check(with_key.post(url, {"due_date": later}, "json"), "post", template, 422)
     assert "is paid" in paid["error"]["message"]
+
+
+def test_disputes_their_answer_acceptance_and_resuming_a_plan(check, world, db):
+    from ..installments.disputes import deposit_reference, dispute_open
+
+    with_key = client(world.me.api_key)
+    with_jwt = client(world.me.merchant_jwt)
+    dispute = world.dispute
+    listed = check(with_jwt.get("/api/v1/disputes"), "get", "/api/v1/disputes", 200)
+    assert [item["id"] for item in listed["data"]] == [dispute.public_id]
+    one = "/api/v1/disputes/{dispute_id}"
+    url = f"/api/v1/disputes/{dispute.public_id}"
+    assert check(with_key.get(url), "get", one, 200)["data"]["evidence"] is None
+
+    evidence = "/api/v1/disputes/{dispute_id}/evidence"
+    refused = check(
+        with_key.post(
+            f"{url}/evidence",
+            {"service_details": "Delivered.", "files": [_upload(b"GIF89a")]},
+            format="multipart",
+        ),
+        "post",
+        evidence,
+        422,
+    )
+    assert refused["error"]["code"] == "evidence_file_invalid"
+    answered = check(
+        with_key.post(
+            f"{url}/evidence",
+            {"service_details": "Delivered.", "files": [_upload(b"%PDF-1.4\n")]},
+            format="multipart",
+        ),
+        "post",
+        evidence,
+        200,
+    )["data"]
+    assert answered["status"] == "under_review"
+    assert len(answered["evidence"]["files"]) == 3
+    again = check(
+        with_jwt.post(f"{url}/evidence", {"service_details": "Again."}, "json"),
+        "post",
+        evidence,
+        409,
+    )
+    assert again["error"]["code"] == "dispute_not_open"
+
+    plan = world.plan
+    resume = "/api/v1/payment-plans/{plan_id}/resume"
+    resume_url = f"/api/v1/payment-plans/{plan.public_id}/resume"
+    early = check(with_key.post(resume_url), "post", resume, 409)
+    assert early["error"]["code"] == "plan_not_resumable"
+    second = dispute_open(deposit_reference(plan))
+    accept = "/api/v1/disputes/{dispute_id}/accept"
+    accepted = check(
+        with_jwt.post(
+            f"/api/v1/disputes/{second.public_id}/accept",
+            {"message": "Refunded."},
+            "json",
+        ),
+        "post",
+        accept,
+        200,
+    )["data"]
+    assert accepted["status"] == "accepted"
+    check(
+        with_key.post(f"/api/v1/disputes/{second.public_id}/accept", {}, "json"),
+        "post",
+        accept,
+        409,
+    )
+    resumed = check(with_key.post(resume_url), "post", resume, 200)["data"]
+    assert resumed["status"] == "active"
+
+
+def _upload(content: bytes):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile("evidence.bin", content)

@@ -13,9 +13,10 @@ body.
 
 Half the valid cases carry the ids of real objects (the signed-in merchant, the
 customer, their payment methods, event, payment link, plan, an installment of it
-still to pay and a fresh checkout session) instead of random ones, filters their
-event passes, and values the business rules accept, so success answers are
-checked against the schema too, not only 404s.
+still to pay, a dispute and a fresh checkout session) instead of random ones,
+filters their event and dispute pass, evidence files of a type disputes take,
+and values the business rules accept, so success answers are checked against
+the schema too, not only 404s.
 
 FUZZ_EXAMPLES sets the examples per operation (15 in `make test`, 100 in .ci/run).
 """
@@ -160,6 +161,9 @@ def _put_real_ids(case, world) -> None:
         if "created_after" in case.query:
             before = world.event.created_at - timedelta(seconds=1)
             case.query["created_after"] = iso_utc(before)
+    query = case.query if isinstance(case.query, dict) else {}
+    if case.operation.path == "/api/v1/disputes" and "payment_plan_id" in query:
+        query["payment_plan_id"] = world.dispute.plan.public_id
     if isinstance(case.query, dict) and case.operation.path.endswith("/key-facts"):
         # A choice the world's merchant offers, for `me` (or a new customer).
         case.query.update(
@@ -168,6 +172,8 @@ def _put_real_ids(case, world) -> None:
         if "customer_id" in case.query:
             case.query["customer_id"] = ids["customer_id"]()
     body = case.body
+    if case.operation.path.endswith("/evidence"):
+        _put_real_evidence_files(case)
     if case.operation.path.endswith("/reschedule"):
         _put_real_reschedule(case, world)
     if not isinstance(body, dict):
@@ -199,6 +205,18 @@ def _put_real_ids(case, world) -> None:
     for name, (kind, value) in acceptable.items():
         if isinstance(body.get(name), kind) and not isinstance(body[name], bool):
             body[name] = value
+
+
+# The smallest file a dispute's evidence takes: known by its first bytes.
+EVIDENCE_PDF = b"%PDF-1.4\n%%EOF\n"
+
+
+def _put_real_evidence_files(case) -> None:
+    """A dispute's evidence files are known by their content (a PDF, JPEG or
+    PNG), which the schema cannot state: the generated files become PDFs."""
+    body = case.body
+    if isinstance(body, dict) and isinstance(body.get("files"), list):
+        body["files"] = [EVIDENCE_PDF for _ in body["files"]]
 
 
 def _put_real_reschedule(case, world) -> None:

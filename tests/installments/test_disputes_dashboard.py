@@ -2,6 +2,7 @@
 with its answer and acceptance, the plan page's disputes and resuming a plan
 after a loss."""
 
+import html
 import re
 from datetime import timedelta
 from unittest import mock
@@ -143,7 +144,7 @@ def test_answering_with_a_pdf_puts_the_dispute_under_review(dashboard_for):
                     "notes.pdf", b"just text", content_type="application/pdf"
                 )
             ],
-            "notes.pdf is not a PDF, JPEG or PNG file.",
+            '"notes.pdf" is not a PDF, JPEG or PNG file.',
         ),
         (
             [SimpleUploadedFile(f"p{n}.pdf", PDF) for n in range(6)],
@@ -151,7 +152,7 @@ def test_answering_with_a_pdf_puts_the_dispute_under_review(dashboard_for):
         ),
         (
             [SimpleUploadedFile("big.pdf", PDF + b"0" * (5 * 1024 * 1024))],
-            "big.pdf is larger than 5 MiB: attach a smaller file.",
+            '"big.pdf" is larger than 5 MiB: attach a smaller file.',
         ),
     ],
 )
@@ -164,7 +165,7 @@ def test_a_bad_file_is_explained_and_changes_nothing(dashboard_for, files, messa
         f"{DISPUTES}{dispute.public_id}/answer/", answer_data(files=files)
     )
     assert response.status_code == 400
-    assert message in response.content.decode()
+    assert message in html.unescape(response.content.decode())
     dispute.refresh_from_db()
     assert dispute.status == Dispute.Status.NEEDS_RESPONSE
     assert dispute.evidence == {}

@@ -37,6 +37,7 @@ FIELDS = {
     "reason",
     "status",
     "due_at",
+    "evidence",
     "created_at",
     "responded_at",
     "resolved_at",
