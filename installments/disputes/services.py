@@ -377,7 +377,7 @@ def plan_resume(*, plan: PaymentPlan) -> PaymentPlan:
     if disputes:
         schedule_change_notice_send(
             plan=plan,
-            subject=f"resume_{disputes[0].public_id}",
+            subject=f"{disputes[0].public_id}_resume",
             change=_resumed_change(sum(d.amount_held for d in disputes)),
         )
     return plan

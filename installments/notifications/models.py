@@ -25,7 +25,7 @@ class Message(StateMachine):
     the change a notice of change tells of (DESIGN section 18): a merchant's
     reschedule `rs_<id>` or a refund's id (the schedule changed), the plan's
     id (cancelled by its merchant), a merchant's resumption after a dispute
-    `resume_<dispute id>`; to the merchant, a dispute's id (it opened) and
+    `<dispute id>_resume`; to the merchant, a dispute's id (it opened) and
     `<dispute id>_r<n>` (the processor's n-th reminder).
     Each row is to a customer or, for the merchant's notices of a default or
     a dispute, to a merchant.

@@ -38,6 +38,7 @@ from webhooks.models import Event
 
 from ..agreements.services import agreements_anonymise
 from ..deposits.models import DepositAttempt
+from ..disputes.models import Dispute
 from ..early.models import EarlyPayment
 from ..notifications.models import Message
 from ..plans.models import PaymentPlan
@@ -72,6 +73,9 @@ def _plans(footprint: Footprint) -> None:
     plans = PaymentPlan.objects.filter(customer_id=footprint.customer_pk)
     rows_scrub(plans, ["order_reference", "cancellation_reason"], footprint)
     rows_scrub(Refund.objects.filter(plan__in=plans), ["reason"], footprint)
+    # A resolved dispute's evidence as sent names the customer (DESIGN 19).
+    disputes = Dispute.objects.filter(plan__in=plans)
+    rows_scrub(disputes, ["reason", "evidence"], footprint)
 
 
 def _messages(footprint: Footprint) -> None:

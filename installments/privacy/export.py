@@ -13,6 +13,7 @@ from payments.methods.models import PaymentMethod
 
 from ..agreements.models import Agreement
 from ..deposits.models import DepositAttempt
+from ..disputes.models import Dispute
 from ..early.models import EarlyPayment
 from ..notifications.models import Message
 from ..plans.models import Installment, PaymentPlan
@@ -124,6 +125,31 @@ def _payments(customer: Customer) -> dict:
     }
 
 
+DISPUTE_FIELDS = (
+    "public_id",
+    "plan__public_id",
+    "collection_reference",
+    "amount",
+    "currency",
+    "reason",
+    "status",
+    "due_at",
+    "created_at",
+    "resolved_at",
+)
+
+
+def _disputes(customer: Customer) -> dict:
+    """The disputes of their payments their bank raised (DESIGN section 19)."""
+    return {
+        "disputes": list(
+            Dispute.objects.filter(plan__customer=customer)
+            .order_by("created_at", "id")
+            .values(*DISPUTE_FIELDS)
+        )
+    }
+
+
 def _refunds(customer: Customer) -> dict:
     return {
         "refunds": list(
@@ -191,7 +217,15 @@ def _agreements(customer: Customer) -> dict:
 
 # Each gives some sections of the document; a package holding more of the
 # customer's data adds its function here.
-EXPORTERS = [_plans, _payments, _refunds, _methods, _messages, _agreements]
+EXPORTERS = [
+    _plans,
+    _payments,
+    _refunds,
+    _disputes,
+    _methods,
+    _messages,
+    _agreements,
+]
 
 
 def customer_data_export(customer: Customer) -> dict:

@@ -1,13 +1,13 @@
 """When a customer's data may not be erased yet (DESIGN section 18): while
 anything they owe or are owed is still open. One function per rule, each
-giving the reason or None; the list is open (disputes join it when they are
-built)."""
+giving the reason or None; the list is open."""
 
 from django.db.models import Q
 
 from payments.customers.models import Customer
 
 from ..deposits.models import DepositAttempt
+from ..disputes.models import Dispute
 from ..early.models import EarlyPayment
 from ..plans.models import PaymentPlan
 from ..refunds.models import Refund, RefundPart
@@ -17,9 +17,11 @@ PlanStatus = PaymentPlan.Status
 
 def plan_open(customer: Customer) -> str | None:
     """An active plan is money still owed; a defaulted one too (the merchant
-    may still collect it)."""
+    may still collect it), and a disputed one (its merchant decides whether to
+    collect again, DESIGN section 19)."""
     open_plans = PaymentPlan.objects.filter(
-        customer=customer, status__in=[PlanStatus.ACTIVE, PlanStatus.DEFAULTED]
+        customer=customer,
+        status__in=[PlanStatus.ACTIVE, PlanStatus.DEFAULTED, PlanStatus.DISPUTED],
     )
     if open_plans.exists():
         ids = ", ".join(open_plans.values_list("public_id", flat=True)[:5])
@@ -61,7 +63,19 @@ def refund_open(customer: Customer) -> str | None:
     return None
 
 
-ERASURE_RULES = [plan_open, payment_in_flight, refund_open]
+def dispute_open(customer: Customer) -> str | None:
+    """A dispute of one of their payments is a claim still being decided
+    (DESIGN section 19): its evidence must stay as it was sent."""
+    disputes = Dispute.objects.filter(plan__customer=customer, status__in=Dispute.OPEN)
+    if disputes.exists():
+        return (
+            "A payment of yours is disputed with your bank and not decided yet: "
+            "your data can be erased once the dispute is resolved."
+        )
+    return None
+
+
+ERASURE_RULES = [plan_open, payment_in_flight, refund_open, dispute_open]
 
 
 def erasure_refusals(customer: Customer) -> list[str]:

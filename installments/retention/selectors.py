@@ -22,6 +22,7 @@ from payments.ledger.selectors import customers_in_the_books
 from webhooks.models import Event
 
 from ..deposits.models import DepositAttempt
+from ..disputes.models import Dispute
 from ..early.models import EarlyPayment
 from ..notifications.models import Message
 from ..paylinks.models import PayLink
@@ -52,7 +53,8 @@ def plans_due(cutoff: datetime) -> QuerySet:
         | Q(status=Status.PENDING)
     )
     return (
-        PaymentPlan.objects.filter(ended, updated_at__lte=cutoff)
+        # A dispute still open keeps the plan (DESIGN 19).
+        PaymentPlan.objects.filter(ended, updated_at__lte=cutoff, open_disputes=0)
         .exclude(Exists(_changed_since(Installment, cutoff)))
         .exclude(Exists(_open(Refund, Refund.Status.PENDING)))
         .exclude(Exists(_open(Installment, Installment.Status.PROCESSING)))
@@ -78,7 +80,7 @@ def plan_record_ids(plan_pks: list[int]) -> set[str]:
     ids = set(
         PaymentPlan.objects.filter(pk__in=plan_pks).values_list("public_id", flat=True)
     )
-    for model in (Installment, Refund, PayLink, DepositAttempt, EarlyPayment):
+    for model in (Installment, Refund, PayLink, DepositAttempt, EarlyPayment, Dispute):
         rows = model.objects.filter(plan__in=plan_pks)
         ids.update(rows.values_list("public_id", flat=True))
     # A merchant's reschedule is named `rs_<pk>` in its notice's subject.

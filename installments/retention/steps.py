@@ -74,6 +74,7 @@ PLAN_STEPS = [
     Step("installments.RefundIdempotencyRecord", of_plans("refund__plan")),
     Step("installments.Refund", of_plans("plan")),
     Step("installments.Reschedule", of_plans("plan")),
+    Step("installments.Dispute", of_plans("plan")),
     Step("installments.Installment", of_plans("plan")),
     Step("installments.DepositAttempt", of_plans("plan")),
     Step("checkout.IdempotencyRecord", of_plans("session__plan")),

@@ -10,12 +10,16 @@ from installments.disputes import services
 from installments.disputes.models import Dispute
 from installments.notifications.models import Message
 from installments.plans.models import Installment, PaymentPlan
+from installments.privacy.erasure import customer_erase
+from installments.privacy.errors import ErasureRefused
+from installments.privacy.export import customer_data_export
+from installments.privacy.rules import erasure_refusals
 from payments.ledger.fees import platform_fee
 from payments.ledger.models import DISPUTES_HELD, LedgerTransaction
 from payments.ledger.selectors import account_balance, wallet_available_balance
 from payments.payouts.tasks import run_payouts
 
-from .conftest import check_ledger, collect, event_data, installments_of
+from .conftest import cancel, check_ledger, collect, event_data, installments_of
 from .disputes import deposit_reference, dispute_decide, dispute_open
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -134,3 +138,19 @@ def test_a_payout_during_a_dispute_pays_out_nothing_of_it(plan_active):
     assert paid <= max(available, 0)
     assert -account_balance(DISPUTES_HELD) == dispute.amount
     check_ledger()
+
+
+def test_a_customer_with_an_open_dispute_cannot_be_erased_and_sees_it_exported(
+    plan_active,
+):
+    setup = plan_active
+    customer = setup.shopper.customer
+    dispute = dispute_open(deposit_reference(setup.plan))
+    # The plan is cancelled so that only the dispute keeps the data.
+    assert cancel(setup).status_code == 200
+    with pytest.raises(ErasureRefused, match="disputed"):
+        customer_erase(customer=customer)
+    [row] = customer_data_export(customer)["disputes"]
+    assert (row["public_id"], row["amount"]) == (dispute.public_id, dispute.amount)
+    dispute_decide(dispute, won=True)
+    assert erasure_refusals(customer) == []
