@@ -21,9 +21,9 @@ from config.api.schema import (
 
 from ..plans.schema import PAYMENT_PLAN, PLAN_ID
 from . import api
+from .files import MAX_FILES
 from .models import Dispute
 from .serializers import (
-    MAX_FILES,
     DisputeAcceptInput,
     DisputeEvidenceInput,
     DisputeEvidenceUpload,
