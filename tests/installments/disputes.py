@@ -7,6 +7,25 @@ from payments.gateway.processors import get_processor
 from payments.gateway.services.processor_events import processor_event_handle
 from payments.ledger.models import LedgerTransaction
 
+# A dispute's representation (`GET /api/v1/disputes/{id}`, the sandbox's
+# resolve call): its fields.
+DISPUTE_FIELDS = {
+    "id",
+    "payment_plan_id",
+    "collection_reference",
+    "installment_id",
+    "amount",
+    "amount_held",
+    "currency",
+    "reason",
+    "status",
+    "due_at",
+    "evidence",
+    "created_at",
+    "responded_at",
+    "resolved_at",
+}
+
 
 def deposit_reference(plan) -> str:
     """The processor reference of the plan's deposit collection."""

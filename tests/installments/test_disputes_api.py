@@ -18,7 +18,12 @@ from payments.ledger.selectors import account_balance
 
 from ..conftest import bearer, make_merchant_with_key, merchant_jwt
 from .conftest import check_ledger, collect, installments_of, make_active_plan
-from .disputes import deposit_reference, dispute_decide, dispute_open
+from .disputes import (
+    DISPUTE_FIELDS,
+    deposit_reference,
+    dispute_decide,
+    dispute_open,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -109,22 +114,7 @@ def test_read_one_and_another_merchants_is_a_404(disputed):
     answer = _client(setup).get(f"/api/v1/disputes/{dispute.public_id}")
     assert answer.status_code == 200
     data = answer.json()["data"]
-    assert set(data) == {
-        "id",
-        "payment_plan_id",
-        "collection_reference",
-        "installment_id",
-        "amount",
-        "amount_held",
-        "currency",
-        "reason",
-        "status",
-        "due_at",
-        "evidence",
-        "created_at",
-        "responded_at",
-        "resolved_at",
-    }
+    assert set(data) == DISPUTE_FIELDS
     assert (data["payment_plan_id"], data["installment_id"]) == (
         setup.plan.public_id,
         None,

@@ -22,26 +22,9 @@ from payments.ledger.selectors import account_balance, wallet_available_balance
 from ..checkout.conftest import add_card, complete, open_session, register
 from ..conftest import bearer, make_merchant_with_key, merchant_jwt
 from .conftest import PlanSetup, agreement_emails_set_aside, check_ledger, event_data
-from .disputes import deposit_reference, dispute_open
+from .disputes import DISPUTE_FIELDS, deposit_reference, dispute_open
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-FIELDS = {
-    "id",
-    "payment_plan_id",
-    "collection_reference",
-    "installment_id",
-    "amount",
-    "amount_held",
-    "currency",
-    "reason",
-    "status",
-    "due_at",
-    "evidence",
-    "created_at",
-    "responded_at",
-    "resolved_at",
-}
 
 
 def disputed_plan(email="ada@mail.example.com") -> PlanSetup:
@@ -118,7 +101,7 @@ def test_lost_charges_back_by_the_fee_rule(setup):
 
     assert response.status_code == 200, response.content
     data = response.json()["data"]
-    assert set(data) == FIELDS
+    assert set(data) == DISPUTE_FIELDS
     assert data["id"] == dispute.public_id
     assert data["payment_plan_id"] == setup.plan.public_id
     assert data["installment_id"] is None
