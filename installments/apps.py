@@ -11,6 +11,7 @@ class InstallmentsConfig(AppConfig):
         _declare_retention_schedules()
         _declare_dispute_schedules()
         _register_handlers()
+        _register_dispute_handlers()
         _register_sandbox_payments()
 
 
@@ -157,6 +158,16 @@ def _register_sandbox_payments() -> None:
     early_sandbox.register_sandbox_payments("pay", early_sandbox.EARLY_PAYMENTS)
 
 
+def _register_dispute_handlers() -> None:
+    """The processor's dispute events (DESIGN section 19), handled by
+    installments/disputes/ through endpoint 24's pipeline."""
+    from payments.gateway.hooks import register_event_handler
+
+    from .disputes import inbound
+
+    register_event_handler(inbound.DISPUTE_EVENTS, inbound.dispute_event_handle)
+
+
 def _register_handlers() -> None:
     """What installments does when something happens below it (the registries
     of payments: revocations, refunds, charge confirmations, ledger checks) and
@@ -164,7 +175,6 @@ def _register_handlers() -> None:
     from config.observability.sources import register_metrics_source
     from payments.gateway.hooks import (
         register_charge_confirmation_handler,
-        register_event_handler,
         register_refund_handler,
     )
     from payments.ledger.hooks import register_ledger_check
@@ -173,7 +183,6 @@ def _register_handlers() -> None:
 
     from . import ledger_checks, metrics, orders
     from .collection import confirmations
-    from .disputes import inbound as dispute_events
     from .early import confirmations as early_confirmations
     from .plans import hooks, scores
     from .refunds import ledger_checks as refund_checks
@@ -184,9 +193,6 @@ def _register_handlers() -> None:
 
     register_revocation_handler(scores.on_payment_method_revoked)
     register_refund_handler(settlement.outcome_apply)
-    register_event_handler(
-        dispute_events.DISPUTE_EVENTS, dispute_events.dispute_event_handle
-    )
     register_charge_confirmation_handler(confirmations.installment_charge_confirm)
     register_charge_confirmation_handler(
         early_confirmations.early_payment_charge_confirm

@@ -41,6 +41,7 @@ class PaymentsConfig(AppConfig):
         register_refund_handler(verification_refund_settle)
         register_metrics_source("payments", metrics.metric_families)
         _declare_schedules()
+        _declare_sandbox_schedules()
         _declare_customer_schedules()
 
 
@@ -90,6 +91,24 @@ def _declare_schedules() -> None:
     )
     declare(
         ScheduleSpec(
+            name="payments-refund-verification-charges",
+            func="payments.gateway.tasks.refund_verification_charges",
+            schedule_type=Schedule.MINUTES,
+            minutes=15,
+        )
+    )
+
+
+def _declare_sandbox_schedules() -> None:
+    """The sandbox processor's own passes, as Paystack would act on its side:
+    pending refunds settled, disputed charges disputed (each does nothing on
+    another processor)."""
+    from django_q.models import Schedule
+
+    from config.schedules import ScheduleSpec, declare
+
+    declare(
+        ScheduleSpec(
             name="payments-sandbox-refunds-settle",
             func="payments.gateway.tasks.sandbox_refunds_settle",
             schedule_type=Schedule.MINUTES,
@@ -102,14 +121,6 @@ def _declare_schedules() -> None:
             func="payments.gateway.tasks.sandbox_disputes_run",
             schedule_type=Schedule.MINUTES,
             minutes=1,
-        )
-    )
-    declare(
-        ScheduleSpec(
-            name="payments-refund-verification-charges",
-            func="payments.gateway.tasks.refund_verification_charges",
-            schedule_type=Schedule.MINUTES,
-            minutes=15,
         )
     )
 

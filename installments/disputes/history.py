@@ -48,41 +48,32 @@ class _Table:
         self.pdf.ln(6)
 
 
-def history_pdf(plan, *, disputed_reference: str = "", now=None) -> bytes:
-    """The plan's payment history as a PDF."""
-    now = now or timezone.now()
+def _document(title: str, now) -> FPDF:
     pdf = FPDF(format="A4")
     pdf.set_creation_date(now.astimezone(UTC))
-    pdf.set_title(f"{TITLE}: {plan.public_id}")
+    pdf.set_title(title)
     pdf.set_creator("Installment checkout")
     pdf.set_margins(18, 18, 18)
     pdf.set_auto_page_break(True, margin=18)
     pdf.add_page()
-    currency = plan.currency
+    return pdf
 
-    def heading(text: str, size: int = 12) -> None:
-        pdf.ln(2)
-        pdf.set_font("Helvetica", "B", size)
-        pdf.multi_cell(0, 7, latin1(text), new_x="LMARGIN", new_y="NEXT")
 
-    def line(label: str, value: str) -> None:
-        pdf.set_font("Helvetica", "B", 10)
-        pdf.cell(52, 6, latin1(label))
-        pdf.set_font("Helvetica", "", 10)
-        pdf.multi_cell(0, 6, latin1(value), new_x="LMARGIN", new_y="NEXT")
+def _heading(pdf: FPDF, text: str, size: int = 12) -> None:
+    pdf.ln(2)
+    pdf.set_font("Helvetica", "B", size)
+    pdf.multi_cell(0, 7, latin1(text), new_x="LMARGIN", new_y="NEXT")
 
-    heading(TITLE, 15)
-    line("Plan", plan.public_id)
-    line("Order reference", plan.order_reference)
-    line("Customer", plan.customer.public_id)
-    line("Merchant", plan.merchant.business_name)
-    line("Order total", money(plan.total_amount, currency))
-    line("Deposit", money(plan.deposit_amount, currency))
-    line("Plan created", _at(plan.created_at))
-    line("Status", plan.status.replace("_", " "))
-    line("Printed", _at(now))
 
-    heading("Schedule")
+def _line(pdf: FPDF, label: str, value: str) -> None:
+    pdf.set_font("Helvetica", "B", 10)
+    pdf.cell(52, 6, latin1(label))
+    pdf.set_font("Helvetica", "", 10)
+    pdf.multi_cell(0, 6, latin1(value), new_x="LMARGIN", new_y="NEXT")
+
+
+def _schedule(pdf: FPDF, plan) -> None:
+    _heading(pdf, "Schedule")
     table = _Table(pdf)
     table.row(("Installment", "Due date", "Amount", "Status"), bold=True)
     for row in plan.installments.order_by("sequence"):
@@ -90,28 +81,30 @@ def history_pdf(plan, *, disputed_reference: str = "", now=None) -> bytes:
             (
                 f"{row.sequence} of {plan.installment_count}",
                 f"{row.due_date:%d %B %Y}",
-                money(row.amount, currency),
+                money(row.amount, plan.currency),
                 row.status.replace("_", " "),
             )
         )
 
-    heading("Payments collected")
+
+def _collections(pdf: FPDF, plan, disputed_reference: str) -> None:
+    _heading(pdf, "Payments collected")
+    table = _Table(pdf)
     left = {item.reference: item.left for item in collections_left(_resources(plan))}
     collections = collections_of(_resources(plan)).order_by("created_at", "id")
     table.row(("Date", "Reference", "Amount", "Not refunded"), bold=True)
     count = 0
-    for collection in collections.values_list(
+    for at, reference, amount, description in collections.values_list(
         "created_at", "processor_reference", "amount", "description"
     ):
-        at, reference, amount, description = collection
         count += 1
         mark = " (disputed)" if reference == disputed_reference else ""
         table.row(
             (
                 f"{at.astimezone(UTC):%d %b %Y %H:%M}",
                 f"{reference}{mark}",
-                money(amount, currency),
-                money(left.get(reference, 0), currency),
+                money(amount, plan.currency),
+                money(left.get(reference, 0), plan.currency),
             )
         )
         if description:
@@ -122,4 +115,27 @@ def history_pdf(plan, *, disputed_reference: str = "", now=None) -> bytes:
     if not count:
         pdf.set_font("Helvetica", "", 10)
         pdf.multi_cell(0, 6, "No payment collected.", new_x="LMARGIN", new_y="NEXT")
+
+
+def history_pdf(plan, *, disputed_reference: str = "", now=None) -> bytes:
+    """The plan's payment history as a PDF: the plan, its schedule, and every
+    payment collected with what refunds left of it (the disputed one marked)."""
+    now = now or timezone.now()
+    pdf = _document(f"{TITLE}: {plan.public_id}", now)
+    currency = plan.currency
+    _heading(pdf, TITLE, 15)
+    for label, value in (
+        ("Plan", plan.public_id),
+        ("Order reference", plan.order_reference),
+        ("Customer", plan.customer.public_id),
+        ("Merchant", plan.merchant.business_name),
+        ("Order total", money(plan.total_amount, currency)),
+        ("Deposit", money(plan.deposit_amount, currency)),
+        ("Plan created", _at(plan.created_at)),
+        ("Status", plan.status.replace("_", " ")),
+        ("Printed", _at(now)),
+    ):
+        _line(pdf, label, value)
+    _schedule(pdf, plan)
+    _collections(pdf, plan, disputed_reference)
     return bytes(pdf.output())

@@ -268,6 +268,24 @@ def _dispute_breaches(reference: str, kinds: dict) -> Iterator[str]:
         yield f"dispute {reference}: a hold or a release moves no fee"
 
 
+def _credit_balance(account: str) -> int:
+    total = LedgerLine.objects.filter(account=account).aggregate(t=Sum("amount"))["t"]
+    return -(total or 0)
+
+
+def _collections_by_reference() -> dict[str, list]:
+    """{processor reference: [amount, fee, merchant pk]} of every collection."""
+    return {
+        reference: [amount, fee, merchant_id]
+        for reference, amount, fee, merchant_id in LedgerTransaction.objects.filter(
+            kind=Kind.COLLECTION
+        )
+        .exclude(processor_reference="")
+        .values_list("processor_reference", "amount", "fee", "merchant_id")
+        .iterator(chunk_size=CHUNK)
+    }
+
+
 def refunds_match_collections() -> Iterator[str]:
     """Every plan refund posting (DESIGN section 14) and every dispute posting
     (section 19) belongs to a collection of its merchant; each part is
@@ -277,15 +295,7 @@ def refunds_match_collections() -> Iterator[str]:
     the fee of what it has left counting what open disputes hold (collected
     minus refunds not returned minus disputes lost); refunds_in_transit holds
     exactly the parts still open, disputes_held the disputes still open."""
-    collections = {
-        reference: [amount, fee, merchant_id]
-        for reference, amount, fee, merchant_id in LedgerTransaction.objects.filter(
-            kind=Kind.COLLECTION
-        )
-        .exclude(processor_reference="")
-        .values_list("processor_reference", "amount", "fee", "merchant_id")
-        .iterator(chunk_size=CHUNK)
-    }
+    collections = _collections_by_reference()
     touched: set[str] = set()
     open_total = 0
     held_total = 0
@@ -324,22 +334,13 @@ def refunds_match_collections() -> Iterator[str]:
                 f"collection {collection} keeps a fee of {fee_kept} on "
                 f"{base} left, not {platform_fee(base)}"
             )
-    held = -(
-        LedgerLine.objects.filter(account=REFUNDS_IN_TRANSIT).aggregate(
-            total=Sum("amount")
-        )["total"]
-        or 0
-    )
-    if held != open_total:
-        yield f"refunds_in_transit holds {held}, the open refunds {open_total}"
-    in_disputes = -(
-        LedgerLine.objects.filter(account=DISPUTES_HELD).aggregate(total=Sum("amount"))[
-            "total"
-        ]
-        or 0
-    )
-    if in_disputes != held_total:
-        yield f"disputes_held holds {in_disputes}, the open disputes {held_total}"
+    for account, what, total in (
+        (REFUNDS_IN_TRANSIT, "the open refunds", open_total),
+        (DISPUTES_HELD, "the open disputes", held_total),
+    ):
+        held = _credit_balance(account)
+        if held != total:
+            yield f"{account} holds {held}, {what} {total}"
 
 
 def kept_balances_match() -> Iterator[str]:

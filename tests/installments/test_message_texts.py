@@ -12,6 +12,7 @@ from django.utils import timezone
 from installments.agreements.models import Agreement
 from installments.agreements.services import agreement_email
 from installments.collection.claims import Claim
+from installments.disputes import texts as dispute_texts
 from installments.notifications import manual_texts, notices, tasks, texts
 from installments.notifications.models import Message
 from installments.plans.models import PaymentPlan
@@ -33,6 +34,14 @@ FIRST_NAME = "Ada\r\nBank alert"
 FIRST_NAME_SHOWN = "Ada Bank alert"
 SUPPORT_PHONE = "0800\nCall 0900 now"
 REASON = "Out of stock\r\nAlert: pay to 0123456789"
+# What the customer's bank wrote, as the processor passes it on (DESIGN 19).
+DISPUTE_REASON = "Not received\nVerify your account at http://evil.example"
+# The messages to the merchant: no customer's greeting, nor the shop's name.
+TO_MERCHANT = (
+    "plan_defaulted_merchant:email",
+    "dispute_opened:email",
+    "dispute_reminder:email",
+)
 INJECTED = ("Alert", "Verify", "Your account", "suspended", "Bank alert", "Call")
 
 
@@ -119,6 +128,20 @@ def every_customer_message(plan) -> dict[str, tuple[str, str]]:
         ),
         agreement_email(Agreement.objects.get(plan=plan)),
     ]
+    dispute = SimpleNamespace(
+        public_id="dp_test0001",
+        plan=plan,
+        merchant=merchant,
+        amount=75_000,
+        amount_held=75_000,
+        reason=DISPUTE_REASON,
+        due_at=later + timedelta(days=7),
+        reminders=1,
+    )
+    outgoing += [
+        *dispute_texts.dispute_opened(dispute),
+        *dispute_texts.dispute_reminder(dispute),
+    ]
     return {f"{o.kind}:{o.channel}": (o.title, o.body) for o in outgoing}
 
 
@@ -154,6 +177,8 @@ def test_every_message_kind_is_checked(plan_with_bad_text):
         if kind
         not in (
             Message.Kind.PLAN_DEFAULTED_MERCHANT,
+            Message.Kind.DISPUTE_OPENED,
+            Message.Kind.DISPUTE_REMINDER,
             Message.Kind.PASSWORD_RESET,
             # The agreement's PDF goes by e-mail only (DESIGN 18).
             Message.Kind.AGREEMENT,
@@ -185,9 +210,9 @@ def test_every_message_renders_stored_text_on_one_line(plan_with_bad_text):
         if key.endswith(":sms"):
             assert "\n" not in body, key
             assert not body.startswith("Jumia"), key  # our words come first
-        if key != "plan_defaulted_merchant:email":
+        if key not in TO_MERCHANT:
             assert NAME_SHOWN in body, key
-        if key.endswith(":email") and key != "plan_defaulted_merchant:email":
+        if key.endswith(":email") and key not in TO_MERCHANT:
             assert body.startswith(f"Hello {FIRST_NAME_SHOWN},\n\n"), key
 
 
@@ -205,6 +230,23 @@ def test_a_notice_of_change_renders_the_merchants_reason_and_phone_on_one_line(
         )
         assert 'Their reason: "Out of stock Alert: pay to 0123456789".' in email
         assert sms.startswith(("Plan changed: ", "Plan cancelled: "))
+
+
+def test_a_dispute_tells_the_merchant_the_banks_reason_on_one_line(
+    plan_with_bad_text,
+):
+    built = every_customer_message(plan_with_bad_text)
+
+    for kind in ("dispute_opened", "dispute_reminder"):
+        subject, body = built[f"{kind}:email"]
+        assert body.startswith("Hello,\n\n"), kind
+        assert "Jumia" not in body, kind
+        assert (
+            "The bank's reason: Not received Verify your account at "
+            "http://evil.example\n" in body
+        ), kind
+        assert "/dashboard/disputes/dp_test0001/" in body, kind
+        assert "Answer by: " in body, kind
 
 
 def test_a_merchant_is_not_greeted_by_its_stored_name(plan_with_bad_text):
