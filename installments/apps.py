@@ -160,12 +160,16 @@ def _register_sandbox_payments() -> None:
 
 def _register_dispute_handlers() -> None:
     """The processor's dispute events (DESIGN section 19), handled by
-    installments/disputes/ through endpoint 24's pipeline."""
+    installments/disputes/ through endpoint 24's pipeline, and the ledger
+    checks of disputes."""
     from payments.gateway.hooks import register_event_handler
+    from payments.ledger.hooks import register_ledger_check
 
-    from .disputes import inbound
+    from .disputes import inbound, ledger_checks
 
     register_event_handler(inbound.DISPUTE_EVENTS, inbound.dispute_event_handle)
+    for check in ledger_checks.CHECKS:
+        register_ledger_check(check.check, name=check.name)
 
 
 def _register_handlers() -> None:

@@ -2,9 +2,11 @@
 back, and the plan that stops collecting while one is open."""
 
 from datetime import timedelta
+from io import StringIO
 
 import pytest
 import time_machine
+from django.core.management import CommandError, call_command
 
 from installments.disputes import services
 from installments.disputes.models import Dispute
@@ -154,3 +156,17 @@ def test_a_customer_with_an_open_dispute_cannot_be_erased_and_sees_it_exported(
     assert (row["public_id"], row["amount"]) == (dispute.public_id, dispute.amount)
     dispute_decide(dispute, won=True)
     assert erasure_refusals(customer) == []
+
+
+def test_check_ledger_catches_a_plan_whose_dispute_count_is_wrong(plan_active):
+    """The engine and early payments read `open_disputes`; a count that lost
+    track of its disputes would charge a disputed plan: check_ledger says so."""
+    dispute = dispute_open(deposit_reference(plan_active.plan))
+    check_ledger()
+    PaymentPlan.objects.filter(pk=plan_active.plan.pk).update(open_disputes=0)
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("check_ledger", stdout=out)
+    plan_id = plan_active.plan.public_id
+    assert f"plan {plan_id} counts 0 open disputes, it has 1" in out.getvalue()
+    assert dispute.public_id not in out.getvalue()  # its postings are right
