@@ -21,7 +21,9 @@ from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
+from ..disputes import selectors as dispute_selectors
 from ..disputes import services
+from ..disputes.errors import DisputeNotFound
 from ..disputes.files import EvidenceFileError, attached_documents, evidence_files
 from ..disputes.models import Dispute
 from . import selectors as dashboard_selectors
@@ -32,10 +34,12 @@ DISPUTES_PAGE_SIZE = 20
 
 
 def dispute_of(request, dispute_id: str) -> Dispute:
-    dispute = dashboard_selectors.dispute_of_merchant(request.merchant, dispute_id)
-    if dispute is None:
-        raise Http404("No dispute of yours has this id.")
-    return dispute
+    """The merchant's own dispute, read as the API reads it; any other id is a
+    404 page."""
+    try:
+        return dispute_selectors.dispute_of_merchant(request.merchant, dispute_id)
+    except DisputeNotFound:
+        raise Http404("No dispute of yours has this id.") from None
 
 
 def dispute_url(dispute: Dispute) -> str:

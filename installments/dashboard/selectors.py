@@ -222,14 +222,6 @@ def disputes_listed(merchant, *, status: str = "") -> QuerySet[Dispute]:
     ).order_by("closed", "due_at", "id")
 
 
-def dispute_of_merchant(merchant, dispute_id: str) -> Dispute | None:
-    return (
-        Dispute.objects.select_related("plan", "installment")
-        .filter(merchant=merchant, public_id=dispute_id)
-        .first()
-    )
-
-
 def plan_disputes(plan: PaymentPlan) -> list[Dispute]:
     return list(
         Dispute.objects.filter(plan=plan)
