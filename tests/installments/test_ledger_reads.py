@@ -25,6 +25,10 @@ ALLOWED = {
         "check_ledger: holds each refund part against its postings as stored "
         "(it checks the reads, so it cannot use them)"
     ),
+    "disputes/ledger_checks.py": (
+        "check_ledger: holds each dispute's status and amount held against its "
+        "postings as stored (it checks the reads, so it cannot use them)"
+    ),
 }
 
 
