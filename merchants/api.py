@@ -35,10 +35,10 @@ class MerchantLoginApi(APIView):
 
     def post(self, request):
         values = LoginInput.validated(request.data)
-        merchant = services.merchant_login(**values, client_ip=client_ip(request))
-        tokens = issue_tokens(role=ROLE_MERCHANT, account=merchant)
+        member = services.merchant_login(**values, client_ip=client_ip(request))
+        tokens = issue_tokens(role=ROLE_MERCHANT, account=member)
         return responses.no_store(
-            responses.ok({**tokens, "merchant_id": merchant.public_id})
+            responses.ok({**tokens, "merchant_id": member.merchant.public_id})
         )
 
 

@@ -8,6 +8,7 @@ class MerchantsConfig(AppConfig):
     def ready(self):
         from config.api.auth import ROLE_MERCHANT, register_principal
 
-        from . import selectors
+        from .team import selectors
 
-        register_principal(ROLE_MERCHANT, selectors.merchant_by_public_id)
+        # Merchant JWTs name a member; the API's views act for its merchant.
+        register_principal(ROLE_MERCHANT, selectors.token_principal)

@@ -13,6 +13,8 @@ from django.db import transaction
 
 from . import selectors, services
 from .models import Merchant
+from .team import selectors as team_selectors
+from .team import services as team_services
 
 STAFF_USERNAME = "admin"
 STAFF_EMAIL = "admin@example.com"
@@ -65,5 +67,7 @@ def demo_password_reset() -> tuple[Merchant, str]:
     merchant, password = demo_merchant_ensure()
     if password is None:
         password = new_password()
-        merchant = services.merchant_set_password(merchant=merchant, password=password)
+        team_services.member_set_password(
+            member=team_selectors.owner_of(merchant), password=password
+        )
     return merchant, password

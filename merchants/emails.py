@@ -89,3 +89,16 @@ def send_password_reset(*, email: str, link: str) -> None:
 def _reset_link_lifetime() -> str:
     hours = settings.PASSWORD_RESET_TIMEOUT // 3600
     return f"{hours // 24} days" if hours >= 48 else f"{hours} hours"
+
+
+def send_invitation(*, email: str, link: str, role: str, hours: int) -> None:
+    """No business name (see the module's note): the link's page shows which
+    account the invitation is to, once the invitee follows it."""
+    _send(
+        email,
+        "You are invited to a merchant team",
+        "Hello,\n\nA member of a merchant account invited you to join its team "
+        f"as {role}. Choose your password and join at:\n\n{link}\n\n"
+        f"The link works once and expires in {hours} hours. If you do not know "
+        "why you received this, ignore it: nothing happens without the link.\n",
+    )

@@ -29,3 +29,36 @@ class EmailAlreadyRegistered(DomainError):
     code = "email_already_registered"
     http_status = 409
     message = "A merchant account with this e-mail address already exists."
+
+
+class ForbiddenForRole(DomainError):
+    code = "forbidden_for_role"
+    http_status = 403
+    message = "Your role in this merchant's team does not allow this."
+
+
+class MemberAlreadyExists(DomainError):
+    code = "member_exists"
+    http_status = 409
+    message = "This e-mail address already signs in to a merchant account."
+
+
+class InvitationInvalid(DomainError):
+    code = "invitation_invalid"
+    http_status = 400
+    message = (
+        "This invitation link is not valid: it was used, withdrawn, or is more "
+        "than 72 hours old. Ask for a new one."
+    )
+
+
+class LastOwner(DomainError):
+    code = "last_owner"
+    http_status = 409
+    message = "A team keeps at least one owner: make another member owner first."
+
+
+class RefundOverLimit(DomainError):
+    code = "refund_over_limit"
+    http_status = 403
+    message = "The refund is more than your refund limit allows."

@@ -8,7 +8,7 @@ from django.db.models.functions import Lower
 
 from config.api.ids import new_public_id
 from config.db.encryption import EncryptedTextField
-from config.models import PasswordCredentials, StateMachine
+from config.models import StateMachine
 from config.text import no_control_characters
 
 API_KEY_PREFIX = "service_live_sk_"
@@ -50,9 +50,11 @@ def default_schedule_types() -> list[str]:
     return ["monthly"]
 
 
-class Merchant(PasswordCredentials, StateMachine):
+class Merchant(StateMachine):
     """A business selling on installments. Not a Django user: merchants, customers
-    and staff are separate kinds of account (DESIGN section 4)."""
+    and staff are separate kinds of account (DESIGN section 4). People sign in as
+    its members (merchants.team, DESIGN section 20); `email` is the business's
+    address, where the service writes to it."""
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -74,10 +76,6 @@ class Merchant(PasswordCredentials, StateMachine):
 
     public_id = models.CharField(max_length=40, unique=True, default=new_merchant_id)
     email = models.EmailField(max_length=254)
-    password = models.CharField(max_length=128)
-    # Moves on with every password change or reset: JWTs carry the version they
-    # were issued under and are refused once it moves on (config/api/auth.py).
-    credential_version = models.PositiveIntegerField(default=0)
     # Customers read it in our e-mails and texts: one line, no control characters
     # (config.text); the API, the sign-up form and the admin all refuse the rest.
     business_name = models.CharField(
@@ -155,6 +153,9 @@ class Merchant(PasswordCredentials, StateMachine):
     # DRF treats the authenticated principal as a user.
     is_authenticated = True
     principal_role = "merchant"
+    # The member a merchant-JWT request or a dashboard session acts as (set by
+    # `Member.principal`); None for an API key, which acts as the merchant.
+    member = None
 
     class Meta:
         constraints = [
@@ -270,3 +271,10 @@ class ApiKey(models.Model):
     @property
     def masked_prefix(self) -> str:
         return f"{API_KEY_PREFIX}{self.display_prefix}..."
+
+
+# The team's models live in their feature's subpackage; listed here so that
+# Django finds them (code imports them from merchants.team.models).
+from .team.models import Invitation, Member  # noqa: E402
+
+__all__ = ["ApiKey", "Invitation", "Member", "Merchant"]

@@ -5,37 +5,50 @@ import secrets
 from functools import partial
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from config.accounts import AccountKind
 from config.api import login_guard, ratelimit
 from config.api.passwords import validate_new_password
 
 from . import emails, selectors
 from .errors import ApiAccessDisabled, EmailAlreadyRegistered, MerchantNotActive
 from .models import API_KEY_PREFIX, LEGAL_SETTINGS, ApiKey, Merchant, hash_api_key
+from .team import selectors as team_selectors
+from .team.models import Member
+from .team.services import MEMBERS, owner_create
 from .tokens import password_reset_link
 
-MERCHANTS = AccountKind("merchant", selectors.merchant_by_email, EmailAlreadyRegistered)
 
-
-def _email(send, merchant: Merchant, **details) -> None:
-    """`send` the merchant an e-mail once the transaction commits."""
-    transaction.on_commit(partial(send, email=merchant.email, **details))
+def _email(send, account: Merchant | Member, **details) -> None:
+    """`send` the merchant (or one member) an e-mail once the transaction
+    commits."""
+    transaction.on_commit(partial(send, email=account.email, **details))
 
 
 def merchant_create(
     *, email: str, password: str, business_name: str, business_url: str
 ) -> Merchant:
-    """A new pending merchant, acknowledged by e-mail; EmailAlreadyRegistered
-    when the address has an account. Not throttled: for our own callers (the
-    demo, benchmarks); a sign-up from outside is `merchant_register`."""
-    merchant = MERCHANTS.register(
-        Merchant(business_name=business_name.strip(), business_url=business_url),
-        email=email,
-        password=password,
+    """A new pending merchant and its first owner, who signs in with `email` and
+    `password`; acknowledged by e-mail. EmailAlreadyRegistered when the address
+    has an account (a merchant's, or a member's sign-in). Not throttled: for
+    our own callers (the demo, benchmarks); a sign-up from outside is
+    `merchant_register`."""
+    email = email.strip().lower()
+    merchant = Merchant(
+        email=email, business_name=business_name.strip(), business_url=business_url
     )
+    validate_new_password(password, account=merchant)
+    taken = selectors.merchant_by_email(email) or team_selectors.member_by_email(email)
+    if taken is not None:
+        raise EmailAlreadyRegistered()
+    try:
+        with transaction.atomic():
+            merchant.save()
+            owner_create(merchant=merchant, email=email, password=password)
+    except IntegrityError:
+        # Two registrations raced past the lookup: the unique index refused one.
+        raise EmailAlreadyRegistered() from None
     _email(emails.send_application_received, merchant)
     return merchant
 
@@ -57,7 +70,7 @@ def merchant_register(
         account=Merchant(email=email.strip().lower(), business_name=business_name),
     )
     login_guard.check_sign_up_allowed(
-        kind=MERCHANTS.name, email=email, client_ip=client_ip
+        kind=MEMBERS.name, email=email, client_ip=client_ip
     )
     return merchant_create(
         email=email,
@@ -88,14 +101,17 @@ def merchant_sign_up(
             client_ip=client_ip,
         )
     except EmailAlreadyRegistered:
-        owner = selectors.merchant_by_email(email)
+        owner = team_selectors.member_by_email(email) or selectors.merchant_by_email(
+            email
+        )
         if owner is not None:
             _email(emails.send_sign_up_attempted, owner)
         return None
 
 
-def merchant_login(*, email: str, password: str, client_ip: str) -> Merchant:
-    return MERCHANTS.sign_in(email=email, password=password, client_ip=client_ip)
+def merchant_login(*, email: str, password: str, client_ip: str) -> Member:
+    """The member signing in (the merchant is `member.merchant`)."""
+    return MEMBERS.sign_in(email=email, password=password, client_ip=client_ip)
 
 
 def _locked(merchant: Merchant) -> Merchant:
@@ -240,36 +256,24 @@ def webhook_secret_regenerate(*, merchant: Merchant) -> tuple[Merchant, str]:
     return merchant, secret
 
 
-def merchant_set_password(*, merchant: Merchant, password: str) -> Merchant:
-    """Store a new password (the caller ran Django's validators). Every dashboard
-    session stamped with the old password hash stops working, and so does every
-    access and refresh token issued before (the credential version moves on; the
-    row lock keeps two concurrent changes from landing on one version)."""
-    with transaction.atomic():
-        merchant = _locked(merchant)
-        merchant.set_password(password)
-        merchant.save(update_fields=["password", "credential_version", "updated_at"])
-    return merchant
-
-
 PASSWORD_RESETS_PER_HOUR = 3
 
 
 def merchant_password_reset_send(*, email: str) -> None:
-    """E-mail a reset link when `email` belongs to a merchant.
+    """E-mail a reset link when `email` signs in as a member.
 
     Says nothing either way, so the form cannot tell which addresses have accounts;
     at most PASSWORD_RESETS_PER_HOUR e-mails per address, so it cannot be used to
     flood an inbox.
     """
-    merchant = selectors.merchant_by_email(email)
-    if merchant is None:
+    member = team_selectors.member_by_email(email)
+    if member is None:
         return
     window = ratelimit.hit(
-        f"password-reset:{MERCHANTS.name}:{merchant.pk}",
+        f"password-reset:{MEMBERS.name}:{member.merchant_id}:{member.pk}",
         limit=PASSWORD_RESETS_PER_HOUR,
         window_seconds=3600,
     )
     if window.exceeded:
         return
-    _email(emails.send_password_reset, merchant, link=password_reset_link(merchant))
+    _email(emails.send_password_reset, member, link=password_reset_link(member))

@@ -1,11 +1,12 @@
-"""Password-reset tokens for merchants (the dashboard's "forgot your password")."""
+"""Password-reset tokens for members of merchants' teams (the dashboard's
+"forgot your password")."""
 
 from django.conf import settings
 from django.urls import reverse
 
 from config.accounts import PasswordResetTokens
 
-from .models import Merchant
+from .team.models import Member
 
 # The account kinds' one reset token (config/accounts.py), working for
 # PASSWORD_RESET_TIMEOUT. The salt names the class this first was: changing it
@@ -15,12 +16,12 @@ password_reset_tokens = PasswordResetTokens(
 )
 
 
-def password_reset_link(merchant: Merchant) -> str:
+def password_reset_link(member: Member) -> str:
     path = reverse(
         "merchants_dashboard:password-reset-confirm",
         kwargs={
-            "merchant_id": merchant.public_id,
-            "token": password_reset_tokens.make_token(merchant),
+            "member_id": member.public_id,
+            "token": password_reset_tokens.make_token(member),
         },
     )
     return f"{settings.BASE_URL}{path}"

@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 from config.api.auth import ROLE_CUSTOMER, ROLE_MERCHANT, issue_tokens
 from merchants import services as merchant_services
 from merchants.models import Merchant
+from merchants.team.selectors import owner_of
 
 from .dashboards import sign_in
 from .factories import PASSWORD, CustomerFactory, MerchantFactory
@@ -159,8 +160,11 @@ def other_merchant_with_key(db):
     return make_merchant_with_key()
 
 
-def merchant_jwt(merchant) -> str:
-    return issue_tokens(role=ROLE_MERCHANT, account=merchant)["access"]
+def merchant_jwt(account) -> str:
+    """An access token of a member, or of a merchant's first owner."""
+    if isinstance(account, Merchant):
+        account = owner_of(account)
+    return issue_tokens(role=ROLE_MERCHANT, account=account)["access"]
 
 
 def customer_jwt(customer) -> str:

@@ -1,6 +1,7 @@
 import factory
 
 from merchants.models import Merchant
+from merchants.team.models import Member
 from payments.models import Customer
 
 PASSWORD = "Sturdy-Passw0rd-42"
@@ -9,10 +10,32 @@ PASSWORD = "Sturdy-Passw0rd-42"
 class MerchantFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Merchant
+        skip_postgeneration_save = True
 
     email = factory.Sequence(lambda n: f"merchant{n}@shop.example.com")
     business_name = factory.Sequence(lambda n: f"Shop {n}")
     business_url = "https://shop.example.com"
+
+    @factory.post_generation
+    def owner(merchant, create, extracted, **kwargs):
+        """The merchant's first owner, signing in with its e-mail and PASSWORD
+        (`MerchantFactory(owner__password=...)` for another)."""
+        if create:
+            MemberFactory(
+                merchant=merchant,
+                email=merchant.email,
+                role="owner",
+                password=kwargs.get("password", PASSWORD),
+            )
+
+
+class MemberFactory(factory.django.DjangoModelFactory):
+    """A member of a merchant's team (`role` and `merchant` given)."""
+
+    class Meta:
+        model = Member
+
+    email = factory.Sequence(lambda n: f"member{n}@shop.example.com")
     password = factory.django.Password(PASSWORD)
 
 

@@ -36,7 +36,9 @@ CLAIM_SIGNED_IN_AT = "auth_time"  # the name OpenID Connect gives this claim
 
 
 class Account(Protocol):
-    """What tokens need of an account kind (Merchant, Customer)."""
+    """What tokens need of an account kind (a merchant's Member, a Customer). An
+    account with a `principal` (a member) authenticates requests as that (its
+    merchant); others as themselves."""
 
     public_id: str
     credential_version: int
@@ -116,12 +118,13 @@ class JWTAuthentication(BaseAuthentication):
                 "The access token is invalid or expired."
             ) from None
         role = token.get("role")
-        principal = _load(role, token.get("sub"))
-        if principal is None:
+        account = _load(role, token.get("sub"))
+        if account is None:
             raise exceptions.AuthenticationFailed(
                 "The access token's account does not exist."
             )
-        _refuse_if_revoked(token, principal, "access")
+        _refuse_if_revoked(token, account, "access")
+        principal = getattr(account, "principal", account)
         return principal, JWTCredential(token=token, role=role)
 
     def authenticate_header(self, request):

@@ -39,7 +39,10 @@ class SessionAccount:
         self.flush_on_switch = flush_on_switch
 
     def stamp(self, account) -> str:
-        return salted_hmac(self.salt, account.password, algorithm="sha256").hexdigest()
+        """An HMAC of the account's password hash, or of its `session_stamp`
+        when it has one (a merchant's member: its credential version too)."""
+        value = getattr(account, "session_stamp", account.password)
+        return salted_hmac(self.salt, value, algorithm="sha256").hexdigest()
 
     def sign_in(self, request, account) -> None:
         """Bind the session to `account` under a fresh session key (no fixation)."""

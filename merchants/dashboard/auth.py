@@ -1,33 +1,46 @@
-"""Merchant sign-in for the server-rendered dashboard (DESIGN sections 1, 4, 12).
+"""Member sign-in for the server-rendered dashboard (DESIGN sections 1, 4, 12, 20).
 
-Merchants are not Django users, so Django's auth session is not used: the session
-holds the merchant's primary key and an HMAC of the merchant's password hash. Every
-request compares that HMAC with the stored password hash, so changing or resetting
-the password ends every other session of the merchant at once (the session that
-changed it is re-stamped and stays signed in).
+People sign in as members of a merchant's team, which are not Django users, so
+Django's auth session is not used: the session holds the member's primary key and
+an HMAC of the member's password hash, credential version and status. Every
+request compares that HMAC with the stored row, so changing or resetting the
+password, a role change and a removal end the member's other sessions at once (the
+session that changed its own password is re-stamped and stays signed in).
 
 Every dashboard page of every app uses `MerchantLoginRequiredMixin` (class-based
-views) or `merchant_login_required` (functions). Both set `request.merchant`, which
-the shared base template `templates/dashboard/base.html` reads for its header and
-status banners; pages scope every query to it.
+views) or `merchant_login_required` (functions). Both set `request.member` and
+`request.merchant` (the member's merchant), which the shared base template
+`templates/dashboard/base.html` reads for its header and status banners; pages
+scope every query to the merchant and ask `roles.may` for what the member may do.
 """
+
+from functools import wraps
 
 from django.utils.cache import add_never_cache_headers
 
 from config.web.session_auth import SessionAccount, safe_next_url
 
 from ..models import Merchant
+from ..team.models import Member
 
-SESSION_MERCHANT_KEY = "_dashboard_merchant_id"
-SESSION_HASH_KEY = "_dashboard_merchant_hash"
+SESSION_MEMBER_KEY = "_dashboard_member_id"
+SESSION_HASH_KEY = "_dashboard_member_hash"
+
+
+class _ActiveMembers:
+    """The rows a session may name: active members, their merchant loaded."""
+
+    objects = Member.objects.select_related("merchant").filter(
+        status=Member.Status.ACTIVE
+    )
+
 
 _account = SessionAccount(
-    model=Merchant,
-    id_key=SESSION_MERCHANT_KEY,
+    model=_ActiveMembers,
+    id_key=SESSION_MEMBER_KEY,
     hash_key=SESSION_HASH_KEY,
-    # The module's old name: a new salt would sign every merchant out.
-    salt="merchants.dashboard_auth.session",
-    request_attribute="merchant",
+    salt="merchants.dashboard_auth.member_session",
+    request_attribute="member",
     login_url_name="merchants_dashboard:login",
     # Signing in as another merchant in this browser leaves nothing of the first.
     flush_on_switch=True,
@@ -41,6 +54,7 @@ __all__ = [
     "login_url",
     "merchant_login_required",
     "safe_next_url",
+    "session_member",
     "session_merchant",
 ]
 
@@ -49,8 +63,9 @@ def login_url() -> str:
     return _account.login_url()
 
 
-def dashboard_sign_in(request, merchant: Merchant) -> None:
-    _account.sign_in(request, merchant)
+def dashboard_sign_in(request, member: Member) -> None:
+    _account.sign_in(request, member)
+    request.merchant = member.principal
 
 
 def dashboard_sign_out(request) -> None:
@@ -59,15 +74,30 @@ def dashboard_sign_out(request) -> None:
     _account.sign_out(request)
 
 
-def keep_session_after_password_change(request, merchant: Merchant) -> None:
-    _account.restamp(request, merchant)
+def keep_session_after_password_change(request, member: Member) -> None:
+    _account.restamp(request, member)
+
+
+def session_member(request) -> Member | None:
+    """The signed-in member; sets `request.member` and `request.merchant`."""
+    member = _account.current(request)
+    request.merchant = member.principal if member is not None else None
+    return member
 
 
 def session_merchant(request) -> Merchant | None:
-    return _account.current(request)
+    member = session_member(request)
+    return member.merchant if member is not None else None
 
 
-merchant_login_required = _account.login_required
+def merchant_login_required(view):
+    """`MerchantLoginRequiredMixin` for function views."""
+
+    def signed_in(request, *args, **kwargs):
+        session_member(request)
+        return view(request, *args, **kwargs)
+
+    return _account.login_required(wraps(view)(signed_in))
 
 
 class MerchantLoginRequiredMixin:

@@ -30,7 +30,7 @@ urlpatterns = [
         name="password-reset-sent",
     ),
     path(
-        "password-reset/<str:merchant_id>/<str:token>/",
+        "password-reset/<str:member_id>/<str:token>/",
         views.PasswordResetConfirmView.as_view(),
         name="password-reset-confirm",
     ),

@@ -27,6 +27,8 @@ from .. import selectors, services
 from ..errors import ApiAccessDisabled, MerchantNotActive
 from ..models import Merchant
 from ..services import WEBHOOK_SECRET_PREFIX
+from ..team import selectors as team_selectors
+from ..team import services as team_services
 from ..tokens import password_reset_tokens
 from .auth import (
     MerchantLoginRequiredMixin,
@@ -77,14 +79,14 @@ class SignInView(_SignedOutPage):
 
     def submitted(self, request, form):
         try:
-            merchant = services.merchant_login(**sign_in_credentials(request, form))
+            member = services.merchant_login(**sign_in_credentials(request, form))
         except InvalidCredentials as error:
             form.add_error(None, error.message)
             return self.render(request, form, status=400)
         except RateLimited as error:
             form.add_error(None, error.message)
             return self.render(request, form, status=429)
-        dashboard_sign_in(request, merchant)
+        dashboard_sign_in(request, member)
         next_url = safe_next_url(request, request.POST.get("next"))
         return see_other(next_url or _url("overview"))
 
@@ -310,13 +312,13 @@ class PasswordChangeView(MerchantLoginRequiredMixin, FormPage):
     template_name = "merchants/dashboard/password_change.html"
 
     def form(self, data=None):
-        return PasswordChangeForm(self.request.merchant, data)
+        return PasswordChangeForm(self.request.member, data)
 
     def submitted(self, request, form):
-        merchant = services.merchant_set_password(
-            merchant=request.merchant, password=form.cleaned_data["new_password"]
+        member = team_services.member_set_password(
+            member=request.member, password=form.cleaned_data["new_password"]
         )
-        keep_session_after_password_change(request, merchant)
+        keep_session_after_password_change(request, member)
         messages.success(
             request,
             "Password changed. Every other browser signed in to your dashboard has "
@@ -359,22 +361,20 @@ class PasswordResetConfirmView(FormPage):
 
     template_name = "merchants/dashboard/password_reset_confirm.html"
 
-    def dispatch(self, request, merchant_id, token):
-        merchant = selectors.merchant_by_public_id(merchant_id)
+    def dispatch(self, request, member_id, token):
+        member = team_selectors.member_by_public_id(member_id)
         if token == RESET_URL_TOKEN:
             token = request.session.get(RESET_SESSION_TOKEN, "")
-            valid = merchant is not None and password_reset_tokens.check_token(
-                merchant, token
+            valid = member is not None and password_reset_tokens.check_token(
+                member, token
             )
         else:
-            if merchant is not None and password_reset_tokens.check_token(
-                merchant, token
-            ):
+            if member is not None and password_reset_tokens.check_token(member, token):
                 request.session[RESET_SESSION_TOKEN] = token
                 return redirect(
                     _url(
                         "password-reset-confirm",
-                        merchant_id=merchant_id,
+                        member_id=member_id,
                         token=RESET_URL_TOKEN,
                     )
                 )
@@ -383,15 +383,15 @@ class PasswordResetConfirmView(FormPage):
             return TemplateResponse(
                 request, self.template_name, {"invalid": True}, status=400
             )
-        self.merchant = merchant
+        self.member = member
         return super().dispatch(request)
 
     def form(self, data=None):
-        return SetPasswordForm(self.merchant, data)
+        return SetPasswordForm(self.member, data)
 
     def submitted(self, request, form):
-        services.merchant_set_password(
-            merchant=self.merchant, password=form.cleaned_data["new_password"]
+        team_services.member_set_password(
+            member=self.member, password=form.cleaned_data["new_password"]
         )
         request.session.pop(RESET_SESSION_TOKEN, None)
         messages.success(request, "Your password is reset. Sign in with it now.")

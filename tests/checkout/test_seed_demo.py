@@ -21,6 +21,7 @@ from installments.plans.models import Installment, PaymentPlan
 from installments.refunds.models import Refund
 from merchants.demo import DEMO_MERCHANT_EMAIL
 from merchants.models import ApiKey, Merchant
+from merchants.team.selectors import owner_of
 from payments.ledger.models import LedgerTransaction
 from payments.payouts.models import Payout
 from webhooks.models import DeliveryAttempt, Event
@@ -111,7 +112,7 @@ def test_a_month_of_every_state_through_the_real_services():
     lines = [line for line in output.splitlines() if line.strip()]
     assert re.fullmatch(r"\+-+\+", lines[-1]) and re.fullmatch(r"\+-+\+", lines[-6])
     assert "Lost the password? `make demo-password`" in lines[-2]
-    assert merchant.check_password(password_in(output))
+    assert owner_of(merchant).check_password(password_in(output))
 
 
 def test_a_second_run_adds_nothing():
@@ -135,7 +136,8 @@ def test_the_demo_password_can_be_reset():
     new = password_in(output)
     merchant = Merchant.objects.get(email=DEMO_MERCHANT_EMAIL)
     assert new != first
-    assert merchant.check_password(new) and not merchant.check_password(first)
+    owner = owner_of(merchant)
+    assert owner.check_password(new) and not owner.check_password(first)
     assert PaymentPlan.objects.filter(merchant=merchant).count() == 9
 
 

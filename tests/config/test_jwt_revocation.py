@@ -17,7 +17,7 @@ from django.utils import timezone
 from rest_framework_simplejwt.tokens import RefreshToken
 
 from config.api.auth import ROLE_CUSTOMER
-from merchants.models import Merchant
+from merchants.team.models import Member
 from payments.models import Customer
 
 from ..conftest import bearer
@@ -194,7 +194,7 @@ def test_a_customer_password_change_ends_account_sessions_elsewhere(customer):
     assert again.status_code == 303
 
 
-@pytest.mark.parametrize("model", [Merchant, Customer])
+@pytest.mark.parametrize("model", [Member, Customer])
 def test_set_password_moves_the_credential_version_on(model):
     account = model(credential_version=4)
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from merchants.models import ApiKey
+from merchants.team.selectors import owner_of
 from payments.models import (
     InboundRequest,
     LedgerTransaction,
@@ -66,7 +67,7 @@ def world(receiver, committed):
         "API key": owner.api_key,
         "API key hash": ApiKey.objects.get(merchant=merchant).key_hash,
         "webhook secret": SECRET,
-        "merchant password hash": merchant.password,
+        "member password hash": owner_of(merchant).password,
         "customer password hash": setup.shopper.customer.password,
     }
     for number, code in enumerate(

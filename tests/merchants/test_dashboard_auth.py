@@ -14,11 +14,11 @@ from django.test import Client
 from django.utils import timezone
 
 from merchants.dashboard.auth import (
-    SESSION_MERCHANT_KEY,
+    SESSION_MEMBER_KEY,
     dashboard_sign_in,
     merchant_login_required,
 )
-from merchants.models import Merchant
+from merchants.team.selectors import owner_of
 
 from ..dashboards import sign_in
 from ..factories import PASSWORD
@@ -62,7 +62,7 @@ def test_a_wrong_password_is_refused_with_a_message_and_no_session(
 
     assert response.status_code == 400
     assert "The e-mail address or password is incorrect." in response.content.decode()
-    assert SESSION_MERCHANT_KEY not in client.session
+    assert SESSION_MEMBER_KEY not in client.session
     assert client.get("/dashboard/").status_code == 302
 
 
@@ -87,7 +87,7 @@ def test_sign_in_is_refused_after_five_failures_on_the_account(client, merchant_
 
     assert response.status_code == 429
     assert "Too many failed sign-ins for this account" in response.content.decode()
-    assert SESSION_MERCHANT_KEY not in client.session
+    assert SESSION_MEMBER_KEY not in client.session
 
 
 def test_sign_in_gives_the_browser_a_new_session_key(client, merchant_active):
@@ -215,8 +215,7 @@ def test_changing_the_password_signs_out_every_other_session_but_this_one(
     assert response.status_code == 303
     assert here.get("/dashboard/").status_code == 200
     assert elsewhere.get("/dashboard/").status_code == 302
-    merchant_active.refresh_from_db()
-    assert merchant_active.check_password(NEW_PASSWORD)
+    assert owner_of(merchant_active).check_password(NEW_PASSWORD)
 
 
 @pytest.mark.parametrize(
@@ -251,8 +250,7 @@ def test_a_refused_password_change_says_why_next_to_the_field(
     page = response.content.decode()
     assert response.status_code == 400
     assert re.search(rf'data-field="{field}".*?{re.escape(message)}', page, re.S)
-    merchant_active.refresh_from_db()
-    assert merchant_active.check_password(PASSWORD)
+    assert owner_of(merchant_active).check_password(PASSWORD)
 
 
 def reset_link_path() -> str:
@@ -287,8 +285,7 @@ def test_password_reset_by_email_sets_a_new_password_and_ends_old_sessions(
 
     assert done.status_code == 303
     assert done["Location"] == "/dashboard/login/"
-    merchant_active.refresh_from_db()
-    assert merchant_active.check_password(NEW_PASSWORD)
+    assert owner_of(merchant_active).check_password(NEW_PASSWORD)
     assert old_session.get("/dashboard/").status_code == 302
     sign_in(Client(), merchant_active, NEW_PASSWORD)
 
@@ -356,7 +353,7 @@ def test_a_forged_reset_token_is_refused(client, merchant_active):
 
     assert response.status_code == 400
     assert set_password.status_code == 400
-    assert Merchant.objects.get(pk=merchant_active.pk).check_password(PASSWORD)
+    assert owner_of(merchant_active).check_password(PASSWORD)
 
 
 def test_signing_in_as_another_merchant_leaves_nothing_of_the_first(
@@ -382,8 +379,9 @@ def test_the_decorator_other_apps_use_guards_function_views(rf, merchant_active)
     anonymous.session = SessionStore()
     signed_in = rf.get("/dashboard/plans/")
     signed_in.session = SessionStore()
-    dashboard_sign_in(signed_in, merchant_active)
-    del signed_in.merchant  # a new request on the same session
+    dashboard_sign_in(signed_in, owner_of(merchant_active))
+    # A new request on the same session.
+    del signed_in.merchant, signed_in.member
 
     refused = page(anonymous)
     served = page(signed_in)

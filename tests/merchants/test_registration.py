@@ -4,6 +4,7 @@ import pytest
 from django.core import mail
 
 from merchants.models import Merchant
+from merchants.team.selectors import owner_of
 
 URL = "/api/v1/auth/merchant/register"
 
@@ -33,7 +34,10 @@ def test_register_creates_pending_merchant_and_acknowledges_by_email(api, commit
     merchant = Merchant.objects.get(public_id=data["merchantId"])
     assert merchant.api_access_enabled is False
     assert merchant.rate_plan == "sandbox"
-    assert merchant.password != "Kente-and-Aso-0ke"
+    owner = owner_of(merchant)
+    assert owner.email == merchant.email
+    assert owner.password != "Kente-and-Aso-0ke"
+    assert owner.check_password("Kente-and-Aso-0ke")
     assert [m.to for m in mail.outbox] == [["owner@adaeze-fabrics.ng"]]
     assert "received" in mail.outbox[0].subject
 

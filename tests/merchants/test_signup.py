@@ -8,6 +8,7 @@ from django.test import Client
 
 from merchants import services
 from merchants.models import Merchant
+from merchants.team.selectors import owner_of
 
 from ..dashboards import sign_in
 from ..factories import MerchantFactory
@@ -44,7 +45,7 @@ def test_signing_up_creates_a_pending_merchant_like_the_api_then_asks_to_sign_in
     assert merchant.status == Merchant.Status.PENDING
     assert merchant.api_access_enabled is False
     assert merchant.rate_plan == "sandbox"
-    assert merchant.check_password("Kente-and-Aso-0ke")
+    assert owner_of(merchant).check_password("Kente-and-Aso-0ke")
     assert [message.to for message in mail.outbox] == [[merchant.email]]
     assert mail.outbox[0].subject == "We received your merchant application"
     done = client.get(DONE_URL).content.decode()
