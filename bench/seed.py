@@ -37,7 +37,6 @@ def _merchants(count: int, prefix: str, **fields) -> list[Merchant]:
         Merchant(
             public_id=new_public_id("mer"),
             email=f"{prefix}{i}@bench.ng",
-            password="!",
             business_name=f"Bench {i}",
             business_url="https://bench.ng",
             status=Merchant.Status.ACTIVE,
