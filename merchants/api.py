@@ -19,6 +19,8 @@ from .serializers import (
     revoked_key_output,
     settings_output,
 )
+from .team.permissions import role_needs
+from .team.services import require
 
 
 class MerchantRegisterApi(APIView):
@@ -43,7 +45,7 @@ class MerchantLoginApi(APIView):
 
 
 class ApiKeyRotateApi(APIView):
-    permission_classes = [accepts("api_key", "merchant_jwt")]
+    permission_classes = [accepts("api_key", "merchant_jwt"), role_needs("keys")]
 
     def post(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id, require_api_access=True)
@@ -53,7 +55,7 @@ class ApiKeyRotateApi(APIView):
 
 
 class ApiKeyHistoryApi(APIView):
-    permission_classes = [accepts("api_key", "merchant_jwt")]
+    permission_classes = [accepts("api_key", "merchant_jwt"), role_needs("keys")]
 
     def get(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
@@ -62,10 +64,26 @@ class ApiKeyHistoryApi(APIView):
         )
 
 
-class MerchantSettingsApi(APIView):
-    """`GET`/`PATCH /api/v1/merchant/{merchant_id}/settings` (DESIGN section 4)."""
+WEBHOOK_SETTINGS = frozenset({"webhook_url", "webhook_secret"})
 
-    permission_classes = [accepts("merchant_jwt")]
+
+def settings_permissions(data) -> list[str]:
+    """What a settings change needs, by the fields it names."""
+    names = set(data) if isinstance(data, dict) else set()
+    needed = []
+    if names & WEBHOOK_SETTINGS:
+        needed.append("webhooks")
+    if names - WEBHOOK_SETTINGS or not names:
+        needed.append("settings")
+    return needed
+
+
+class MerchantSettingsApi(APIView):
+    """`GET`/`PATCH /api/v1/merchant/{merchant_id}/settings` (DESIGN section 4).
+    A member reads them with `view`; a change of the webhook's URL or secret
+    needs `webhooks`, of anything else `settings` (each field its own)."""
+
+    permission_classes = [accepts("merchant_jwt"), role_needs("view")]
 
     def get(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
@@ -73,6 +91,8 @@ class MerchantSettingsApi(APIView):
 
     def patch(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
+        for permission in settings_permissions(request.data):
+            require(request.user.member, permission)
         values = SettingsInput.validated(request.data)
         merchant = services.merchant_update_settings(merchant=merchant, **values)
         return responses.ok(settings_output(merchant))

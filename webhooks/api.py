@@ -11,6 +11,7 @@ from config.api.pagination import paginated
 from config.api.permissions import accepts
 from config.exports import csv_response
 from merchants.authentication import resolve_merchant
+from merchants.team.permissions import role_needs
 
 from . import selectors, services
 from .exports import DELIVERIES, delivery_row
@@ -24,7 +25,7 @@ from .serializers import (
 
 
 class WebhookTestApi(APIView):
-    permission_classes = [accepts("merchant_jwt")]
+    permission_classes = [accepts("merchant_jwt"), role_needs("webhooks")]
 
     def post(self, request):
         merchant = resolve_merchant(request)
@@ -43,7 +44,7 @@ class WebhookTestApi(APIView):
 
 
 class EventReplayApi(APIView):
-    permission_classes = [accepts("merchant_jwt")]
+    permission_classes = [accepts("merchant_jwt"), role_needs("webhooks")]
 
     def post(self, request, event_id):
         merchant = resolve_merchant(request)
@@ -57,7 +58,7 @@ class EventReplayApi(APIView):
 
 
 class FailedAttemptsApi(APIView):
-    permission_classes = [accepts("merchant_jwt")]
+    permission_classes = [accepts("merchant_jwt"), role_needs("events")]
 
     def get(self, request):
         merchant = resolve_merchant(request)

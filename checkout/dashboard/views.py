@@ -42,6 +42,9 @@ def _with_public_urls(links):
 class PaymentLinksView(MerchantLoginRequiredMixin, FormPage):
     """GET: the links, newest first, and the form. POST: create a link."""
 
+    permission = "view"
+    change_permission = "pay_links"
+
     template_name = "checkout/dashboard/links.html"
 
     def form(self, data=None):
@@ -82,6 +85,8 @@ class PaymentLinksView(MerchantLoginRequiredMixin, FormPage):
 class PaymentLinkView(MerchantLoginRequiredMixin, View):
     """One link: its details and the checkouts its visitors opened."""
 
+    permission = "view"
+
     def get(self, request, link_id):
         link = dashboard_selectors.link_of_merchant(request.merchant, link_id)
         if link is None:
@@ -99,6 +104,8 @@ class PaymentLinkView(MerchantLoginRequiredMixin, View):
 
 class PaymentLinkToggleView(MerchantLoginRequiredMixin, View):
     """POST `is_active=true|false`: switch the link on or off."""
+
+    permission = "pay_links"
 
     http_method_names = ["post"]
 

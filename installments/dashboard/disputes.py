@@ -49,6 +49,8 @@ def dispute_url(dispute: Dispute) -> str:
 
 
 class DisputeListView(MerchantLoginRequiredMixin, View):
+    permission = "view"
+
     def get(self, request):
         form = DisputeFilterForm(request.GET)
         form.is_valid()
@@ -85,6 +87,8 @@ def _evidence_lines(dispute: Dispute) -> list[tuple[str, str]]:
 
 
 class DisputeDetailView(MerchantLoginRequiredMixin, View):
+    permission = "view"
+
     template_name = "installments/dashboard/dispute.html"
 
     def get(self, request, dispute_id):
@@ -135,6 +139,8 @@ def _refused(request, dispute_id, error, **forms):
 class DisputeAnswerView(MerchantLoginRequiredMixin, View):
     """POST: the answer with its evidence, then 303 to the dispute."""
 
+    permission = "plans"
+
     def post(self, request, dispute_id):
         dispute = dispute_of(request, dispute_id)
         form = DisputeAnswerForm(request.POST, request.FILES)
@@ -165,6 +171,8 @@ class DisputeAnswerView(MerchantLoginRequiredMixin, View):
 class DisputeAcceptView(MerchantLoginRequiredMixin, View):
     """POST: accept the dispute (confirmed with a tick), then 303 to it."""
 
+    permission = "plans"
+
     def post(self, request, dispute_id):
         dispute = dispute_of(request, dispute_id)
         form = DisputeAcceptForm(request.POST)
@@ -185,6 +193,8 @@ class DisputeAcceptView(MerchantLoginRequiredMixin, View):
 
 class PlanResumeView(MerchantLoginRequiredMixin, View):
     """POST: continue a plan waiting `disputed`, then 303 to the plan."""
+
+    permission = "plans"
 
     def post(self, request, plan_id):
         plan = plan_of(request, plan_id)

@@ -10,6 +10,8 @@ from .views import plan_of, plan_url
 
 
 class PlanRescheduleView(MerchantLoginRequiredMixin, ReschedulePage):
+    permission = "plans"
+
     by = MERCHANT
     template_name = "installments/dashboard/reschedule.html"
 

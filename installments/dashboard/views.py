@@ -102,6 +102,8 @@ def next_due_note(plan, installment) -> str:
 
 
 class PlanListView(MerchantLoginRequiredMixin, View):
+    permission = "view"
+
     def get(self, request):
         return plans_page(request, InstallmentRangeForm())
 
@@ -134,6 +136,8 @@ class PlanDetailView(MerchantLoginRequiredMixin, View):
     and the forms that start a refund or a cancellation (or resume a plan
     waiting after a lost dispute)."""
 
+    permission = "view"
+
     def get(self, request, plan_id):
         plan = plan_of(request, plan_id)
         refunds = page_of(
@@ -165,6 +169,8 @@ class PlanDetailView(MerchantLoginRequiredMixin, View):
 class PlanAgreementPdfView(MerchantLoginRequiredMixin, View):
     """The plan's agreement as it was stored (DESIGN section 18)."""
 
+    permission = "view"
+
     def get(self, request, plan_id):
         plan = plan_of(request, plan_id)
         try:
@@ -177,6 +183,8 @@ class PlanAgreementPdfView(MerchantLoginRequiredMixin, View):
 class PlanRefundView(MerchantLoginRequiredMixin, View):
     """GET: the refund form; with `amount` and `reason`, the allocation to
     confirm. POST: the confirmed refund, then 303 to the plan page."""
+
+    permission = "plans"
 
     template_name = "installments/dashboard/refund.html"
 
@@ -287,6 +295,8 @@ class PlanCancelView(MerchantLoginRequiredMixin, View):
     """GET: what cancelling stops, and the reason to give. POST: cancel, then
     303 to the plan page."""
 
+    permission = "plans"
+
     template_name = "installments/dashboard/cancel.html"
 
     def get(self, request, plan_id):
@@ -342,6 +352,8 @@ class PlanCancelView(MerchantLoginRequiredMixin, View):
 
 
 class PlansCsv(MerchantLoginRequiredMixin, View):
+    permission = "exports"
+
     def get(self, request):
         form = PlanSearchForm(request.GET)
         form.is_valid()
@@ -356,6 +368,8 @@ class PlansCsv(MerchantLoginRequiredMixin, View):
 class InstallmentsCsv(MerchantLoginRequiredMixin, View):
     """A range that is not one (a date that is no date, an end before the
     start) is shown on the plans page, next to its field (400)."""
+
+    permission = "exports"
 
     def get(self, request):
         form = InstallmentRangeForm(request.GET)

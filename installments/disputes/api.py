@@ -10,6 +10,7 @@ from config.api.pagination import paginated
 from config.api.parsers import SafeJSONParser, SafeMultiPartParser
 from config.api.permissions import accepts
 from merchants.authentication import resolve_merchant
+from merchants.team.permissions import role_needs
 
 from ..plans import selectors as plan_selectors
 from ..plans.serializers import plan_output
@@ -25,13 +26,16 @@ from .serializers import (
 )
 
 MERCHANT = accepts("api_key", "merchant_jwt")
+# A member reads disputes with `view` and answers them with `plans`.
+READ = [MERCHANT, role_needs("view")]
+ANSWER = [MERCHANT, role_needs("plans")]
 
 
 class DisputeListApi(APIView):
     """`GET /api/v1/disputes?status=&payment_plan_id=`: the merchant's
     disputes, the nearest deadline first, paginated with `total`."""
 
-    permission_classes = [MERCHANT]
+    permission_classes = READ
 
     def get(self, request):
         merchant = resolve_merchant(request)
@@ -49,7 +53,7 @@ class DisputeListApi(APIView):
 class DisputeDetailApi(APIView):
     """`GET /api/v1/disputes/<dispute_id>`."""
 
-    permission_classes = [MERCHANT]
+    permission_classes = READ
 
     def get(self, request, dispute_id):
         dispute = selectors.dispute_of_merchant(resolve_merchant(request), dispute_id)
@@ -62,7 +66,7 @@ class DisputeEvidenceApi(APIView):
     checks: credential, dispute (404), body (400), files (422), the dispute
     still taking an answer (409)."""
 
-    permission_classes = [MERCHANT]
+    permission_classes = ANSWER
     parser_classes = [SafeMultiPartParser, SafeJSONParser]
 
     def post(self, request, dispute_id):
@@ -103,7 +107,7 @@ class DisputeAcceptApi(APIView):
     """`POST /api/v1/disputes/<dispute_id>/accept` `{message?}`: the customer
     keeps the money; the dispute is `accepted`."""
 
-    permission_classes = [MERCHANT]
+    permission_classes = ANSWER
 
     def post(self, request, dispute_id):
         dispute = selectors.dispute_of_merchant(resolve_merchant(request), dispute_id)

@@ -16,12 +16,14 @@ scope every query to the merchant and ask `roles.may` for what the member may do
 
 from functools import wraps
 
+from django.template.response import TemplateResponse
 from django.utils.cache import add_never_cache_headers
 
 from config.web.session_auth import SessionAccount, safe_next_url
 
 from ..models import Merchant
 from ..team.models import Member
+from ..team.roles import PERMISSIONS, may, roles_with
 
 SESSION_MEMBER_KEY = "_dashboard_member_id"
 SESSION_HASH_KEY = "_dashboard_member_hash"
@@ -102,12 +104,45 @@ def merchant_login_required(view):
 
 class MerchantLoginRequiredMixin:
     """First base of a dashboard view: anonymous visitors go to the sign-in page;
-    signed-in requests carry `request.merchant`. Pages are never cached: they hold
-    one merchant's data, and some show a secret once."""
+    signed-in requests carry `request.member` and `request.merchant`. Pages are
+    never cached: they hold one merchant's data, and some show a secret once.
+
+    Each page names what it needs from the permission table (merchants.team.
+    roles): `permission` to read it, `change_permission` to post to it (None:
+    the same). A member whose role lacks it gets a 403 page. Nothing is
+    assumed: a page that names no permission is refused to everyone."""
+
+    permission: str | None = None
+    change_permission: str | None = None
+
+    def needed_permission(self, request) -> str | None:
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return self.permission
+        return self.change_permission or self.permission
 
     def dispatch(self, request, *args, **kwargs):
-        if session_merchant(request) is None:
+        member = session_member(request)
+        if member is None:
             return _account.redirect_to_login(request)
-        response = super().dispatch(request, *args, **kwargs)
+        needed = self.needed_permission(request)
+        if needed is None or not may(member.role, needed):
+            response = forbidden_page(request, member, needed)
+        else:
+            response = super().dispatch(request, *args, **kwargs)
         add_never_cache_headers(response)
         return response
+
+
+def forbidden_page(request, member: Member, permission: str | None):
+    """403: what the member's role lacks, and who can do it."""
+    roles = roles_with(permission) if permission in PERMISSIONS else []
+    return TemplateResponse(
+        request,
+        "dashboard/forbidden.html",
+        {
+            "role": member.role,
+            "permission": PERMISSIONS.get(permission, ""),
+            "roles": roles,
+        },
+        status=403,
+    )

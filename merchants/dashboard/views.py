@@ -148,6 +148,8 @@ class SignOutView(View):
 
 
 class OverviewView(MerchantLoginRequiredMixin, View):
+    permission = "view"
+
     def get(self, request):
         merchant = request.merchant
         return TemplateResponse(
@@ -182,6 +184,8 @@ def key_refusal(merchant: Merchant) -> str | None:
 
 
 class ApiKeysView(MerchantLoginRequiredMixin, FormPage):
+    permission = "keys"
+
     template_name = "merchants/dashboard/keys.html"
 
     def form(self, data=None):
@@ -233,10 +237,22 @@ def masked_secret(secret: str) -> str:
 
 ACTION_WEBHOOK_URL = "webhook_url"
 ACTION_WEBHOOK_SECRET = "webhook_secret"
+WEBHOOK_ACTIONS = (ACTION_WEBHOOK_URL, ACTION_WEBHOOK_SECRET)
 ACTION_PLAN = "plan"
 
 
 class SettingsView(MerchantLoginRequiredMixin, View):
+    permission = "view"
+    change_permission = "settings"
+
+    def needed_permission(self, request) -> str | None:
+        """The webhook's URL and secret are the `webhooks` permission's; the
+        plan, rescheduling and legal settings `settings`."""
+        action = request.POST.get("action")
+        if request.method == "POST" and action in WEBHOOK_ACTIONS:
+            return "webhooks"
+        return super().needed_permission(request)
+
     template_name = "merchants/dashboard/settings.html"
 
     def get(self, request):
@@ -309,6 +325,8 @@ class SettingsView(MerchantLoginRequiredMixin, View):
     name="dispatch",
 )
 class PasswordChangeView(MerchantLoginRequiredMixin, FormPage):
+    permission = "view"
+
     template_name = "merchants/dashboard/password_change.html"
 
     def form(self, data=None):

@@ -123,6 +123,8 @@ def wallet_rows(merchant, transactions, refunds) -> list[tuple]:
 
 
 class WalletView(MerchantLoginRequiredMixin, View):
+    permission = "wallet"
+
     def get(self, request):
         merchant = request.merchant
         balances = ledger_selectors.wallet_balances(merchant)
@@ -174,6 +176,9 @@ class WalletView(MerchantLoginRequiredMixin, View):
 
 
 class PayoutAccountView(MerchantLoginRequiredMixin, View):
+    permission = "wallet"
+    change_permission = "payout_account"
+
     template_name = "payments/dashboard/payout_account.html"
 
     def get(self, request):
@@ -247,6 +252,8 @@ class PayoutAccountView(MerchantLoginRequiredMixin, View):
 
 
 class WalletTransactionsCsv(MerchantLoginRequiredMixin, View):
+    permission = "wallet"
+
     def get(self, request):
         merchant = request.merchant
         return csv_response(
@@ -258,6 +265,8 @@ class WalletTransactionsCsv(MerchantLoginRequiredMixin, View):
 
 
 class RefundsCsv(MerchantLoginRequiredMixin, View):
+    permission = "wallet"
+
     def get(self, request):
         merchant = request.merchant
         return csv_response(
@@ -268,6 +277,8 @@ class RefundsCsv(MerchantLoginRequiredMixin, View):
 
 
 class PayoutsCsv(MerchantLoginRequiredMixin, View):
+    permission = "wallet"
+
     def get(self, request):
         merchant = request.merchant
         return csv_response(
@@ -279,6 +290,8 @@ class PayoutsCsv(MerchantLoginRequiredMixin, View):
 
 
 class PayoutSettlementCsv(MerchantLoginRequiredMixin, View):
+    permission = "wallet"
+
     def get(self, request, payout_id):
         merchant = request.merchant
         payout = payout_selectors.payout_of(merchant, payout_id)

@@ -6,6 +6,7 @@ from config.api.pagination import paginate
 from config.api.permissions import accepts
 from config.exports import csv_response
 from merchants.authentication import resolve_merchant
+from merchants.team.permissions import role_needs
 
 from . import selectors
 from .exports import WALLET_TRANSACTIONS
@@ -18,7 +19,7 @@ class WalletApi(CsvListApi):
     (`total` counts them all, from the kept count: docs/wallet.md);
     `?format=csv` streams every transaction."""
 
-    permission_classes = [accepts("api_key", "merchant_jwt")]
+    permission_classes = [accepts("api_key", "merchant_jwt"), role_needs("wallet")]
 
     def get(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)

@@ -11,6 +11,7 @@ from config.api.pagination import paginate
 from config.api.permissions import accepts
 from config.exports import csv_or_page, csv_response
 from merchants.authentication import resolve_merchant
+from merchants.team.permissions import role_needs
 
 from . import exports, selectors, services
 from .serializers import (
@@ -26,7 +27,7 @@ class PayoutAccountApi(APIView):
     the bank account payouts go to; its holder's name is resolved by the
     processor."""
 
-    permission_classes = [accepts("merchant_jwt")]
+    permission_classes = [accepts("merchant_jwt"), role_needs("payout_account")]
 
     def put(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
@@ -39,7 +40,7 @@ class PayoutListApi(CsvListApi):
     """`GET /merchant/{merchant_id}/payouts`: the merchant's payouts, newest
     first, paginated; `?format=csv` (or `Accept: text/csv`) streams them all."""
 
-    permission_classes = [accepts("api_key", "merchant_jwt")]
+    permission_classes = [accepts("api_key", "merchant_jwt"), role_needs("wallet")]
 
     def get(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
@@ -58,7 +59,7 @@ class PayoutSettlementApi(CsvListApi):
     line the payout paid out, with its order; the lines' `net` add up to the
     payout's amount. Paginated; `?format=csv` streams them all."""
 
-    permission_classes = [accepts("api_key", "merchant_jwt")]
+    permission_classes = [accepts("api_key", "merchant_jwt"), role_needs("wallet")]
 
     def get(self, request, merchant_id, payout_id):
         merchant = resolve_merchant(request, merchant_id)

@@ -47,6 +47,9 @@ class DeliveryLogView(MerchantLoginRequiredMixin, View):
     """GET: the log with its filters. POST: send a test event to the saved URL,
     signed with the saved secret, and show the result above the log."""
 
+    permission = "events"
+    change_permission = "webhooks"
+
     template_name = "webhooks/dashboard/log.html"
 
     def get(self, request):
@@ -103,6 +106,8 @@ class DeliveryLogView(MerchantLoginRequiredMixin, View):
 
 
 class EventDetailView(MerchantLoginRequiredMixin, View):
+    permission = "events"
+
     def get(self, request, event_id):
         event = dashboard_selectors.event_with_attempts(
             merchant=request.merchant, event_id=event_id
@@ -125,6 +130,8 @@ class AttemptRedirectView(MerchantLoginRequiredMixin, View):
     ids of endpoint 23's items open here); a test's line in the log's recent
     tests (its event is not stored)."""
 
+    permission = "events"
+
     def get(self, request, attempt_id):
         attempt = dashboard_selectors.attempt_of_merchant(
             merchant=request.merchant, attempt_id=attempt_id
@@ -140,6 +147,8 @@ class AttemptRedirectView(MerchantLoginRequiredMixin, View):
 class EventReplayView(MerchantLoginRequiredMixin, View):
     """POST: send the event again now (endpoint 22's service), then back to where
     the button was, with the outcome as a message."""
+
+    permission = "webhooks"
 
     http_method_names = ["post"]
 
@@ -163,6 +172,8 @@ class EventReplayView(MerchantLoginRequiredMixin, View):
 
 class DeliveryLogCsv(MerchantLoginRequiredMixin, View):
     """The delivery log as CSV (DESIGN section 16), with the page's filters."""
+
+    permission = "events"
 
     def get(self, request):
         form = DeliveryLogFilterForm(request.GET)
