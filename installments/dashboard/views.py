@@ -24,6 +24,8 @@ from config.money import format_kobo
 from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
+from merchants.errors import RefundOverLimit
+from merchants.team.services import check_refund_limit
 
 from ..agreements import selectors as agreement_selectors
 from ..agreements.errors import AgreementNotFound
@@ -197,8 +199,9 @@ class PlanRefundView(MerchantLoginRequiredMixin, View):
             return self.render(request, plan, form, status=400)
         amount, reason = form.cleaned_data["amount"], form.cleaned_data["reason"]
         try:
+            check_refund_limit(request.member, amount)
             preview = dashboard_selectors.refund_preview_lines(plan, amount)
-        except (RefundExceedsRefundable, PlanBusy) as error:
+        except (RefundExceedsRefundable, PlanBusy, RefundOverLimit) as error:
             return self.render(
                 request,
                 plan,
@@ -222,13 +225,14 @@ class PlanRefundView(MerchantLoginRequiredMixin, View):
             )
         amount, reason = confirm.cleaned_data["amount"], confirm.cleaned_data["reason"]
         try:
+            check_refund_limit(request.member, amount)
             answer = refund_create(
                 plan=plan,
                 amount=amount,
                 reason=reason,
                 idempotency_key=confirm.cleaned_data["key"],
             )
-        except (RefundExceedsRefundable, PlanBusy) as error:
+        except (RefundExceedsRefundable, PlanBusy, RefundOverLimit) as error:
             form = RefundForm(
                 initial={"amount": format_kobo(amount, plan.currency), "reason": reason}
             )

@@ -6,7 +6,7 @@ URL namespace (DESIGN section 1).
 
 from django.urls import path
 
-from . import views
+from . import team, views
 
 app_name = "merchants_dashboard"
 
@@ -18,6 +18,10 @@ urlpatterns = [
     path("logout/", views.SignOutView.as_view(), name="logout"),
     path("keys/", views.ApiKeysView.as_view(), name="keys"),
     path("settings/", views.SettingsView.as_view(), name="settings"),
+    path("team/", team.TeamView.as_view(), name="team"),
+    path(
+        "invitation/<str:token>/", team.InvitationView.as_view(), name="invitation"
+    ),
     path("password/", views.PasswordChangeView.as_view(), name="password-change"),
     path(
         "password-reset/",

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from config.accounts import AccountKind
 from config.api.passwords import validate_new_password
+from config.money import format_kobo
 
 from .. import emails
 from ..errors import (
@@ -25,6 +26,7 @@ from ..errors import (
     InvitationInvalid,
     LastOwner,
     MemberAlreadyExists,
+    RefundOverLimit,
 )
 from ..models import Merchant
 from . import selectors
@@ -43,6 +45,20 @@ def require(member: Member | None, permission: str) -> None:
         raise ForbiddenForRole(
             f"Your role ({member.role}) does not allow this: it needs the "
             f"'{permission}' permission (see the team guide)."
+        )
+
+
+def check_refund_limit(member: Member | None, amount: int) -> None:
+    """RefundOverLimit when `amount` (kobo) is over what one refund of this
+    member may give back: a support member's own limit (none set: nothing)."""
+    if member is None or member.role not in LIMITED_REFUNDS:
+        return
+    limit = member.refund_limit or 0
+    if amount > limit:
+        raise RefundOverLimit(
+            f"This refund of {format_kobo(amount)} is more than your refund limit "
+            f"of {format_kobo(limit)}. An owner or an admin of your team can make "
+            "it, or raise your limit."
         )
 
 
