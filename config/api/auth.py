@@ -92,7 +92,8 @@ def _refuse_if_revoked(token: Token, account: Account, kind: str) -> None:
     if token.get(CLAIM_CREDENTIAL_VERSION, 0) != account.credential_version:
         raise exceptions.AuthenticationFailed(
             f"The {kind} token was revoked: the account's password changed after "
-            "it was issued. Sign in again."
+            "it was issued (or, for a member of a merchant's team, their role). "
+            "Sign in again."
         )
 
 
