@@ -11,11 +11,22 @@ from config.admin import ReadOnlyAdminMixin
 
 from . import services
 from .models import ApiKey, Merchant
+from .team.models import Member
 
 
 class ApiKeyInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = ApiKey
     fields = ("name", "masked_prefix", "created_at", "revoked_at")
+    readonly_fields = fields
+    show_change_link = False
+
+
+class MemberInline(ReadOnlyAdminMixin, admin.TabularInline):
+    """The team, read only: members manage themselves on the dashboard. No
+    password hash or second-factor secret is shown."""
+
+    model = Member
+    fields = ("email", "role", "refund_limit", "status", "created_at", "removed_at")
     readonly_fields = fields
     show_change_link = False
 
@@ -118,7 +129,7 @@ class MerchantAdmin(admin.ModelAdmin):
         "updated_at",
     )
     # No key material or webhook secret is ever shown (DESIGN section 12).
-    exclude = ("password", "webhook_secret")
+    exclude = ("webhook_secret",)
     fieldsets = (
         (
             "Account",
@@ -164,7 +175,7 @@ class MerchantAdmin(admin.ModelAdmin):
             },
         ),
     )
-    inlines = [ApiKeyInline]
+    inlines = [MemberInline, ApiKeyInline]
     actions = [approve, enable_api_access, disable_api_access, suspend]
     list_per_page = 50
     ordering = ("-created_at",)
