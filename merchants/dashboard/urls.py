@@ -19,9 +19,7 @@ urlpatterns = [
     path("keys/", views.ApiKeysView.as_view(), name="keys"),
     path("settings/", views.SettingsView.as_view(), name="settings"),
     path("team/", team.TeamView.as_view(), name="team"),
-    path(
-        "invitation/<str:token>/", team.InvitationView.as_view(), name="invitation"
-    ),
+    path("invitation/<str:token>/", team.InvitationView.as_view(), name="invitation"),
     path("password/", views.PasswordChangeView.as_view(), name="password-change"),
     path(
         "password-reset/",

@@ -82,6 +82,14 @@ def _locked(member: Member) -> Member:
     )
 
 
+def _team_locked(member: Member) -> Member:
+    """For a change of the team (a role, a removal): the merchant's row first,
+    the team's one lock, so two owners demoting each other at once take turns
+    (and the second finds no other owner) instead of deadlocking."""
+    Merchant.objects.select_for_update().filter(pk=member.merchant_id).first()
+    return _locked(member)
+
+
 def member_set_password(*, member: Member, password: str) -> Member:
     """Store a new password (the caller ran Django's validators): every session
     and token of the member issued before ends."""
@@ -101,7 +109,13 @@ def invitation_link(token: str) -> str:
     return f"{settings.BASE_URL}{path}"
 
 
-def _check_role_change(by: Member, role: str, *, current: str | None = None) -> None:
+def _check_role_change(
+    by: Member, role: str, *, current: str | None = None, merchant_id=None
+) -> None:
+    """`by` may give `role` (replacing `current`) to a member of `merchant_id`
+    (None: their own team's)."""
+    if merchant_id is not None and merchant_id != by.merchant_id:
+        raise ForbiddenForRole("This member is not in your team.")
     require(by, "members")
     if Role.OWNER in (role, current):
         require(by, "ownership")
@@ -185,22 +199,18 @@ def invitation_accept(*, token: str, password: str) -> Member:
 
 
 def invitation_revoke(*, by: Member, invitation: Invitation) -> None:
-    _check_role_change(by, invitation.role)
+    _check_role_change(by, invitation.role, merchant_id=invitation.merchant_id)
     Invitation.objects.filter(pk=invitation.pk, accepted_at__isnull=True).update(
         revoked_at=timezone.now()
     )
 
 
 def _keeps_an_owner(member: Member) -> None:
-    others = (
-        Member.objects.filter(
-            merchant_id=member.merchant_id,
-            role=Role.OWNER,
-            status=Member.Status.ACTIVE,
-        )
-        .exclude(pk=member.pk)
-        .select_for_update()
-    )
+    others = Member.objects.filter(
+        merchant_id=member.merchant_id,
+        role=Role.OWNER,
+        status=Member.Status.ACTIVE,
+    ).exclude(pk=member.pk)
     if not others.exists():
         raise LastOwner()
 
@@ -209,9 +219,9 @@ def member_change_role(
     *, by: Member, member: Member, role: str, refund_limit: int | None = None
 ) -> Member:
     """A new role (and refund limit): the member's sessions and tokens end."""
-    _check_role_change(by, role, current=member.role)
+    _check_role_change(by, role, current=member.role, merchant_id=member.merchant_id)
     with transaction.atomic():
-        member = _locked(member)
+        member = _team_locked(member)
         if member.role == Role.OWNER and role != Role.OWNER:
             _keeps_an_owner(member)
         member.role = role
@@ -225,9 +235,11 @@ def member_change_role(
 
 def member_remove(*, by: Member, member: Member) -> Member:
     """The member signs in no more: sessions and tokens end at once."""
-    _check_role_change(by, member.role, current=member.role)
+    _check_role_change(
+        by, member.role, current=member.role, merchant_id=member.merchant_id
+    )
     with transaction.atomic():
-        member = _locked(member)
+        member = _team_locked(member)
         if not member.is_active:
             return member
         if member.role == Role.OWNER:
