@@ -138,7 +138,7 @@ def forbidden_page(request, member: Member, permission: str | None):
     roles = roles_with(permission) if permission in PERMISSIONS else []
     return TemplateResponse(
         request,
-        "dashboard/forbidden.html",
+        "merchants/dashboard/forbidden.html",
         {
             "role": member.role,
             "permission": PERMISSIONS.get(permission, ""),

@@ -6,7 +6,7 @@ URL namespace (DESIGN section 1).
 
 from django.urls import path
 
-from . import team, views
+from . import passwords, team, views
 
 app_name = "merchants_dashboard"
 
@@ -20,20 +20,20 @@ urlpatterns = [
     path("settings/", views.SettingsView.as_view(), name="settings"),
     path("team/", team.TeamView.as_view(), name="team"),
     path("invitation/<str:token>/", team.InvitationView.as_view(), name="invitation"),
-    path("password/", views.PasswordChangeView.as_view(), name="password-change"),
+    path("password/", passwords.PasswordChangeView.as_view(), name="password-change"),
     path(
         "password-reset/",
-        views.PasswordResetRequestView.as_view(),
+        passwords.PasswordResetRequestView.as_view(),
         name="password-reset",
     ),
     path(
         "password-reset/sent/",
-        views.PasswordResetSentView.as_view(),
+        passwords.PasswordResetSentView.as_view(),
         name="password-reset-sent",
     ),
     path(
         "password-reset/<str:member_id>/<str:token>/",
-        views.PasswordResetConfirmView.as_view(),
+        passwords.PasswordResetConfirmView.as_view(),
         name="password-reset-confirm",
     ),
 ]

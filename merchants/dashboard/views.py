@@ -1,4 +1,4 @@
-"""Dashboard pages of `merchants`: sign-up, sign-in, password, overview, API keys,
+"""Dashboard pages of `merchants`: sign-up, sign-in, overview, API keys,
 settings.
 
 HTTP in/out only: each view validates a form, calls one service, renders. Every
@@ -27,14 +27,10 @@ from .. import selectors, services
 from ..errors import ApiAccessDisabled, MerchantNotActive
 from ..models import Merchant
 from ..services import WEBHOOK_SECRET_PREFIX
-from ..team import selectors as team_selectors
-from ..team import services as team_services
-from ..tokens import password_reset_tokens
 from .auth import (
     MerchantLoginRequiredMixin,
     dashboard_sign_in,
     dashboard_sign_out,
-    keep_session_after_password_change,
     safe_next_url,
     session_merchant,
 )
@@ -42,11 +38,8 @@ from .forms import (
     SETTINGS_FORMS,
     ApiKeyForm,
     LegalSettingsForm,
-    PasswordChangeForm,
-    PasswordResetRequestForm,
     PlanSettingsForm,
     RescheduleSettingsForm,
-    SetPasswordForm,
     SignInForm,
     SignUpForm,
     WebhookUrlForm,
@@ -316,101 +309,3 @@ class SettingsView(MerchantLoginRequiredMixin, View):
             },
             status=status,
         )
-
-
-@method_decorator(
-    sensitive_post_parameters(
-        "current_password", "new_password", "new_password_confirm"
-    ),
-    name="dispatch",
-)
-class PasswordChangeView(MerchantLoginRequiredMixin, FormPage):
-    permission = "view"
-
-    template_name = "merchants/dashboard/password_change.html"
-
-    def form(self, data=None):
-        return PasswordChangeForm(self.request.member, data)
-
-    def submitted(self, request, form):
-        member = team_services.member_set_password(
-            member=request.member, password=form.cleaned_data["new_password"]
-        )
-        keep_session_after_password_change(request, member)
-        messages.success(
-            request,
-            "Password changed. Every other browser signed in to your dashboard has "
-            "been signed out.",
-        )
-        return see_other(_url("overview"))
-
-
-@method_decorator(never_cache, name="dispatch")
-class PasswordResetRequestView(FormPage):
-    template_name = "merchants/dashboard/password_reset_request.html"
-
-    def form(self, data=None):
-        return PasswordResetRequestForm(data)
-
-    def submitted(self, request, form):
-        services.merchant_password_reset_send(email=form.cleaned_data["email"])
-        return see_other(_url("password-reset-sent"))
-
-
-class PasswordResetSentView(View):
-    def get(self, request):
-        return TemplateResponse(
-            request, "merchants/dashboard/password_reset_sent.html", {}
-        )
-
-
-RESET_SESSION_TOKEN = "_dashboard_password_reset_token"
-RESET_URL_TOKEN = "set-password"
-
-
-@method_decorator(
-    [never_cache, sensitive_post_parameters("new_password", "new_password_confirm")],
-    name="dispatch",
-)
-class PasswordResetConfirmView(FormPage):
-    """Django's pattern: the token from the e-mail moves into the session and the
-    browser is sent to a URL without it, so it cannot leak through the Referer
-    header of anything the page loads."""
-
-    template_name = "merchants/dashboard/password_reset_confirm.html"
-
-    def dispatch(self, request, member_id, token):
-        member = team_selectors.member_by_public_id(member_id)
-        if token == RESET_URL_TOKEN:
-            token = request.session.get(RESET_SESSION_TOKEN, "")
-            valid = member is not None and password_reset_tokens.check_token(
-                member, token
-            )
-        else:
-            if member is not None and password_reset_tokens.check_token(member, token):
-                request.session[RESET_SESSION_TOKEN] = token
-                return redirect(
-                    _url(
-                        "password-reset-confirm",
-                        member_id=member_id,
-                        token=RESET_URL_TOKEN,
-                    )
-                )
-            valid = False
-        if not valid:
-            return TemplateResponse(
-                request, self.template_name, {"invalid": True}, status=400
-            )
-        self.member = member
-        return super().dispatch(request)
-
-    def form(self, data=None):
-        return SetPasswordForm(self.member, data)
-
-    def submitted(self, request, form):
-        team_services.member_set_password(
-            member=self.member, password=form.cleaned_data["new_password"]
-        )
-        request.session.pop(RESET_SESSION_TOKEN, None)
-        messages.success(request, "Your password is reset. Sign in with it now.")
-        return see_other(_url("login"))

@@ -21,7 +21,7 @@ from merchants.team.roles import PERMISSIONS, Role, may
 from .team import signed_in, team_of
 
 pytestmark = pytest.mark.django_db
-FORBIDDEN = "dashboard/forbidden.html"
+FORBIDDEN = "merchants/dashboard/forbidden.html"
 
 
 def dashboard_pages() -> dict[str, type]:
