@@ -270,3 +270,7 @@ class ApiKey(models.Model):
     @property
     def masked_prefix(self) -> str:
         return f"{API_KEY_PREFIX}{self.display_prefix}..."
+
+
+# The audit log's model lives in its subpackage; listed here for Django.
+from .audit.models import AuditEntry  # noqa: E402, F401
