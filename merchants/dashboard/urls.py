@@ -6,7 +6,7 @@ URL namespace (DESIGN section 1).
 
 from django.urls import path
 
-from . import views
+from . import passwords, views
 
 app_name = "merchants_dashboard"
 
@@ -18,20 +18,20 @@ urlpatterns = [
     path("logout/", views.SignOutView.as_view(), name="logout"),
     path("keys/", views.ApiKeysView.as_view(), name="keys"),
     path("settings/", views.SettingsView.as_view(), name="settings"),
-    path("password/", views.PasswordChangeView.as_view(), name="password-change"),
+    path("password/", passwords.PasswordChangeView.as_view(), name="password-change"),
     path(
         "password-reset/",
-        views.PasswordResetRequestView.as_view(),
+        passwords.PasswordResetRequestView.as_view(),
         name="password-reset",
     ),
     path(
         "password-reset/sent/",
-        views.PasswordResetSentView.as_view(),
+        passwords.PasswordResetSentView.as_view(),
         name="password-reset-sent",
     ),
     path(
         "password-reset/<str:merchant_id>/<str:token>/",
-        views.PasswordResetConfirmView.as_view(),
+        passwords.PasswordResetConfirmView.as_view(),
         name="password-reset-confirm",
     ),
 ]

@@ -1,5 +1,5 @@
-"""Dashboard pages of `merchants`: sign-up, sign-in, password, overview, API keys,
-settings.
+"""Dashboard pages of `merchants`: sign-up, sign-in, overview, API keys,
+settings (the password's pages are in passwords.py).
 
 HTTP in/out only: each view validates a form, calls one service, renders. Every
 page reads and writes the signed-in merchant (`request.merchant`) and nothing else.
@@ -29,12 +29,10 @@ from ..audit.services import audit_record
 from ..errors import ApiAccessDisabled, MerchantNotActive
 from ..models import Merchant
 from ..services import WEBHOOK_SECRET_PREFIX
-from ..tokens import password_reset_tokens
 from .auth import (
     MerchantLoginRequiredMixin,
     dashboard_sign_in,
     dashboard_sign_out,
-    keep_session_after_password_change,
     safe_next_url,
     session_merchant,
 )
@@ -42,11 +40,8 @@ from .forms import (
     SETTINGS_FORMS,
     ApiKeyForm,
     LegalSettingsForm,
-    PasswordChangeForm,
-    PasswordResetRequestForm,
     PlanSettingsForm,
     RescheduleSettingsForm,
-    SetPasswordForm,
     SignInForm,
     SignUpForm,
     WebhookUrlForm,
@@ -318,106 +313,3 @@ class SettingsView(MerchantLoginRequiredMixin, View):
             },
             status=status,
         )
-
-
-@method_decorator(
-    sensitive_post_parameters(
-        "current_password", "new_password", "new_password_confirm"
-    ),
-    name="dispatch",
-)
-class PasswordChangeView(MerchantLoginRequiredMixin, FormPage):
-    template_name = "merchants/dashboard/password_change.html"
-
-    def form(self, data=None):
-        return PasswordChangeForm(self.request.merchant, data)
-
-    def submitted(self, request, form):
-        merchant = services.merchant_set_password(
-            merchant=request.merchant,
-            password=form.cleaned_data["new_password"],
-            actor=actor_from_request(request),
-        )
-        keep_session_after_password_change(request, merchant)
-        messages.success(
-            request,
-            "Password changed. Every other browser signed in to your dashboard has "
-            "been signed out.",
-        )
-        return see_other(_url("overview"))
-
-
-@method_decorator(never_cache, name="dispatch")
-class PasswordResetRequestView(FormPage):
-    template_name = "merchants/dashboard/password_reset_request.html"
-
-    def form(self, data=None):
-        return PasswordResetRequestForm(data)
-
-    def submitted(self, request, form):
-        services.merchant_password_reset_send(email=form.cleaned_data["email"])
-        return see_other(_url("password-reset-sent"))
-
-
-class PasswordResetSentView(View):
-    def get(self, request):
-        return TemplateResponse(
-            request, "merchants/dashboard/password_reset_sent.html", {}
-        )
-
-
-RESET_SESSION_TOKEN = "_dashboard_password_reset_token"
-RESET_URL_TOKEN = "set-password"
-
-
-@method_decorator(
-    [never_cache, sensitive_post_parameters("new_password", "new_password_confirm")],
-    name="dispatch",
-)
-class PasswordResetConfirmView(FormPage):
-    """Django's pattern: the token from the e-mail moves into the session and the
-    browser is sent to a URL without it, so it cannot leak through the Referer
-    header of anything the page loads."""
-
-    template_name = "merchants/dashboard/password_reset_confirm.html"
-
-    def dispatch(self, request, merchant_id, token):
-        merchant = selectors.merchant_by_public_id(merchant_id)
-        if token == RESET_URL_TOKEN:
-            token = request.session.get(RESET_SESSION_TOKEN, "")
-            valid = merchant is not None and password_reset_tokens.check_token(
-                merchant, token
-            )
-        else:
-            if merchant is not None and password_reset_tokens.check_token(
-                merchant, token
-            ):
-                request.session[RESET_SESSION_TOKEN] = token
-                return redirect(
-                    _url(
-                        "password-reset-confirm",
-                        merchant_id=merchant_id,
-                        token=RESET_URL_TOKEN,
-                    )
-                )
-            valid = False
-        if not valid:
-            return TemplateResponse(
-                request, self.template_name, {"invalid": True}, status=400
-            )
-        self.merchant = merchant
-        return super().dispatch(request)
-
-    def form(self, data=None):
-        return SetPasswordForm(self.merchant, data)
-
-    def submitted(self, request, form):
-        services.merchant_set_password(
-            merchant=self.merchant,
-            password=form.cleaned_data["new_password"],
-            actor=merchant_actor(self.merchant, request),
-            reset=True,
-        )
-        request.session.pop(RESET_SESSION_TOKEN, None)
-        messages.success(request, "Your password is reset. Sign in with it now.")
-        return see_other(_url("login"))

@@ -192,6 +192,7 @@ ROUTES: dict[str, Route] = {
     ),
     # Disputes: the merchant's own, by API key or merchant JWT.
     "/api/v1/disputes": Route(("api_key", "merchant_jwt"), owned=False),
+    "/api/v1/audit-log": Route(("api_key", "merchant_jwt"), owned=False),
     "/api/v1/disputes/{dispute_id}": Route(
         ("api_key", "merchant_jwt"),
         params=lambda w: {"dispute_id": w.dispute.public_id},
