@@ -3,6 +3,7 @@ which the schema generator discovers)."""
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 
+from config.api.request_fields import CONTROL, text_pattern
 from config.api.schema import (
     CSV_FORMAT,
     PAGINATION,
@@ -49,10 +50,8 @@ AUDIT_ENTRY = component(
     ),
 )
 
-_MOMENT = string(
-    "A date (YYYY-MM-DD, from the start of that day in Lagos) or an ISO 8601 "
-    "date and time with its offset."
-)
+# A date (the start of that day in Lagos) or a date and time with its offset.
+_MOMENT = {"anyOf": [string(format="date"), string(format="date-time")]}
 
 extend_schema_view(
     get=extend_schema(
@@ -69,11 +68,21 @@ extend_schema_view(
             ),
             OpenApiParameter(
                 "actor",
-                string(maxLength=254),
+                string(pattern=text_pattern(refused=CONTROL, max_length=254)),
                 description="Only this actor: its id or its e-mail.",
             ),
-            OpenApiParameter("since", _MOMENT, description="From this moment on."),
-            OpenApiParameter("until", _MOMENT, description="Before this moment."),
+            OpenApiParameter(
+                "since",
+                _MOMENT,
+                description="From this moment on: a date (`2026-05-01`, from the "
+                "start of that day in Lagos) or an ISO 8601 date and time with its "
+                "offset (`2026-05-01T09:00:00Z`).",
+            ),
+            OpenApiParameter(
+                "until",
+                _MOMENT,
+                description="Before this moment, written alike.",
+            ),
             *PAGINATION,
             CSV_FORMAT,
         ],

@@ -22,8 +22,8 @@ def audit_entries(
         rows = rows.filter(action=action)
     if actor:
         rows = rows.filter(Q(actor_id=actor) | Q(actor_label__iexact=actor))
-    if since is not None:
+    if since:
         rows = rows.filter(created_at__gte=since)
-    if until is not None:
+    if until:
         rows = rows.filter(created_at__lt=until)
     return rows.order_by("-created_at", "-id")

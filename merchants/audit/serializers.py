@@ -43,6 +43,7 @@ class AuditListQuery(serializers.Serializer):
     )
     actor = serializers.CharField(
         required=False,
+        allow_blank=True,
         max_length=ACTOR_MAX_LENGTH,
         validators=[no_control_characters],
     )
@@ -54,12 +55,6 @@ class AuditListQuery(serializers.Serializer):
 
     def validate_until(self, value: str) -> datetime:
         return parse_moment(value)
-
-    def validate(self, attrs):
-        since, until = attrs.get("since"), attrs.get("until")
-        if since and until and since >= until:
-            raise serializers.ValidationError({"until": ["Must be after since."]})
-        return attrs
 
 
 def audit_entry_output(entry: AuditEntry) -> dict:

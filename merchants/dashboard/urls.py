@@ -6,6 +6,7 @@ URL namespace (DESIGN section 1).
 
 from django.urls import path
 
+from ..audit import dashboard as audit
 from . import passwords, views
 
 app_name = "merchants_dashboard"
@@ -18,6 +19,8 @@ urlpatterns = [
     path("logout/", views.SignOutView.as_view(), name="logout"),
     path("keys/", views.ApiKeysView.as_view(), name="keys"),
     path("settings/", views.SettingsView.as_view(), name="settings"),
+    path("audit-log/", audit.AuditLogView.as_view(), name="audit-log"),
+    path("audit-log.csv", audit.AuditLogCsv.as_view(), name="audit-log-csv"),
     path("password/", passwords.PasswordChangeView.as_view(), name="password-change"),
     path(
         "password-reset/",
