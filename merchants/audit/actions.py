@@ -19,6 +19,10 @@ ACTIONS: dict[str, str] = {
     "merchant.api_access_disabled": "Staff disabled API access.",
     "merchant.rate_plan_changed": "Staff changed the account's rate plan.",
     "merchant.updated_by_staff": "Staff edited the account's details.",
+    "payment_link.created": "Created a payment link.",
+    "payment_link.activated": "Turned a payment link on.",
+    "payment_link.deactivated": "Turned a payment link off.",
+    "plan.cancelled": "Cancelled a payment plan.",
 }
 
 # Fields whose values never reach a row: a change of one is "(changed)".

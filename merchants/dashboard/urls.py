@@ -6,8 +6,7 @@ URL namespace (DESIGN section 1).
 
 from django.urls import path
 
-from ..audit import dashboard as audit
-from . import passwords, views
+from . import audit, passwords, views
 
 app_name = "merchants_dashboard"
 

@@ -18,6 +18,7 @@ from merchants.tokens import password_reset_link
 from ..conftest import MerchantWithKey, bearer, merchant_jwt
 from ..dashboards import sign_in
 from ..factories import PASSWORD, MerchantFactory
+from ..installments.conftest import make_active_plan
 
 NEW_PASSWORD = "Another-Sturdy-Passw0rd-7"
 WEBHOOK_SECRET = "whsec_typed_by_the_merchant_0123456789"
@@ -221,6 +222,52 @@ def merchant_updated_by_staff(s):
     return _admin_change(s, business_name="Renamed By Staff Ltd")
 
 
+def _key_actor(s) -> tuple[str, str]:
+    key = s.merchant.api_keys.get(revoked_at__isnull=True)
+    return ("api_key", key.masked_prefix)
+
+
+def _link(s, **body) -> str:
+    body = {"merchant_id": s.merchant.public_id, "title": "Chair", **body}
+    body.setdefault("amount", 4_500_000)
+    body.setdefault("currency", "NGN")
+    response = s.api.post(
+        "/api/v1/payment-links", body, format="json", **s.owner.headers
+    )
+    return _ok(response, 201).json()["data"]["id"]
+
+
+def _toggle(s, link_id: str, is_active: bool):
+    url = f"/api/v1/payment-links/{link_id}/toggle"
+    body = {"is_active": is_active}
+    _ok(s.api.patch(url, body, format="json", **s.owner.headers), 200)
+
+
+def payment_link_created(s):
+    _link(s)
+    return _key_actor(s)
+
+
+def payment_link_deactivated(s):
+    _toggle(s, _link(s), False)
+    return _key_actor(s)
+
+
+def payment_link_activated(s):
+    link_id = _link(s)
+    _toggle(s, link_id, False)
+    _toggle(s, link_id, True)
+    return _key_actor(s)
+
+
+def plan_cancelled(s):
+    setup = make_active_plan(owner=s.owner, email="audit@mail.example.com")
+    url = f"/api/v1/payment-plans/{setup.plan.public_id}/cancel"
+    body = {"reason": "Out of stock"}
+    _ok(s.api.post(url, body, format="json", **s.owner.headers), 200)
+    return _key_actor(s)
+
+
 PERFORMERS: dict[str, Callable[[Setting], tuple[str, str]]] = {
     "signed_in": signed_in,
     "password.changed": password_changed,
@@ -238,4 +285,8 @@ PERFORMERS: dict[str, Callable[[Setting], tuple[str, str]]] = {
     "merchant.api_access_disabled": merchant_api_access_disabled,
     "merchant.rate_plan_changed": merchant_rate_plan_changed,
     "merchant.updated_by_staff": merchant_updated_by_staff,
+    "payment_link.created": payment_link_created,
+    "payment_link.activated": payment_link_activated,
+    "payment_link.deactivated": payment_link_deactivated,
+    "plan.cancelled": plan_cancelled,
 }

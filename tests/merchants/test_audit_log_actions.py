@@ -36,11 +36,14 @@ def test_each_action_writes_exactly_one_row_with_its_actor(
 
 
 # One merchant through every action: its own changes first, then the password
-# (the API login needs the first one), then staff's (suspension last).
+# (the API login needs the first one) and the key's rotation (the others use
+# the key), then staff's (suspension last).
+LATE = ("password.", "merchant.", "api_key.rotated")
 SCAN_ORDER = [
-    *(a for a in PERFORMERS if not a.startswith(("password.", "merchant."))),
+    *(a for a in PERFORMERS if not a.startswith(LATE)),
     "password.changed",
     "password.reset",
+    "api_key.rotated",
     *(a for a in PERFORMERS if a.startswith("merchant.") and a != "merchant.suspended"),
     "merchant.suspended",
 ]

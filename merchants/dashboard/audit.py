@@ -1,5 +1,5 @@
 """The dashboard's audit log page, `/dashboard/audit-log/`, and its CSV download
-with the page's filters (routed by merchants/dashboard/urls.py)."""
+with the page's filters, over merchants/audit/."""
 
 from datetime import datetime, time, timedelta
 
@@ -12,11 +12,11 @@ from config.text import no_control_characters
 from config.web.forms import FilterForm
 from config.web.pager import page_of, query_without
 
-from ..dashboard.auth import MerchantLoginRequiredMixin
-from . import selectors
-from .actions import ACTIONS
-from .exports import AUDIT_LOG, audit_csv_row
-from .serializers import ACTOR_MAX_LENGTH, LAGOS
+from ..audit import selectors
+from ..audit.actions import ACTIONS
+from ..audit.exports import AUDIT_LOG, audit_csv_row
+from ..audit.serializers import ACTOR_MAX_LENGTH, LAGOS
+from .auth import MerchantLoginRequiredMixin
 
 PAGE_SIZE = 25
 
