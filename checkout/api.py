@@ -11,6 +11,7 @@ from config.api.permissions import accepts, credential_kind
 from installments.plans.rules import NEW_CUSTOMER_SCORE
 from installments.plans.serializers import plan_output
 from merchants import selectors as merchant_selectors
+from merchants.audit.actors import actor_from_request
 from merchants.authentication import resolve_merchant
 from merchants.errors import MerchantNotActive, MerchantNotFound
 from payments.customers import selectors as customer_selectors
@@ -170,7 +171,9 @@ class PaymentLinkCreateApi(APIView):
     def post(self, request):
         fields = PaymentLinkCreateInput.validated(request.data)
         merchant = resolve_merchant(request, fields.pop("merchant_id"))
-        link = services.payment_link_create(merchant=merchant, **fields)
+        link = services.payment_link_create(
+            merchant=merchant, **fields, actor=actor_from_request(request)
+        )
         return responses.created(payment_link_output(link))
 
 
@@ -201,5 +204,6 @@ class PaymentLinkToggleApi(APIView):
             merchant=merchant,
             link_id=link_id,
             is_active=values["is_active"],
+            actor=actor_from_request(request),
         )
         return responses.ok(payment_link_output(link))

@@ -265,6 +265,11 @@ if REMINDER_DAYS_BEFORE < 1:
 RECORDS_RETENTION_YEARS = env.int("RECORDS_RETENTION_YEARS", default=6)
 if RECORDS_RETENTION_YEARS < 1:
     raise ImproperlyConfigured("RECORDS_RETENTION_YEARS must be 1 or more.")
+# The merchant audit log (DESIGN 20): rows older than this many days are
+# removed by the daily records purge (merchants/audit/services.py).
+AUDIT_RETENTION_DAYS = env.int("AUDIT_RETENTION_DAYS", default=730)
+if AUDIT_RETENTION_DAYS < 1:
+    raise ImproperlyConfigured("AUDIT_RETENTION_DAYS must be 1 or more.")
 
 # Request bodies over 1 MiB get 413 (DESIGN section 4).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024

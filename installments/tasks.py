@@ -4,6 +4,8 @@ import logging
 
 from django_q.tasks import async_task
 
+from merchants.audit.services import audit_retention_run
+
 from .collection import collect_due
 from .disputes import services as disputes
 from .early.expiry import early_payments_expire
@@ -66,10 +68,14 @@ def expire_offline_payments() -> int:
 
 def purge_records() -> str:
     """Daily: delete the records past the financial-records period
-    (installments/retention/)."""
+    (installments/retention/), and the merchants' audit log entries past theirs
+    (merchants/audit/, AUDIT_RETENTION_DAYS)."""
     summary = records_purge()
     if summary.plans or summary.customers:
         logger.info("purge_records: %s", summary.line())
+    audit_removed = audit_retention_run()
+    if audit_removed:
+        logger.info("purge_records: %d audit log entries removed", audit_removed)
     return summary.line()
 
 

@@ -10,6 +10,8 @@ from django.template.response import TemplateResponse
 from config.admin import ReadOnlyAdminMixin
 
 from . import services
+from .audit.actors import actor_from_request
+from .audit.services import changes_between
 from .models import ApiKey, Merchant
 from .team.models import Member
 
@@ -33,12 +35,14 @@ class MemberInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 def _confirmed_action(label: str, verb: str, apply, *, note: str = "", after=None):
     """An admin action that first shows a confirmation page listing the merchants
-    (and `note`, what the action does not do); `after(merchants)` may return a
-    warning to show once it is done."""
+    (and `note`, what the action does not do); `apply(merchant, actor)` runs it
+    for the staff user, who the audit log names; `after(merchants)` may return
+    a warning to show once it is done."""
 
     def action(modeladmin, request, queryset):
         if request.POST.get("confirm") == "yes":
-            done = [apply(merchant) for merchant in queryset]
+            actor = actor_from_request(request)
+            done = [apply(merchant, actor) for merchant in queryset]
             modeladmin.message_user(
                 request, f"{verb} {len(done)} merchant(s).", messages.SUCCESS
             )
@@ -82,7 +86,7 @@ def _api_access_still_off(merchants) -> str:
 approve = _confirmed_action(
     "Approve",
     "Approved",
-    lambda m: services.merchant_approve(merchant=m),
+    lambda m, actor: services.merchant_approve(merchant=m, actor=actor),
     note=(
         "Approving makes the account active and sends the approval e-mail. It does "
         'not enable API access: that is the "Enable API access" action, with its own '
@@ -93,15 +97,21 @@ approve = _confirmed_action(
 enable_api_access = _confirmed_action(
     "Enable API access",
     "Enabled API access for",
-    lambda m: services.merchant_set_api_access(merchant=m, enabled=True),
+    lambda m, actor: services.merchant_set_api_access(
+        merchant=m, enabled=True, actor=actor
+    ),
 )
 disable_api_access = _confirmed_action(
     "Disable API access",
     "Disabled API access for",
-    lambda m: services.merchant_set_api_access(merchant=m, enabled=False),
+    lambda m, actor: services.merchant_set_api_access(
+        merchant=m, enabled=False, actor=actor
+    ),
 )
 suspend = _confirmed_action(
-    "Suspend", "Suspended", lambda m: services.merchant_suspend(merchant=m)
+    "Suspend",
+    "Suspended",
+    lambda m, actor: services.merchant_suspend(merchant=m, actor=actor),
 )
 
 
@@ -183,3 +193,25 @@ class MerchantAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         # Merchants register themselves; staff review them.
         return False
+
+    def save_model(self, request, obj, form, change):
+        """Staff's edits are saved as Django's admin saves them; a change of
+        rate plan goes through its service, and the rest is recorded in the
+        audit log, in the admin's transaction."""
+        rate_plan = form.cleaned_data.get("rate_plan", obj.rate_plan)
+        fields = [name for name in form.changed_data if name != "rate_plan"]
+        stored = Merchant.objects.get(pk=obj.pk)
+        changes = changes_between(stored, {name: getattr(obj, name) for name in fields})
+        obj.rate_plan = stored.rate_plan
+        super().save_model(request, obj, form, change)
+        actor = actor_from_request(request)
+        services.merchant_staff_edit(merchant=obj, changes=changes, actor=actor)
+        if rate_plan != stored.rate_plan:
+            services.merchant_set_rate_plan(
+                merchant=obj, rate_plan=rate_plan, actor=actor
+            )
+            obj.refresh_from_db()
+
+
+# The audit log's read-only admin, in its subpackage.
+from .audit import admin as audit_admin  # noqa: E402, F401

@@ -9,6 +9,8 @@ from config.api.pagination import paginated
 from config.api.permissions import accepts
 
 from . import selectors, services
+from .audit.actors import actor_from_request, member_actor
+from .audit.services import audit_record
 from .authentication import resolve_merchant
 from .serializers import (
     LoginInput,
@@ -39,6 +41,13 @@ class MerchantLoginApi(APIView):
         values = LoginInput.validated(request.data)
         member = services.merchant_login(**values, client_ip=client_ip(request))
         tokens = issue_tokens(role=ROLE_MERCHANT, account=member)
+        # The login service has no transaction of its own: the row follows it.
+        audit_record(
+            merchant=member.merchant,
+            action="signed_in",
+            actor=member_actor(member, request),
+            object_type="api",
+        )
         return responses.no_store(
             responses.ok({**tokens, "merchant_id": member.merchant.public_id})
         )
@@ -50,7 +59,9 @@ class ApiKeyRotateApi(APIView):
     def post(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id, require_api_access=True)
         values = RotateKeyInput.validated(request.data)
-        _, plaintext = services.api_key_rotate(merchant=merchant, name=values["name"])
+        _, plaintext = services.api_key_rotate(
+            merchant=merchant, name=values["name"], actor=actor_from_request(request)
+        )
         return responses.no_store(responses.created({"apiKey": plaintext}))
 
 
@@ -94,5 +105,7 @@ class MerchantSettingsApi(APIView):
         for permission in settings_permissions(request.data):
             require(request.user.member, permission)
         values = SettingsInput.validated(request.data)
-        merchant = services.merchant_update_settings(merchant=merchant, **values)
+        merchant = services.merchant_update_settings(
+            merchant=merchant, actor=actor_from_request(request), **values
+        )
         return responses.ok(settings_output(merchant))

@@ -51,6 +51,7 @@ GUIDES = (
     Guide("wallet", "Wallet and payouts", "The fee, your balance, daily payouts."),
     Guide("errors", "Errors", "The two error shapes and every error code."),
     Guide("privacy", "Your customers' data", "What is held, how long, erasure."),
+    Guide("audit-log", "Audit log", "Who signed in and changed what, and when."),
     Guide("sandbox", "Sandbox", "Test cards, bank accounts and OTPs."),
     Guide("dashboard", "Dashboard", "Every page of the merchant dashboard."),
     Guide("team", "Your team", "Members, roles and what each may do."),

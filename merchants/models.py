@@ -273,8 +273,9 @@ class ApiKey(models.Model):
         return f"{API_KEY_PREFIX}{self.display_prefix}..."
 
 
-# The team's models live in their feature's subpackage; listed here so that
-# Django finds them (code imports them from merchants.team.models).
+# The team's and the audit log's models live in their features' subpackages;
+# listed here so that Django finds them (code imports them from there).
+from .audit.models import AuditEntry  # noqa: E402
 from .team.models import Invitation, Member  # noqa: E402
 
-__all__ = ["ApiKey", "Invitation", "Member", "Merchant"]
+__all__ = ["ApiKey", "AuditEntry", "Invitation", "Member", "Merchant"]

@@ -282,3 +282,7 @@ extend_schema_view(
         responses={200: ok_envelope(MERCHANT_SETTINGS)},
     ),
 )(api.MerchantSettingsApi)
+
+
+# The audit log's endpoint, described in its subpackage.
+from .audit import schema as audit_schema  # noqa: E402, F401

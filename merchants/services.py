@@ -12,6 +12,8 @@ from config.api import login_guard, ratelimit
 from config.api.passwords import validate_new_password
 
 from . import emails, selectors
+from .audit.actors import SYSTEM, Actor
+from .audit.services import audit_record, changes_between
 from .errors import ApiAccessDisabled, EmailAlreadyRegistered, MerchantNotActive
 from .models import API_KEY_PREFIX, LEGAL_SETTINGS, ApiKey, Merchant, hash_api_key
 from .team import selectors as team_selectors
@@ -118,10 +120,22 @@ def _locked(merchant: Merchant) -> Merchant:
     return Merchant.objects.select_for_update().get(pk=merchant.pk)
 
 
-def merchant_approve(*, merchant: Merchant) -> Merchant:
+def _staff_record(merchant: Merchant, action: str, actor: Actor, **changes) -> None:
+    audit_record(
+        merchant=merchant,
+        action=action,
+        actor=actor,
+        object_type="merchant",
+        object_id=merchant.public_id,
+        changes=changes,
+    )
+
+
+def merchant_approve(*, merchant: Merchant, actor: Actor = SYSTEM) -> Merchant:
     """Pending or suspended -> active. Safe to re-run: the e-mail goes out once."""
     with transaction.atomic():
         merchant = _locked(merchant)
+        before = merchant.status
         now = timezone.now()
         fields = []
         if merchant.approval_email_sent_at is None:
@@ -135,43 +149,77 @@ def merchant_approve(*, merchant: Merchant) -> Merchant:
             merchant.transition_to(Merchant.Status.ACTIVE, at=now, update_fields=fields)
         elif fields:
             merchant.save(update_fields=[*fields, "updated_at"])
+        if before != merchant.status:
+            _staff_record(
+                merchant, "merchant.approved", actor, status=[before, merchant.status]
+            )
     return merchant
 
 
-def merchant_set_api_access(*, merchant: Merchant, enabled: bool) -> Merchant:
+def merchant_set_api_access(
+    *, merchant: Merchant, enabled: bool, actor: Actor = SYSTEM
+) -> Merchant:
     with transaction.atomic():
         merchant = _locked(merchant)
         if merchant.api_access_enabled == enabled:
             return merchant
         merchant.api_access_enabled = enabled
         merchant.save(update_fields=["api_access_enabled", "updated_at"])
+        action = "enabled" if enabled else "disabled"
+        _staff_record(
+            merchant,
+            f"merchant.api_access_{action}",
+            actor,
+            api_access_enabled=[not enabled, enabled],
+        )
         if enabled:
             _email(emails.send_api_access_enabled, merchant)
     return merchant
 
 
-def merchant_suspend(*, merchant: Merchant) -> Merchant:
+def merchant_suspend(*, merchant: Merchant, actor: Actor = SYSTEM) -> Merchant:
     """Stops all API use (403) without deleting anything."""
     with transaction.atomic():
         merchant = _locked(merchant)
         if merchant.status == Merchant.Status.SUSPENDED:
             return merchant
+        before = merchant.status
         merchant.transition_to(Merchant.Status.SUSPENDED)
+        _staff_record(
+            merchant, "merchant.suspended", actor, status=[before, merchant.status]
+        )
         _email(emails.send_suspended, merchant)
     return merchant
 
 
-def merchant_set_rate_plan(*, merchant: Merchant, rate_plan: str) -> Merchant:
+def merchant_set_rate_plan(
+    *, merchant: Merchant, rate_plan: str, actor: Actor = SYSTEM
+) -> Merchant:
     if rate_plan not in Merchant.RatePlan.values:
         raise ValueError(f"unknown rate plan {rate_plan!r}")
-    Merchant.objects.filter(pk=merchant.pk).update(
-        rate_plan=rate_plan, updated_at=timezone.now()
-    )
-    merchant.refresh_from_db()
+    with transaction.atomic():
+        merchant = _locked(merchant)
+        if merchant.rate_plan == rate_plan:
+            return merchant
+        before = merchant.rate_plan
+        merchant.rate_plan = rate_plan
+        merchant.save(update_fields=["rate_plan", "updated_at"])
+        _staff_record(
+            merchant, "merchant.rate_plan_changed", actor, rate_plan=[before, rate_plan]
+        )
     return merchant
 
 
-def api_key_rotate(*, merchant: Merchant, name: str = "") -> tuple[ApiKey, str]:
+def merchant_staff_edit(*, merchant: Merchant, changes: dict, actor: Actor) -> None:
+    """Record what staff changed on the admin's form (saved by the admin), in
+    the admin's transaction."""
+    if changes:
+        _staff_record(merchant, "merchant.updated_by_staff", actor, **changes)
+
+
+def api_key_rotate(
+    *, merchant: Merchant, name: str = "", actor: Actor = SYSTEM
+) -> tuple[ApiKey, str]:
     """Revoke the live key (if any) and issue a new one, in one transaction.
 
     Returns the new key and its plaintext; the plaintext is never stored and this
@@ -185,6 +233,7 @@ def api_key_rotate(*, merchant: Merchant, name: str = "") -> tuple[ApiKey, str]:
         if not merchant.api_access_enabled:
             raise ApiAccessDisabled()
         now = timezone.now()
+        previous = selectors.live_api_key_of(merchant)
         ApiKey.objects.filter(merchant=merchant, revoked_at__isnull=True).update(
             revoked_at=now
         )
@@ -195,6 +244,16 @@ def api_key_rotate(*, merchant: Merchant, name: str = "") -> tuple[ApiKey, str]:
             name=name.strip(),
             key_hash=hash_api_key(plaintext),
             display_prefix=secret[:4],
+        )
+        audit_record(
+            merchant=merchant,
+            action="api_key.rotated" if previous else "api_key.created",
+            actor=actor,
+            object_type="api_key",
+            object_id=key.masked_prefix,
+            changes={
+                "key": [previous.masked_prefix if previous else None, key.masked_prefix]
+            },
         )
     return key, plaintext
 
@@ -215,17 +274,57 @@ SETTINGS_FIELDS = (
 )
 
 
-def merchant_update_settings(*, merchant: Merchant, **changes) -> Merchant:
+# The audit log's action of a settings change (DESIGN 20): the webhook's URL
+# and secret each their own, the rest `settings.updated`.
+SETTINGS_ACTIONS = {
+    "webhook_url": "webhook.url_changed",
+    "webhook_secret": "webhook.secret_changed",
+}
+
+
+def _settings_record(
+    merchant: Merchant, changed: dict, actor: Actor, secret_action: str
+) -> None:
+    """One row per action the change amounts to: the webhook URL, the secret,
+    the other settings."""
+    by_action: dict[str, dict] = {}
+    for name, pair in changed.items():
+        action = SETTINGS_ACTIONS.get(name, "settings.updated")
+        if name == "webhook_secret":
+            action = secret_action
+        by_action.setdefault(action, {})[name] = pair
+    for action, changes in by_action.items():
+        audit_record(
+            merchant=merchant,
+            action=action,
+            actor=actor,
+            object_type="settings",
+            object_id=merchant.public_id,
+            changes=changes,
+        )
+
+
+def merchant_update_settings(
+    *, merchant: Merchant, actor: Actor = SYSTEM, **changes
+) -> Merchant:
     """Change the merchant-editable settings; callers validate each value.
 
     The installment bounds are checked against the merged result, so a PATCH that
-    sends only `max_installments` cannot go below the stored minimum.
+    sends only `max_installments` cannot go below the stored minimum. What
+    changed goes to the audit log in the same transaction.
     """
     unknown = set(changes) - set(SETTINGS_FIELDS)
     if unknown:
         raise ValueError(f"not merchant settings: {sorted(unknown)}")
+    return _settings_save(merchant, changes, actor, "webhook.secret_changed")
+
+
+def _settings_save(
+    merchant: Merchant, changes: dict, actor: Actor, secret_action: str
+) -> Merchant:
     with transaction.atomic():
         merchant = _locked(merchant)
+        changed = changes_between(merchant, changes)
         for name, value in changes.items():
             setattr(merchant, name, value)
         if merchant.min_installments > merchant.max_installments:
@@ -239,20 +338,25 @@ def merchant_update_settings(*, merchant: Merchant, **changes) -> Merchant:
                 }
             )
         merchant.save(update_fields=[*changes, "updated_at"])
+        _settings_record(merchant, changed, actor, secret_action)
     return merchant
 
 
 WEBHOOK_SECRET_PREFIX = "whsec_"
 
 
-def webhook_secret_regenerate(*, merchant: Merchant) -> tuple[Merchant, str]:
+def webhook_secret_regenerate(
+    *, merchant: Merchant, actor: Actor = SYSTEM
+) -> tuple[Merchant, str]:
     """Replace the webhook signing secret with a new random one.
 
     Returns the merchant and the plaintext secret, which the caller shows once; it is
     stored encrypted and never displayed in full again.
     """
     secret = f"{WEBHOOK_SECRET_PREFIX}{secrets.token_urlsafe(32)}"
-    merchant = merchant_update_settings(merchant=merchant, webhook_secret=secret)
+    merchant = _settings_save(
+        merchant, {"webhook_secret": secret}, actor, "webhook.secret_regenerated"
+    )
     return merchant, secret
 
 

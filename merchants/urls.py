@@ -1,6 +1,7 @@
 from config.api.urls import api_path
 
 from . import api
+from .audit import api as audit_api
 
 urlpatterns = [
     *api_path(
@@ -24,4 +25,5 @@ urlpatterns = [
         api.MerchantSettingsApi.as_view(),
         "merchant-settings",
     ),
+    *api_path("audit-log", audit_api.AuditLogApi.as_view(), "audit-log"),
 ]

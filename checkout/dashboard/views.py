@@ -16,6 +16,7 @@ from config.api.ids import looks_like_public_id
 from config.web.forms import FormPage
 from config.web.pager import page_of
 from config.web.session_auth import see_other
+from merchants.audit.actors import actor_from_request
 from merchants.dashboard.auth import MerchantLoginRequiredMixin, safe_next_url
 
 from .. import services
@@ -53,7 +54,9 @@ class PaymentLinksView(MerchantLoginRequiredMixin, FormPage):
     def submitted(self, request, form):
         try:
             link = services.payment_link_create(
-                merchant=request.merchant, **form.link_fields
+                merchant=request.merchant,
+                **form.link_fields,
+                actor=actor_from_request(request),
             )
         except AmountOutOfRange:
             form.add_error("amount", amount_range_message())
@@ -120,6 +123,7 @@ class PaymentLinkToggleView(MerchantLoginRequiredMixin, View):
                 merchant=request.merchant,
                 link_id=link_id,
                 is_active=form.cleaned_data["is_active"],
+                actor=actor_from_request(request),
             )
         except PaymentLinkNotFound:
             raise Http404("No payment link of yours has this id.") from None

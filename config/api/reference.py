@@ -81,6 +81,12 @@ TAGS = [
         "Guide: [webhooks](/docs/webhooks/#events-api).",
     },
     {
+        "name": "audit-log",
+        "description": "Who signed in to your account and changed what, when and "
+        "from where; append-only, as JSON or CSV. Guide: "
+        "[audit log](/docs/audit-log/).",
+    },
+    {
         "name": "sandbox",
         "description": "Sandbox time travel: collect a plan's next installment "
         "now; complete or expire a pending payment; decide a dispute. Guide: "

@@ -6,6 +6,7 @@ from rest_framework.views import APIView
 
 from config.api import responses
 from config.api.permissions import accepts
+from merchants.audit.actors import actor_from_request
 from merchants.authentication import resolve_merchant
 
 from ..plans import selectors as plan_selectors
@@ -24,6 +25,10 @@ class PlanCancelApi(APIView):
         plan = plan_selectors.plan_of_merchant(resolve_merchant(request), plan_id)
         data = PlanCancelInput(data=request.data)
         data.is_valid(raise_exception=True)
-        plan_merchant_cancel(plan=plan, reason=data.validated_data["reason"])
+        plan_merchant_cancel(
+            plan=plan,
+            reason=data.validated_data["reason"],
+            actor=actor_from_request(request),
+        )
         plan = plan_selectors.plans_with_installments().get(pk=plan.pk)
         return responses.ok(plan_output(plan))

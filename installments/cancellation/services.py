@@ -8,6 +8,8 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from merchants.audit.actors import SYSTEM, Actor
+from merchants.audit.services import audit_record
 from webhooks.services import emit_events
 
 from ..notifications.selectors import dues_of
@@ -62,13 +64,16 @@ def plan_cancel_when_nothing_left(plan: PaymentPlan, *, at: datetime) -> bool:
 
 
 @transaction.atomic(durable=True)
-def plan_merchant_cancel(*, plan: PaymentPlan, reason: str) -> PaymentPlan:
+def plan_merchant_cancel(
+    *, plan: PaymentPlan, reason: str, actor: Actor = SYSTEM
+) -> PaymentPlan:
     """The merchant stops the plan: every unpaid installment `cancelled`, the
     plan `cancelled`, `payment_plan.cancelled` and the customer's notice
     (DESIGN section 18) once. 409 `plan_not_cancellable` on a plan that is
     not active, defaulted or disputed, or while an installment is being
     charged."""
     plan = lock_plan(plan)
+    before = plan.status
     if plan.status not in CANCELLABLE_PLAN_STATUSES:
         raise PlanNotCancellable(
             f"This plan is {plan.status}: only an active, defaulted or disputed "
@@ -90,4 +95,12 @@ def plan_merchant_cancel(*, plan: PaymentPlan, reason: str) -> PaymentPlan:
     )
     emit_events(merchant=plan.merchant, events=[events.plan_cancelled(plan)])
     plan_cancelled_notice_send(plan, cancelled=cancelled)
+    audit_record(
+        merchant=plan.merchant,
+        action="plan.cancelled",
+        actor=actor,
+        object_type="payment_plan",
+        object_id=plan.public_id,
+        changes={"status": [before, plan.status], "reason": [None, reason[:255]]},
+    )
     return plan

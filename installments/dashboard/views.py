@@ -23,6 +23,7 @@ from config.exports import csv_response
 from config.money import format_kobo
 from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
+from merchants.audit.actors import actor_from_request
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
 from merchants.errors import RefundOverLimit
 from merchants.team.services import check_refund_limit
@@ -312,7 +313,11 @@ class PlanCancelView(MerchantLoginRequiredMixin, View):
         if not form.is_valid():
             return self.render(request, plan, form, status=400)
         try:
-            plan_merchant_cancel(plan=plan, reason=form.cleaned_data["reason"])
+            plan_merchant_cancel(
+                plan=plan,
+                reason=form.cleaned_data["reason"],
+                actor=actor_from_request(request),
+            )
         except PlanNotCancellable as error:
             plan.refresh_from_db(fields=["status"])
             if plan.status == PaymentPlan.Status.CANCELLED:

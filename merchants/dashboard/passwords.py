@@ -14,6 +14,7 @@ from config.web.forms import FormPage
 from config.web.session_auth import see_other
 
 from .. import services
+from ..audit.actors import actor_from_request, member_actor
 from ..team import selectors as team_selectors
 from ..team import services as team_services
 from ..tokens import password_reset_tokens
@@ -41,7 +42,9 @@ class PasswordChangeView(MerchantLoginRequiredMixin, FormPage):
 
     def submitted(self, request, form):
         member = team_services.member_set_password(
-            member=request.member, password=form.cleaned_data["new_password"]
+            member=request.member,
+            password=form.cleaned_data["new_password"],
+            actor=actor_from_request(request),
         )
         keep_session_after_password_change(request, member)
         messages.success(
@@ -116,7 +119,10 @@ class PasswordResetConfirmView(FormPage):
 
     def submitted(self, request, form):
         team_services.member_set_password(
-            member=self.member, password=form.cleaned_data["new_password"]
+            member=self.member,
+            password=form.cleaned_data["new_password"],
+            actor=member_actor(self.member, request),
+            reset=True,
         )
         request.session.pop(RESET_SESSION_TOKEN, None)
         messages.success(request, "Your password is reset. Sign in with it now.")

@@ -19,6 +19,7 @@ from config.web.forms import FormPage, SetPasswordForm
 from config.web.pager import page_of
 from config.web.session_auth import see_other
 
+from ..audit.actors import actor_from_request
 from ..team import selectors, services
 from ..team.models import Invitation, Member
 from ..team.roles import GRANTS, LIMITED_REFUNDS, PERMISSIONS, Role
@@ -99,6 +100,7 @@ class TeamView(MerchantLoginRequiredMixin, View):
             email=form.cleaned_data["email"],
             role=form.cleaned_data["role"],
             refund_limit=form.cleaned_data["refund_limit"],
+            actor=actor_from_request(request),
         )
         messages.success(
             request,
@@ -129,6 +131,7 @@ class TeamView(MerchantLoginRequiredMixin, View):
             member=member,
             role=form.cleaned_data["role"],
             refund_limit=form.cleaned_data["refund_limit"],
+            actor=actor_from_request(request),
         )
         messages.success(
             request,
@@ -139,7 +142,9 @@ class TeamView(MerchantLoginRequiredMixin, View):
 
     def remove(self, request):
         member = self._member(request)
-        services.member_remove(by=request.member, member=member)
+        services.member_remove(
+            by=request.member, member=member, actor=actor_from_request(request)
+        )
         messages.success(
             request, f"{member.email} was removed and signed out everywhere."
         )
@@ -155,7 +160,11 @@ class TeamView(MerchantLoginRequiredMixin, View):
         )
         if invitation is None:
             raise Http404("No open invitation of your team has this id.")
-        services.invitation_revoke(by=request.member, invitation=invitation)
+        services.invitation_revoke(
+            by=request.member,
+            invitation=invitation,
+            actor=actor_from_request(request),
+        )
         messages.success(request, f"The invitation to {invitation.email} is withdrawn.")
         return see_other(_url())
 
@@ -167,7 +176,7 @@ class TeamView(MerchantLoginRequiredMixin, View):
         )
         for member in members:
             limit = member.refund_limit
-            member.limit_naira = "" if limit is None else f"{limit / 100:.2f}"
+            member.limit_naira = "" if limit is None else format_kobo(limit)
         return TemplateResponse(
             request,
             self.template_name,

@@ -6,7 +6,7 @@ URL namespace (DESIGN section 1).
 
 from django.urls import path
 
-from . import passwords, team, views
+from . import audit, passwords, team, views
 
 app_name = "merchants_dashboard"
 
@@ -20,6 +20,8 @@ urlpatterns = [
     path("settings/", views.SettingsView.as_view(), name="settings"),
     path("team/", team.TeamView.as_view(), name="team"),
     path("invitation/<str:token>/", team.InvitationView.as_view(), name="invitation"),
+    path("audit-log/", audit.AuditLogView.as_view(), name="audit-log"),
+    path("audit-log.csv", audit.AuditLogCsv.as_view(), name="audit-log-csv"),
     path("password/", passwords.PasswordChangeView.as_view(), name="password-change"),
     path(
         "password-reset/",

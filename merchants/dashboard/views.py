@@ -24,6 +24,8 @@ from config.web.pager import page_of
 from config.web.session_auth import see_other
 
 from .. import selectors, services
+from ..audit.actors import actor_from_request, member_actor
+from ..audit.services import audit_record
 from ..errors import ApiAccessDisabled, MerchantNotActive
 from ..models import Merchant
 from ..services import WEBHOOK_SECRET_PREFIX
@@ -80,6 +82,13 @@ class SignInView(_SignedOutPage):
             form.add_error(None, error.message)
             return self.render(request, form, status=429)
         dashboard_sign_in(request, member)
+        # The login service has no transaction of its own: the row follows it.
+        audit_record(
+            merchant=member.merchant,
+            action="signed_in",
+            actor=member_actor(member, request),
+            object_type="dashboard",
+        )
         next_url = safe_next_url(request, request.POST.get("next"))
         return see_other(next_url or _url("overview"))
 
@@ -190,7 +199,9 @@ class ApiKeysView(MerchantLoginRequiredMixin, FormPage):
         replaced = selectors.live_api_key_of(request.merchant) is not None
         try:
             _, plaintext = services.api_key_rotate(
-                merchant=request.merchant, name=form.cleaned_data["name"]
+                merchant=request.merchant,
+                name=form.cleaned_data["name"],
+                actor=actor_from_request(request),
             )
         except (MerchantNotActive, ApiAccessDisabled):
             request.merchant.refresh_from_db()
@@ -254,15 +265,20 @@ class SettingsView(MerchantLoginRequiredMixin, View):
     def post(self, request):
         action = request.POST.get("action")
         merchant = request.merchant
+        actor = actor_from_request(request)
         if action == ACTION_WEBHOOK_URL:
             form = WebhookUrlForm(request.POST)
             if not form.is_valid():
                 return self._render(request, webhook_form=form, status=400)
-            services.merchant_update_settings(merchant=merchant, **form.changes)
+            services.merchant_update_settings(
+                merchant=merchant, actor=actor, **form.changes
+            )
             messages.success(request, "Webhook URL saved.")
             return see_other(_url("settings"))
         if action == ACTION_WEBHOOK_SECRET:
-            merchant, secret = services.webhook_secret_regenerate(merchant=merchant)
+            merchant, secret = services.webhook_secret_regenerate(
+                merchant=merchant, actor=actor
+            )
             request.merchant = merchant
             # Shown in this response only (see ApiKeysView.post).
             return self._render(request, new_secret=secret)
@@ -270,7 +286,9 @@ class SettingsView(MerchantLoginRequiredMixin, View):
             form = PlanSettingsForm(request.POST)
             if form.is_valid():
                 try:
-                    services.merchant_update_settings(merchant=merchant, **form.changes)
+                    services.merchant_update_settings(
+                        merchant=merchant, actor=actor, **form.changes
+                    )
                 except ValidationError as error:
                     form.add_error(None, error)
                 else:
@@ -282,7 +300,9 @@ class SettingsView(MerchantLoginRequiredMixin, View):
             form = form_class(request.POST)
             if not form.is_valid():
                 return self._render(request, status=400, **{name: form})
-            services.merchant_update_settings(merchant=merchant, **form.changes)
+            services.merchant_update_settings(
+                merchant=merchant, actor=actor, **form.changes
+            )
             messages.success(request, saved)
             return see_other(_url("settings"))
         return HttpResponseBadRequest("Unknown settings action.")

@@ -20,6 +20,8 @@ from config.api.passwords import validate_new_password
 from config.money import format_kobo
 
 from .. import emails
+from ..audit.actors import SYSTEM, Actor, member_actor
+from ..audit.services import audit_record
 from ..errors import (
     EmailAlreadyRegistered,
     ForbiddenForRole,
@@ -90,13 +92,34 @@ def _team_locked(member: Member) -> Member:
     return _locked(member)
 
 
-def member_set_password(*, member: Member, password: str) -> Member:
+def _record(member: Member, action: str, actor: Actor, **fields) -> None:
+    """The audit row of a change of `member` (or made by them), in the change's
+    transaction."""
+    audit_record(
+        merchant=member.merchant,
+        action=action,
+        actor=actor,
+        object_type="member",
+        object_id=member.public_id,
+        **fields,
+    )
+
+
+def member_set_password(
+    *, member: Member, password: str, actor: Actor = SYSTEM, reset: bool = False
+) -> Member:
     """Store a new password (the caller ran Django's validators): every session
     and token of the member issued before ends."""
     with transaction.atomic():
         member = _locked(member)
         member.set_password(password)
         member.save(update_fields=["password", "credential_version", "updated_at"])
+        _record(
+            member,
+            "password.reset" if reset else "password.changed",
+            actor,
+            changes={"password": [None, None]},
+        )
     return member
 
 
@@ -122,7 +145,12 @@ def _check_role_change(
 
 
 def member_invite(
-    *, by: Member, email: str, role: str, refund_limit: int | None = None
+    *,
+    by: Member,
+    email: str,
+    role: str,
+    refund_limit: int | None = None,
+    actor: Actor = SYSTEM,
 ) -> tuple[Invitation, str]:
     """An invitation e-mailed to `email` (the link carries the token; only its
     hash is stored). MemberAlreadyExists when the address already signs in."""
@@ -131,15 +159,28 @@ def member_invite(
     if selectors.member_by_email(email) is not None:
         raise MemberAlreadyExists()
     token = secrets.token_urlsafe(32)
-    invitation = Invitation.objects.create(
-        merchant=by.merchant,
-        email=email,
-        role=role,
-        refund_limit=refund_limit if role in LIMITED_REFUNDS else None,
-        token_hash=_token_hash(token),
-        invited_by=by,
-        expires_at=timezone.now() + INVITATION_LIFETIME,
-    )
+    with transaction.atomic():
+        invitation = Invitation.objects.create(
+            merchant=by.merchant,
+            email=email,
+            role=role,
+            refund_limit=refund_limit if role in LIMITED_REFUNDS else None,
+            token_hash=_token_hash(token),
+            invited_by=by,
+            expires_at=timezone.now() + INVITATION_LIFETIME,
+        )
+        audit_record(
+            merchant=by.merchant,
+            action="member.invited",
+            actor=actor,
+            object_type="invitation",
+            object_id=invitation.public_id,
+            changes={
+                "email": [None, email],
+                "role": [None, role],
+                "refund_limit": [None, invitation.refund_limit],
+            },
+        )
     hours = int(INVITATION_LIFETIME.total_seconds() // 3600)
     transaction.on_commit(
         partial(
@@ -170,7 +211,9 @@ def invitation_by_token(token: str) -> Invitation | None:
     return invitation
 
 
-def invitation_accept(*, token: str, password: str) -> Member:
+def invitation_accept(
+    *, token: str, password: str, actor: Actor | None = None
+) -> Member:
     """The invitee's member account, with the password they chose. The
     invitation row is locked: two tabs accepting at once make one member."""
     found = invitation_by_token(token)
@@ -193,16 +236,34 @@ def invitation_accept(*, token: str, password: str) -> Member:
             invitation.accepted_at = timezone.now()
             invitation.accepted_member = member
             invitation.save(update_fields=["accepted_at", "accepted_member"])
+            _record(
+                member,
+                "member.joined",
+                actor if actor is not None else member_actor(member),
+                changes={"role": [None, member.role]},
+            )
     except IntegrityError:
         raise MemberAlreadyExists() from None
     return member
 
 
-def invitation_revoke(*, by: Member, invitation: Invitation) -> None:
+def invitation_revoke(
+    *, by: Member, invitation: Invitation, actor: Actor = SYSTEM
+) -> None:
     _check_role_change(by, invitation.role, merchant_id=invitation.merchant_id)
-    Invitation.objects.filter(pk=invitation.pk, accepted_at__isnull=True).update(
-        revoked_at=timezone.now()
-    )
+    with transaction.atomic():
+        withdrawn = Invitation.objects.filter(
+            pk=invitation.pk, accepted_at__isnull=True, revoked_at__isnull=True
+        ).update(revoked_at=timezone.now())
+        if withdrawn:
+            audit_record(
+                merchant=invitation.merchant,
+                action="member.invitation_withdrawn",
+                actor=actor,
+                object_type="invitation",
+                object_id=invitation.public_id,
+                changes={"email": [invitation.email, None]},
+            )
 
 
 def _keeps_an_owner(member: Member) -> None:
@@ -216,7 +277,12 @@ def _keeps_an_owner(member: Member) -> None:
 
 
 def member_change_role(
-    *, by: Member, member: Member, role: str, refund_limit: int | None = None
+    *,
+    by: Member,
+    member: Member,
+    role: str,
+    refund_limit: int | None = None,
+    actor: Actor = SYSTEM,
 ) -> Member:
     """A new role (and refund limit): the member's sessions and tokens end."""
     _check_role_change(by, role, current=member.role, merchant_id=member.merchant_id)
@@ -224,16 +290,27 @@ def member_change_role(
         member = _team_locked(member)
         if member.role == Role.OWNER and role != Role.OWNER:
             _keeps_an_owner(member)
+        before = {"role": member.role, "refund_limit": member.refund_limit}
         member.role = role
         member.refund_limit = refund_limit if role in LIMITED_REFUNDS else None
         member.credential_version += 1
         member.save(
             update_fields=["role", "refund_limit", "credential_version", "updated_at"]
         )
+        _record(
+            member,
+            "member.role_changed",
+            actor,
+            changes={
+                name: [old, getattr(member, name)]
+                for name, old in before.items()
+                if old != getattr(member, name)
+            },
+        )
     return member
 
 
-def member_remove(*, by: Member, member: Member) -> Member:
+def member_remove(*, by: Member, member: Member, actor: Actor = SYSTEM) -> Member:
     """The member signs in no more: sessions and tokens end at once."""
     _check_role_change(
         by, member.role, current=member.role, merchant_id=member.merchant_id
@@ -247,5 +324,8 @@ def member_remove(*, by: Member, member: Member) -> Member:
         member.credential_version += 1
         member.transition_to(
             Member.Status.REMOVED, update_fields=["credential_version"]
+        )
+        _record(
+            member, "member.removed", actor, changes={"status": ["active", "removed"]}
         )
     return member

@@ -17,6 +17,7 @@ from config.api.errors import DomainError
 from config.exports import csv_response
 from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
+from merchants.audit.actors import actor_from_request
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
 from ..gateway import selectors as gateway_selectors
@@ -230,7 +231,9 @@ class PayoutAccountView(MerchantLoginRequiredMixin, View):
     def _save(self, request, form) -> bool:
         try:
             request.merchant = payout_services.payout_account_set(
-                merchant=request.merchant, **form.cleaned_data
+                merchant=request.merchant,
+                **form.cleaned_data,
+                actor=actor_from_request(request),
             )
         except ValidationError as error:
             for field, texts in error.message_dict.items():

@@ -10,6 +10,7 @@ from config.api.ids import row_by_public_id
 from config.api.pagination import paginate
 from config.api.permissions import accepts
 from config.exports import csv_or_page, csv_response
+from merchants.audit.actors import actor_from_request
 from merchants.authentication import resolve_merchant
 from merchants.team.permissions import role_needs
 
@@ -32,7 +33,9 @@ class PayoutAccountApi(APIView):
     def put(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
         values = PayoutAccountInput.validated(request.data)
-        merchant = services.payout_account_set(merchant=merchant, **values)
+        merchant = services.payout_account_set(
+            merchant=merchant, **values, actor=actor_from_request(request)
+        )
         return responses.ok(payout_account_output(merchant))
 
 

@@ -907,3 +907,22 @@ def _upload(content: bytes):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     return SimpleUploadedFile("evidence.bin", content)
+
+
+def test_the_audit_log(check, world, db):
+    # The world's merchant got its key when it was made: one entry.
+    listed = check(
+        client(world.me.api_key).get(
+            "/api/v1/audit-log", {"action": "api_key.created", "since": "2020-01-01"}
+        ),
+        "get",
+        "/api/v1/audit-log",
+        200,
+    )
+    assert [entry["action"] for entry in listed["data"]] == ["api_key.created"]
+    check(
+        client(world.me.api_key).get("/api/v1/audit-log", {"since": "yesterday"}),
+        "get",
+        "/api/v1/audit-log",
+        400,
+    )

@@ -3,7 +3,7 @@ takes a merchant JWT x every role, compared with `roles.may` (DESIGN section
 20); an API key acts as the merchant and is never refused for a role.
 
 Each operation is sent as the authorization matrix sends it (the same `world`,
-parameters and body, ROUTES in test_authorization_matrix.py), with the JWT of
+parameters and body, ROUTES in matrix.py), with the JWT of
 a member of `me`'s merchant in each role.
 """
 
@@ -15,7 +15,7 @@ from merchants.team.roles import PERMISSIONS, Role, may
 
 from ..conftest import merchant_jwt
 from ..factories import MemberFactory
-from .test_authorization_matrix import API_ROUTES, ROUTES, Caller, bearer, operations
+from .matrix import API_ROUTES, ROUTES, Caller, bearer, operations
 
 pytestmark = pytest.mark.django_db
 

@@ -63,7 +63,7 @@ def test_the_other_names_it_gives_exist():
     assert "`TAGS` (`config/api/reference.py`)" in text
     assert reference.TAGS
     contract = ROOT / "tests" / "api_contract"
-    matrix = (contract / "test_authorization_matrix.py").read_text()
+    matrix = (contract / "matrix.py").read_text()
     assert "\nROUTES: dict[str, Route] = {" in matrix
     assert '\nSIGNATURE = "' in matrix and "owned: bool" in matrix
     assert "\ndef world(" in (contract / "conftest.py").read_text()

@@ -32,20 +32,15 @@ from .conftest import (
     refund,
     sandbox_refunds_settle,
 )
+from .refund_pages import PLANS, hidden_fields, preview, refund_url, text
 from .refund_plans import plan_paid_with
 
 pytestmark = pytest.mark.django_db
-
-PLANS = "/dashboard/plans/"
 
 
 @pytest.fixture
 def dashboard(plan_active):
     return sign_in(Client(), plan_active.owner.merchant)
-
-
-def refund_url(setup) -> str:
-    return f"{PLANS}{setup.plan.public_id}/refund/"
 
 
 def cancel_url(setup) -> str:
@@ -66,25 +61,6 @@ def snapshot(setup) -> dict:
         "events": Event.objects.count(),
         "processor refunds": SandboxRefund.objects.count(),
     }
-
-
-def text(response) -> str:
-    """The page as a person reads it: tags dropped, entities decoded, spaces
-    collapsed."""
-    page = re.sub(r"<[^>]+>", " ", response.content.decode())
-    return re.sub(r"\s+", " ", html.unescape(page))
-
-
-def hidden_fields(response) -> dict:
-    """The confirmation form's hidden fields, as the browser would post them."""
-    page = response.content.decode()
-    form = page[page.index('method="post" action="/dashboard/plans/') :]
-    form = form[: form.index("</form>")]
-    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
-
-
-def preview(dashboard, setup, amount="2,000", reason="Returned the phone"):
-    return dashboard.get(refund_url(setup), {"amount": amount, "reason": reason})
 
 
 def test_the_plan_page_offers_a_refund_up_to_what_is_refundable(dashboard, plan_active):

@@ -12,7 +12,7 @@ from installments.refunds.models import Refund
 from ..dashboards import sign_in
 from ..factories import MemberFactory
 from .conftest import check_ledger
-from .test_dashboard_refunds import hidden_fields, preview, refund_url, text
+from .refund_pages import hidden_fields, preview, refund_url, text
 
 pytestmark = pytest.mark.django_db
 
