@@ -10,8 +10,10 @@ from config.api.permissions import accepts
 
 from . import selectors, services
 from .authentication import resolve_merchant
+from .errors import TwoFactorRequired
 from .serializers import (
     LoginInput,
+    LoginMfaInput,
     RegisterInput,
     RotateKeyInput,
     SettingsInput,
@@ -19,7 +21,8 @@ from .serializers import (
     revoked_key_output,
     settings_output,
 )
-from .team.permissions import role_needs
+from .team import two_factor
+from .team.permissions import require_fresh_code, role_needs
 from .team.services import require
 
 
@@ -38,10 +41,37 @@ class MerchantLoginApi(APIView):
     def post(self, request):
         values = LoginInput.validated(request.data)
         member = services.merchant_login(**values, client_ip=client_ip(request))
-        tokens = issue_tokens(role=ROLE_MERCHANT, account=member)
-        return responses.no_store(
-            responses.ok({**tokens, "merchant_id": member.merchant.public_id})
-        )
+        if member.has_two_factor:
+            # No tokens yet: the code goes to /login/mfa with this.
+            token = two_factor.mfa_token_issue(member)
+            return responses.no_store(
+                responses.ok({"mfa_required": True, "mfa_token": token})
+            )
+        if two_factor.enrolment_required(member):
+            raise TwoFactorRequired()
+        return _tokens(member, code_verified=False)
+
+
+def _tokens(member, *, code_verified: bool):
+    tokens = issue_tokens(
+        role=ROLE_MERCHANT, account=member, code_verified=code_verified
+    )
+    return responses.no_store(
+        responses.ok({**tokens, "merchant_id": member.merchant.public_id})
+    )
+
+
+class MerchantLoginMfaApi(APIView):
+    """The second step of a sign-in with two-factor sign-in: the `mfa_token`
+    of the password step (5 minutes) and a code, under the sign-in's
+    throttles."""
+
+    authentication_classes = []
+
+    def post(self, request):
+        values = LoginMfaInput.validated(request.data)
+        member = two_factor.sign_in_code(**values, client_ip=client_ip(request))
+        return _tokens(member, code_verified=True)
 
 
 class ApiKeyRotateApi(APIView):
@@ -49,6 +79,7 @@ class ApiKeyRotateApi(APIView):
 
     def post(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id, require_api_access=True)
+        require_fresh_code(request)
         values = RotateKeyInput.validated(request.data)
         _, plaintext = services.api_key_rotate(merchant=merchant, name=values["name"])
         return responses.no_store(responses.created({"apiKey": plaintext}))
@@ -91,8 +122,11 @@ class MerchantSettingsApi(APIView):
 
     def patch(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
-        for permission in settings_permissions(request.data):
+        needed = settings_permissions(request.data)
+        for permission in needed:
             require(request.user.member, permission)
+        if "webhooks" in needed:
+            require_fresh_code(request)
         values = SettingsInput.validated(request.data)
         merchant = services.merchant_update_settings(merchant=merchant, **values)
         return responses.ok(settings_output(merchant))

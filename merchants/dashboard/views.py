@@ -17,9 +17,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from rest_framework.exceptions import ValidationError as ApiValidationError
 
-from config.api.errors import InvalidCredentials, RateLimited
+from config.api.errors import RateLimited
 from config.api.login_guard import client_ip
-from config.web.forms import FormPage, sign_in_credentials
+from config.web.forms import FormPage
 from config.web.pager import page_of
 from config.web.session_auth import see_other
 
@@ -32,11 +32,8 @@ from ..team import services as team_services
 from ..tokens import password_reset_tokens
 from .auth import (
     MerchantLoginRequiredMixin,
-    dashboard_sign_in,
     dashboard_sign_out,
     keep_session_after_password_change,
-    safe_next_url,
-    session_merchant,
 )
 from .forms import (
     SETTINGS_FORMS,
@@ -47,11 +44,11 @@ from .forms import (
     PlanSettingsForm,
     RescheduleSettingsForm,
     SetPasswordForm,
-    SignInForm,
     SignUpForm,
     WebhookUrlForm,
     legal_missing,
 )
+from .sign_in import SignedOutPage
 
 KEY_HISTORY_PAGE_SIZE = 10
 
@@ -60,50 +57,8 @@ def _url(name: str, **kwargs) -> str:
     return reverse(f"merchants_dashboard:{name}", kwargs=kwargs)
 
 
-class _SignedOutPage(FormPage):
-    """A page for merchants not signed in yet: a signed-in one goes to the
-    overview."""
-
-    def get(self, request):
-        if session_merchant(request) is not None:
-            return redirect(_url("overview"))
-        return super().get(request)
-
-
 @method_decorator([never_cache, sensitive_post_parameters("password")], name="dispatch")
-class SignInView(_SignedOutPage):
-    template_name = "merchants/dashboard/sign_in.html"
-
-    def form(self, data=None):
-        return SignInForm(data)
-
-    def submitted(self, request, form):
-        try:
-            member = services.merchant_login(**sign_in_credentials(request, form))
-        except InvalidCredentials as error:
-            form.add_error(None, error.message)
-            return self.render(request, form, status=400)
-        except RateLimited as error:
-            form.add_error(None, error.message)
-            return self.render(request, form, status=429)
-        dashboard_sign_in(request, member)
-        next_url = safe_next_url(request, request.POST.get("next"))
-        return see_other(next_url or _url("overview"))
-
-    def render(self, request, form, status=200):
-        next_url = safe_next_url(
-            request, request.POST.get("next") or request.GET.get("next")
-        )
-        return TemplateResponse(
-            request,
-            self.template_name,
-            {"form": form, "next": next_url or ""},
-            status=status,
-        )
-
-
-@method_decorator([never_cache, sensitive_post_parameters("password")], name="dispatch")
-class SignUpView(_SignedOutPage):
+class SignUpView(SignedOutPage):
     """Registration on the web: the rules of the API's registration, then a page
     that says to check the inbox and sign in. An address that already has an
     account gets the very same answer (its owner an e-mail instead of a new
@@ -185,6 +140,7 @@ def key_refusal(merchant: Merchant) -> str | None:
 
 class ApiKeysView(MerchantLoginRequiredMixin, FormPage):
     permission = "keys"
+    fresh_code_for_changes = True
 
     template_name = "merchants/dashboard/keys.html"
 
@@ -252,6 +208,11 @@ class SettingsView(MerchantLoginRequiredMixin, View):
         if request.method == "POST" and action in WEBHOOK_ACTIONS:
             return "webhooks"
         return super().needed_permission(request)
+
+    def needs_fresh_code(self, request) -> bool:
+        return request.method == "POST" and request.POST.get("action") in (
+            WEBHOOK_ACTIONS
+        )
 
     template_name = "merchants/dashboard/settings.html"
 
