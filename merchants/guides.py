@@ -53,6 +53,7 @@ GUIDES = (
     Guide("privacy", "Your customers' data", "What is held, how long, erasure."),
     Guide("sandbox", "Sandbox", "Test cards, bank accounts and OTPs."),
     Guide("dashboard", "Dashboard", "Every page of the merchant dashboard."),
+    Guide("two-factor", "Two-factor sign-in", "Codes, backup codes, your team."),
 )
 # For maintainers and operators, not merchants: never served.
 INTERNAL_DOCS = ("architecture", "decisions", "operations")
