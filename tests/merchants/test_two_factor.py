@@ -15,6 +15,7 @@ from merchants.team import two_factor
 from merchants.team.models import Member
 from merchants.team.selectors import owner_of
 
+from ..conftest import merchant_jwt
 from ..dashboards import sign_in
 from ..factories import PASSWORD, MemberFactory
 
@@ -313,3 +314,20 @@ def test_an_api_key_rotation_needs_a_jwt_with_a_code_from_the_last_10_minutes(
     assert stale.json()["error"]["code"] == "fresh_code_required"
 
     assert api.post(url, {}, "json", **fresh_jwt()).status_code == 201
+
+
+def test_an_api_webhook_change_needs_a_fresh_code_and_other_settings_do_not(
+    api, owner, traveller
+):
+    enrol(owner)
+    url = f"/api/v1/merchant/{owner.merchant.public_id}/settings"
+    jwt = {"HTTP_AUTHORIZATION": f"Bearer {merchant_jwt(owner)}"}  # no code
+
+    webhook = api.patch(
+        url, {"webhook_secret": "whsec-0123456789abcdef"}, "json", **jwt
+    )
+    plan = api.patch(url, {"max_installments": 6}, "json", **jwt)
+
+    assert webhook.status_code == 403
+    assert webhook.json()["error"]["code"] == "fresh_code_required"
+    assert plan.status_code == 200
