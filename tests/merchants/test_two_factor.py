@@ -331,3 +331,32 @@ def test_an_api_webhook_change_needs_a_fresh_code_and_other_settings_do_not(
     assert webhook.status_code == 403
     assert webhook.json()["error"]["code"] == "fresh_code_required"
     assert plan.status_code == 200
+
+
+def test_new_backup_codes_replace_the_old_and_turning_off_needs_a_code(
+    client, owner, traveller
+):
+    old = enrol(owner)
+    sign_in(client, owner)
+    next_step(traveller)
+    client.post("/dashboard/login/code/", {"code": code_of(owner)})
+    next_step(traveller)
+
+    renewed = client.post(
+        "/dashboard/security/", {"action": "regenerate", "code": code_of(owner)}
+    )
+    old_works = two_factor.verify(member=owner, code=old[0])
+    refused = client.post("/dashboard/security/", {"action": "disable", "code": "1"})
+    next_step(traveller)
+    off = client.post(
+        "/dashboard/security/", {"action": "disable", "code": code_of(owner)}
+    )
+
+    assert renewed.status_code == 200
+    assert old[0] not in renewed.content.decode()
+    assert old_works is False
+    assert refused.status_code == 400
+    assert off.status_code == 303
+    owner.refresh_from_db()
+    assert not owner.has_two_factor
+    assert owner.backup_codes.count() == 0
