@@ -12,8 +12,10 @@ from . import selectors, services
 from .audit.actors import actor_from_request, member_actor
 from .audit.services import audit_record
 from .authentication import resolve_merchant
+from .errors import TwoFactorRequired
 from .serializers import (
     LoginInput,
+    LoginMfaInput,
     RegisterInput,
     RotateKeyInput,
     SettingsInput,
@@ -21,7 +23,8 @@ from .serializers import (
     revoked_key_output,
     settings_output,
 )
-from .team.permissions import role_needs
+from .team import two_factor
+from .team.permissions import require_fresh_code, role_needs
 from .team.services import require
 
 
@@ -40,17 +43,45 @@ class MerchantLoginApi(APIView):
     def post(self, request):
         values = LoginInput.validated(request.data)
         member = services.merchant_login(**values, client_ip=client_ip(request))
-        tokens = issue_tokens(role=ROLE_MERCHANT, account=member)
-        # The login service has no transaction of its own: the row follows it.
-        audit_record(
-            merchant=member.merchant,
-            action="signed_in",
-            actor=member_actor(member, request),
-            object_type="api",
-        )
-        return responses.no_store(
-            responses.ok({**tokens, "merchant_id": member.merchant.public_id})
-        )
+        if member.has_two_factor:
+            # No tokens yet: the code goes to /login/mfa with this.
+            token = two_factor.mfa_token_issue(member)
+            return responses.no_store(
+                responses.ok({"mfa_required": True, "mfa_token": token})
+            )
+        if two_factor.enrolment_required(member):
+            raise TwoFactorRequired()
+        return _tokens(request, member, code_verified=False)
+
+
+def _tokens(request, member, *, code_verified: bool):
+    """The JWTs of a sign-in, recorded in the audit log (the sign-in services
+    have no transaction of their own: the row follows them)."""
+    tokens = issue_tokens(
+        role=ROLE_MERCHANT, account=member, code_verified=code_verified
+    )
+    audit_record(
+        merchant=member.merchant,
+        action="signed_in",
+        actor=member_actor(member, request),
+        object_type="api",
+    )
+    return responses.no_store(
+        responses.ok({**tokens, "merchant_id": member.merchant.public_id})
+    )
+
+
+class MerchantLoginMfaApi(APIView):
+    """The second step of a sign-in with two-factor sign-in: the `mfa_token`
+    of the password step (5 minutes) and a code, under the sign-in's
+    throttles."""
+
+    authentication_classes = []
+
+    def post(self, request):
+        values = LoginMfaInput.validated(request.data)
+        member = two_factor.sign_in_code(**values, client_ip=client_ip(request))
+        return _tokens(request, member, code_verified=True)
 
 
 class ApiKeyRotateApi(APIView):
@@ -58,6 +89,7 @@ class ApiKeyRotateApi(APIView):
 
     def post(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id, require_api_access=True)
+        require_fresh_code(request)
         values = RotateKeyInput.validated(request.data)
         _, plaintext = services.api_key_rotate(
             merchant=merchant, name=values["name"], actor=actor_from_request(request)
@@ -102,8 +134,11 @@ class MerchantSettingsApi(APIView):
 
     def patch(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
-        for permission in settings_permissions(request.data):
+        needed = settings_permissions(request.data)
+        for permission in needed:
             require(request.user.member, permission)
+        if "webhooks" in needed:
+            require_fresh_code(request)
         values = SettingsInput.validated(request.data)
         merchant = services.merchant_update_settings(
             merchant=merchant, actor=actor_from_request(request), **values

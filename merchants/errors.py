@@ -62,3 +62,21 @@ class RefundOverLimit(DomainError):
     code = "refund_over_limit"
     http_status = 403
     message = "The refund is more than your refund limit allows."
+
+
+class FreshCodeRequired(DomainError):
+    code = "fresh_code_required"
+    http_status = 403
+    message = (
+        "This change needs a two-factor code from the last 10 minutes: sign in "
+        "again with a code (POST /api/v1/auth/merchant/login, then /login/mfa)."
+    )
+
+
+class TwoFactorRequired(DomainError):
+    code = "two_factor_required"
+    http_status = 403
+    message = (
+        "Your team requires two-factor sign-in: set it up on the dashboard's "
+        "Security page first."
+    )

@@ -55,6 +55,7 @@ GUIDES = (
     Guide("sandbox", "Sandbox", "Test cards, bank accounts and OTPs."),
     Guide("dashboard", "Dashboard", "Every page of the merchant dashboard."),
     Guide("team", "Your team", "Members, roles and what each may do."),
+    Guide("two-factor", "Two-factor sign-in", "Codes, backup codes, your team."),
 )
 # For maintainers and operators, not merchants: never served.
 INTERNAL_DOCS = ("architecture", "decisions", "operations")

@@ -114,6 +114,9 @@ class Merchant(StateMachine):
     # "payment due" notice instead of charging). Read once, when a plan is
     # created (`PaymentPlan.collection`): turning it off later changes no plan.
     manual_collection = models.BooleanField(default=False)
+    # The owners' switch (DESIGN section 20): every member signs in with a
+    # second factor; one without is sent to set it up before anything else.
+    require_two_factor = models.BooleanField(default=False)
 
     # What the key facts box, the agreement and its PDF say of the merchant
     # (DESIGN section 18). Customers read them: one line each (no control
@@ -276,6 +279,6 @@ class ApiKey(models.Model):
 # The team's and the audit log's models live in their features' subpackages;
 # listed here so that Django finds them (code imports them from there).
 from .audit.models import AuditEntry  # noqa: E402
-from .team.models import Invitation, Member  # noqa: E402
+from .team.models import BackupCode, Invitation, Member  # noqa: E402
 
-__all__ = ["ApiKey", "AuditEntry", "Invitation", "Member", "Merchant"]
+__all__ = ["ApiKey", "AuditEntry", "BackupCode", "Invitation", "Member", "Merchant"]

@@ -36,7 +36,13 @@ from .models import (
     SCHEDULE_TYPES,
     SUPPORT_PHONE_PATTERN,
 )
-from .serializers import LoginInput, RegisterInput, RotateKeyInput, SettingsInput
+from .serializers import (
+    LoginInput,
+    LoginMfaInput,
+    RegisterInput,
+    RotateKeyInput,
+    SettingsInput,
+)
 
 MERCHANT_ID = path_id("merchant_id", "mer", "The merchant's identifier")
 RELEASE_RULES = [
@@ -150,6 +156,18 @@ MERCHANT_TOKENS = component(
         }
     ),
 )
+MFA_CHALLENGE = component(
+    "MerchantMfaChallenge",
+    obj(
+        {
+            "mfa_required": {"type": "boolean", "enum": [True]},
+            "mfa_token": string(
+                "Send it with a code to `POST /api/v1/auth/merchant/login/mfa` "
+                "within 5 minutes."
+            ),
+        }
+    ),
+)
 REVOKED_KEY = component(
     "RevokedApiKey",
     obj(
@@ -239,10 +257,34 @@ extend_schema_view(
     post=extend_schema(
         operation_id="merchant_login",
         summary="Sign in as a merchant: a merchant JWT pair",
+        description="A member with two-factor sign-in gets no tokens here: the "
+        "answer is `{mfa_required: true, mfa_token}`, and "
+        "`POST /api/v1/auth/merchant/login/mfa` gives the pair. A member whose "
+        "team requires two-factor sign-in and who has none set up is refused "
+        "(403 `two_factor_required`) until they set it up on the dashboard.",
         request=LoginInput,
-        responses={200: ok_envelope(MERCHANT_TOKENS), **errors(401, 429)},
+        responses={
+            200: ok_envelope({"oneOf": [MERCHANT_TOKENS, MFA_CHALLENGE]}),
+            **errors(401, 403, 429),
+        },
     )
 )(api.MerchantLoginApi)
+
+extend_schema_view(
+    post=extend_schema(
+        operation_id="merchant_login_mfa",
+        summary="Sign in as a merchant, second step: the two-factor code",
+        description="`mfa_token` from the login's answer (valid 5 minutes, and "
+        "no longer once the member's password or role changed) and `code`: the "
+        "6-digit code of the member's authenticator app, never used before, or "
+        "one of their unused backup codes. A wrong code counts as a failed "
+        "sign-in (5 in 15 minutes lock the account: 429). The tokens carry "
+        "`mfa_at`, the time of this code: changing the payout account, API "
+        "keys or the webhook needs one from the last 10 minutes.",
+        request=LoginMfaInput,
+        responses={200: ok_envelope(MERCHANT_TOKENS), **errors(401, 429)},
+    )
+)(api.MerchantLoginMfaApi)
 
 extend_schema_view(
     post=extend_schema(

@@ -51,6 +51,11 @@ class LoginInput(StrictSerializer):
     password = StrictCharField(max_length=128, trim_whitespace=False)
 
 
+class LoginMfaInput(StrictSerializer):
+    mfa_token = StrictCharField(max_length=500)
+    code = StrictCharField(max_length=32)
+
+
 class RotateKeyInput(StrictSerializer):
     name = StrictCharField(max_length=100, required=False, allow_blank=True, default="")
 

@@ -11,6 +11,11 @@ urlpatterns = [
     ),
     *api_path("auth/merchant/login", api.MerchantLoginApi.as_view(), "merchant-login"),
     *api_path(
+        "auth/merchant/login/mfa",
+        api.MerchantLoginMfaApi.as_view(),
+        "merchant-login-mfa",
+    ),
+    *api_path(
         "merchant/<str:merchant_id>/rotate-api-key",
         api.ApiKeyRotateApi.as_view(),
         "merchant-rotate-api-key",

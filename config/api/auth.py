@@ -33,6 +33,9 @@ ROLE_MERCHANT = "merchant"
 ROLE_CUSTOMER = "customer"
 CLAIM_CREDENTIAL_VERSION = "cv"
 CLAIM_SIGNED_IN_AT = "auth_time"  # the name OpenID Connect gives this claim
+# When the sign-in verified a second factor (a Unix time; absent: none did).
+# Refreshing keeps it: a change that needs a recent code reads it.
+CLAIM_CODE_AT = "mfa_at"
 
 
 class Account(Protocol):
@@ -67,20 +70,31 @@ class JWTCredential:
         return f"{self.role}_jwt"
 
 
-def issue_tokens(*, role: str, account: Account) -> dict[str, str]:
-    """A new pair for a sign-in of `account` (login or registration)."""
+def issue_tokens(
+    *, role: str, account: Account, code_verified: bool = False
+) -> dict[str, str]:
+    """A new pair for a sign-in of `account` (login or registration);
+    `code_verified` when the sign-in verified a two-factor code."""
+    now = int(timezone.now().timestamp())
     return _pair(
-        role=role, account=account, signed_in_at=int(timezone.now().timestamp())
+        role=role,
+        account=account,
+        signed_in_at=now,
+        code_at=now if code_verified else None,
     )
 
 
-def _pair(*, role: str, account: Account, signed_in_at: int) -> dict[str, str]:
+def _pair(
+    *, role: str, account: Account, signed_in_at: int, code_at: int | None = None
+) -> dict[str, str]:
     chain_ends = signed_in_at + int(settings.JWT_SIGN_IN_LIFETIME.total_seconds())
     refresh = RefreshToken()
     refresh["role"] = role
     refresh["sub"] = account.public_id
     refresh[CLAIM_CREDENTIAL_VERSION] = account.credential_version
     refresh[CLAIM_SIGNED_IN_AT] = signed_in_at
+    if code_at is not None:
+        refresh[CLAIM_CODE_AT] = code_at
     access = refresh.access_token
     for token in (refresh, access):
         token["exp"] = min(token["exp"], chain_ends)
@@ -168,4 +182,9 @@ def refresh_tokens(raw_refresh: str) -> dict[str, str]:
         raise exceptions.AuthenticationFailed(
             "The refresh token was already used; sign in again."
         ) from None
-    return _pair(role=role, account=account, signed_in_at=signed_in_at)
+    return _pair(
+        role=role,
+        account=account,
+        signed_in_at=signed_in_at,
+        code_at=refresh.get(CLAIM_CODE_AT),
+    )

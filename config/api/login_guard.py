@@ -143,3 +143,16 @@ def sign_in(*, kind: str, email: str, password: str, client_ip: str, lookup):
         record_login_failure(kind=kind, email=email)
         raise InvalidCredentials()
     return account
+
+
+def second_factor(*, kind: str, email: str, client_ip: str, verify) -> None:
+    """The second step of a sign-in (a two-factor code) under the first's
+    rules: the same budgets, and a wrong code counts as a failed sign-in of
+    the account. `verify()` says whether the code is right."""
+    check_login_allowed(kind=kind, email=email, client_ip=client_ip)
+    if not verify():
+        record_login_failure(kind=kind, email=email)
+        raise InvalidCredentials(
+            "The code is incorrect or was already used. Enter the current code "
+            "of your authenticator app, or an unused backup code."
+        )

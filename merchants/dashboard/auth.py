@@ -16,17 +16,24 @@ scope every query to the merchant and ask `roles.may` for what the member may do
 
 from functools import wraps
 
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 
 from config.web.session_auth import SessionAccount, safe_next_url
 
 from ..models import Merchant
+from ..team import two_factor
 from ..team.models import Member
 from ..team.roles import PERMISSIONS, may, roles_with
 
 SESSION_MEMBER_KEY = "_dashboard_member_id"
 SESSION_HASH_KEY = "_dashboard_member_hash"
+# When this session last verified a two-factor code (a Unix time): changes
+# that need a fresh code ask for one when it is older than 10 minutes.
+SESSION_CODE_AT_KEY = "_dashboard_code_at"
 
 
 class _ActiveMembers:
@@ -52,9 +59,11 @@ __all__ = [
     "MerchantLoginRequiredMixin",
     "dashboard_sign_in",
     "dashboard_sign_out",
+    "code_is_fresh",
     "keep_session_after_password_change",
     "login_url",
     "merchant_login_required",
+    "record_code",
     "safe_next_url",
     "session_member",
     "session_merchant",
@@ -65,9 +74,23 @@ def login_url() -> str:
     return _account.login_url()
 
 
-def dashboard_sign_in(request, member: Member) -> None:
+def dashboard_sign_in(request, member: Member, *, code_verified=False) -> None:
+    """Sign `member` in; `code_verified` when a two-factor code was part of
+    the sign-in (it counts as a fresh code)."""
     _account.sign_in(request, member)
     request.merchant = member.principal
+    request.session.pop(SESSION_CODE_AT_KEY, None)
+    if code_verified:
+        record_code(request)
+
+
+def record_code(request) -> None:
+    """This session verified a two-factor code just now."""
+    request.session[SESSION_CODE_AT_KEY] = int(timezone.now().timestamp())
+
+
+def code_is_fresh(request, member: Member) -> bool:
+    return two_factor.code_is_fresh(member, request.session.get(SESSION_CODE_AT_KEY))
 
 
 def dashboard_sign_out(request) -> None:
@@ -110,23 +133,39 @@ class MerchantLoginRequiredMixin:
     Each page names what it needs from the permission table (merchants.team.
     roles): `permission` to read it, `change_permission` to post to it (None:
     the same). A member whose role lacks it gets a 403 page. Nothing is
-    assumed: a page that names no permission is refused to everyone."""
+    assumed: a page that names no permission is refused to everyone.
+
+    Two-factor sign-in (docs/two-factor.md): a member whose team requires it
+    and who has none is sent to the Security page (`enrolment_page`) from
+    every other page; a page whose changes need a fresh code
+    (`fresh_code_for_changes`, or `needs_fresh_code`) answers a change by a
+    member with two-factor sign-in and no code in the last 10 minutes with a
+    form asking for one, which returns to the page."""
 
     permission: str | None = None
     change_permission: str | None = None
+    fresh_code_for_changes = False
+    enrolment_page = False
 
     def needed_permission(self, request) -> str | None:
         if request.method in ("GET", "HEAD", "OPTIONS"):
             return self.permission
         return self.change_permission or self.permission
 
+    def needs_fresh_code(self, request) -> bool:
+        return self.fresh_code_for_changes and request.method == "POST"
+
     def dispatch(self, request, *args, **kwargs):
         member = session_member(request)
         if member is None:
             return _account.redirect_to_login(request)
+        if not self.enrolment_page and two_factor.enrolment_required(member):
+            return redirect(reverse("merchants_dashboard:security"))
         needed = self.needed_permission(request)
         if needed is None or not may(member.role, needed):
             response = forbidden_page(request, member, needed)
+        elif self.needs_fresh_code(request) and not code_is_fresh(request, member):
+            response = fresh_code_page(request)
         else:
             response = super().dispatch(request, *args, **kwargs)
         add_never_cache_headers(response)
@@ -144,5 +183,16 @@ def forbidden_page(request, member: Member, permission: str | None):
             "permission": PERMISSIONS.get(permission, ""),
             "roles": roles,
         },
+        status=403,
+    )
+
+
+def fresh_code_page(request):
+    """403: the change needs a code from the last 10 minutes; the form sends
+    one to the confirmation page, which returns here."""
+    return TemplateResponse(
+        request,
+        "merchants/dashboard/fresh_code.html",
+        {"next": request.get_full_path()},
         status=403,
     )

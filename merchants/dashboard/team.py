@@ -69,6 +69,7 @@ class TeamView(MerchantLoginRequiredMixin, View):
     `action` invite, role, remove or withdraw."""
 
     permission = "members"
+    fresh_code_for_changes = True
     template_name = "merchants/dashboard/team.html"
 
     def get(self, request):

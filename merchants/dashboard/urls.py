@@ -6,7 +6,7 @@ URL namespace (DESIGN section 1).
 
 from django.urls import path
 
-from . import audit, passwords, team, views
+from . import audit, passwords, security, sign_in, team, views
 
 app_name = "merchants_dashboard"
 
@@ -14,7 +14,10 @@ urlpatterns = [
     path("", views.OverviewView.as_view(), name="overview"),
     path("signup/", views.SignUpView.as_view(), name="signup"),
     path("signup/done/", views.SignUpDoneView.as_view(), name="signup-done"),
-    path("login/", views.SignInView.as_view(), name="login"),
+    path("login/", sign_in.SignInView.as_view(), name="login"),
+    path("login/code/", sign_in.SignInCodeView.as_view(), name="login-code"),
+    path("security/", security.SecurityView.as_view(), name="security"),
+    path("security/confirm/", security.CodeConfirmView.as_view(), name="code-confirm"),
     path("logout/", views.SignOutView.as_view(), name="logout"),
     path("keys/", views.ApiKeysView.as_view(), name="keys"),
     path("settings/", views.SettingsView.as_view(), name="settings"),

@@ -8,7 +8,6 @@ page reads and writes the signed-in merchant (`request.merchant`) and nothing el
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponseBadRequest
-from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.decorators import method_decorator
@@ -17,24 +16,20 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from rest_framework.exceptions import ValidationError as ApiValidationError
 
-from config.api.errors import InvalidCredentials, RateLimited
+from config.api.errors import RateLimited
 from config.api.login_guard import client_ip
-from config.web.forms import FormPage, sign_in_credentials
+from config.web.forms import FormPage
 from config.web.pager import page_of
 from config.web.session_auth import see_other
 
 from .. import selectors, services
-from ..audit.actors import actor_from_request, member_actor
-from ..audit.services import audit_record
+from ..audit.actors import actor_from_request
 from ..errors import ApiAccessDisabled, MerchantNotActive
 from ..models import Merchant
 from ..services import WEBHOOK_SECRET_PREFIX
 from .auth import (
     MerchantLoginRequiredMixin,
-    dashboard_sign_in,
     dashboard_sign_out,
-    safe_next_url,
-    session_merchant,
 )
 from .forms import (
     SETTINGS_FORMS,
@@ -42,11 +37,11 @@ from .forms import (
     LegalSettingsForm,
     PlanSettingsForm,
     RescheduleSettingsForm,
-    SignInForm,
     SignUpForm,
     WebhookUrlForm,
     legal_missing,
 )
+from .sign_in import SignedOutPage
 
 KEY_HISTORY_PAGE_SIZE = 10
 
@@ -55,57 +50,8 @@ def _url(name: str, **kwargs) -> str:
     return reverse(f"merchants_dashboard:{name}", kwargs=kwargs)
 
 
-class _SignedOutPage(FormPage):
-    """A page for merchants not signed in yet: a signed-in one goes to the
-    overview."""
-
-    def get(self, request):
-        if session_merchant(request) is not None:
-            return redirect(_url("overview"))
-        return super().get(request)
-
-
 @method_decorator([never_cache, sensitive_post_parameters("password")], name="dispatch")
-class SignInView(_SignedOutPage):
-    template_name = "merchants/dashboard/sign_in.html"
-
-    def form(self, data=None):
-        return SignInForm(data)
-
-    def submitted(self, request, form):
-        try:
-            member = services.merchant_login(**sign_in_credentials(request, form))
-        except InvalidCredentials as error:
-            form.add_error(None, error.message)
-            return self.render(request, form, status=400)
-        except RateLimited as error:
-            form.add_error(None, error.message)
-            return self.render(request, form, status=429)
-        dashboard_sign_in(request, member)
-        # The login service has no transaction of its own: the row follows it.
-        audit_record(
-            merchant=member.merchant,
-            action="signed_in",
-            actor=member_actor(member, request),
-            object_type="dashboard",
-        )
-        next_url = safe_next_url(request, request.POST.get("next"))
-        return see_other(next_url or _url("overview"))
-
-    def render(self, request, form, status=200):
-        next_url = safe_next_url(
-            request, request.POST.get("next") or request.GET.get("next")
-        )
-        return TemplateResponse(
-            request,
-            self.template_name,
-            {"form": form, "next": next_url or ""},
-            status=status,
-        )
-
-
-@method_decorator([never_cache, sensitive_post_parameters("password")], name="dispatch")
-class SignUpView(_SignedOutPage):
+class SignUpView(SignedOutPage):
     """Registration on the web: the rules of the API's registration, then a page
     that says to check the inbox and sign in. An address that already has an
     account gets the very same answer (its owner an e-mail instead of a new
@@ -187,6 +133,7 @@ def key_refusal(merchant: Merchant) -> str | None:
 
 class ApiKeysView(MerchantLoginRequiredMixin, FormPage):
     permission = "keys"
+    fresh_code_for_changes = True
 
     template_name = "merchants/dashboard/keys.html"
 
@@ -256,6 +203,11 @@ class SettingsView(MerchantLoginRequiredMixin, View):
         if request.method == "POST" and action in WEBHOOK_ACTIONS:
             return "webhooks"
         return super().needed_permission(request)
+
+    def needs_fresh_code(self, request) -> bool:
+        return request.method == "POST" and request.POST.get("action") in (
+            WEBHOOK_ACTIONS
+        )
 
     template_name = "merchants/dashboard/settings.html"
 

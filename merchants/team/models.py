@@ -3,6 +3,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 from config.api.ids import new_public_id
+from config.db.encryption import EncryptedTextField
 from config.models import PasswordCredentials, StateMachine
 
 from ..models import Merchant
@@ -46,6 +47,12 @@ class Member(PasswordCredentials, StateMachine):
         max_length=16, choices=Status.choices, default=Status.ACTIVE
     )
     removed_at = models.DateTimeField(null=True, blank=True)
+    # Two-factor sign-in (merchants/team/two_factor.py): the TOTP secret, set
+    # at enrolment and active once a code confirmed it (`totp_enabled_at`);
+    # the time step of the last code accepted, so that no code works twice.
+    totp_secret = EncryptedTextField(blank=True)
+    totp_enabled_at = models.DateTimeField(null=True, blank=True)
+    totp_last_step = models.BigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -71,6 +78,10 @@ class Member(PasswordCredentials, StateMachine):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    @property
+    def has_two_factor(self) -> bool:
+        return self.totp_enabled_at is not None
 
     @property
     def session_stamp(self) -> str:
@@ -118,3 +129,25 @@ class Invitation(models.Model):
 
     def __str__(self):
         return f"{self.email} as {self.role} ({self.public_id})"
+
+
+class BackupCode(models.Model):
+    """One of a member's single-use backup codes: only a peppered hash is kept
+    (the member saw the code once); `used_at` ends it."""
+
+    member = models.ForeignKey(
+        Member, on_delete=models.CASCADE, related_name="backup_codes"
+    )
+    code_hash = models.CharField(max_length=64)
+    used_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member", "code_hash"], name="backup_code_unique_per_member"
+            )
+        ]
+
+    def __str__(self):
+        return f"backup code of {self.member_id} ({'used' if self.used_at else 'open'})"

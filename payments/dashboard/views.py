@@ -179,6 +179,7 @@ class WalletView(MerchantLoginRequiredMixin, View):
 class PayoutAccountView(MerchantLoginRequiredMixin, View):
     permission = "wallet"
     change_permission = "payout_account"
+    fresh_code_for_changes = True
 
     template_name = "payments/dashboard/payout_account.html"
 

@@ -12,7 +12,7 @@ from config.api.permissions import accepts
 from config.exports import csv_or_page, csv_response
 from merchants.audit.actors import actor_from_request
 from merchants.authentication import resolve_merchant
-from merchants.team.permissions import role_needs
+from merchants.team.permissions import require_fresh_code, role_needs
 
 from . import exports, selectors, services
 from .serializers import (
@@ -32,6 +32,7 @@ class PayoutAccountApi(APIView):
 
     def put(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
+        require_fresh_code(request)
         values = PayoutAccountInput.validated(request.data)
         merchant = services.payout_account_set(
             merchant=merchant, **values, actor=actor_from_request(request)

@@ -49,6 +49,7 @@ ROUTES: dict[str, Route] = {
     # Accounts and tokens: public, each authenticates by what its body carries.
     "/api/v1/auth/merchant/register": Route(PUBLIC),
     "/api/v1/auth/merchant/login": Route(PUBLIC),
+    "/api/v1/auth/merchant/login/mfa": Route(PUBLIC),
     "/api/v1/auth/customer/register": Route(PUBLIC),
     "/api/v1/auth/customer/login": Route(PUBLIC),
     "/api/v1/auth/customer/password-reset": Route(PUBLIC),
