@@ -28,6 +28,12 @@ ACTIONS: dict[str, str] = {
     "member.joined": "Joined the team through an invitation.",
     "member.role_changed": "Changed a member's role or refund limit.",
     "member.removed": "Removed a member from the team.",
+    "two_factor.enabled": "Turned on their own two-factor sign-in.",
+    "two_factor.disabled": "Turned off their own two-factor sign-in.",
+    "two_factor.backup_codes_renewed": "Made new backup codes (the old stop working).",
+    "two_factor.team_requirement_changed": (
+        "Required two-factor sign-in of every member, or stopped requiring it."
+    ),
 }
 
 # Fields whose values never reach a row: a change of one is "(changed)".

@@ -18,6 +18,7 @@ from config.api.errors import DomainError
 from config.api.login_guard import client_ip
 from config.web.session_auth import see_other
 
+from ..audit.actors import actor_from_request
 from ..team import two_factor
 from ..team.roles import may
 from .auth import MerchantLoginRequiredMixin, record_code, safe_next_url
@@ -75,7 +76,9 @@ class SecurityView(MerchantLoginRequiredMixin, View):
         form, code = self._code(request)
         if code is None:
             return self.render(request, form=form, status=400)
-        member, codes = two_factor.enrol_confirm(member=request.member, code=code)
+        member, codes = two_factor.enrol_confirm(
+            member=request.member, code=code, actor=actor_from_request(request)
+        )
         request.member = member
         record_code(request)
         messages.success(request, "Two-factor sign-in is on.")
@@ -87,7 +90,10 @@ class SecurityView(MerchantLoginRequiredMixin, View):
         if code is None:
             return self.render(request, form=form, status=400)
         codes = two_factor.backup_codes_regenerate(
-            member=request.member, code=code, client_ip=client_ip(request)
+            member=request.member,
+            code=code,
+            client_ip=client_ip(request),
+            actor=actor_from_request(request),
         )
         record_code(request)
         return self.render(request, backup_codes=codes)
@@ -97,14 +103,19 @@ class SecurityView(MerchantLoginRequiredMixin, View):
         if code is None:
             return self.render(request, form=form, status=400)
         two_factor.disable(
-            member=request.member, code=code, client_ip=client_ip(request)
+            member=request.member,
+            code=code,
+            client_ip=client_ip(request),
+            actor=actor_from_request(request),
         )
         messages.success(request, "Two-factor sign-in is off.")
         return see_other(_url())
 
     def require(self, request):
         required = request.POST.get("required") == "on"
-        two_factor.require_two_factor_set(by=request.member, required=required)
+        two_factor.require_two_factor_set(
+            by=request.member, required=required, actor=actor_from_request(request)
+        )
         messages.success(
             request,
             "Every member of your team now signs in with a code."

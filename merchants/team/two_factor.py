@@ -23,6 +23,8 @@ from django.utils.crypto import salted_hmac
 from config.api import login_guard
 from config.api.errors import InvalidCredentials
 
+from ..audit.actors import SYSTEM, Actor
+from ..audit.services import audit_record
 from ..errors import TwoFactorRequired
 from ..models import Merchant
 from . import selectors
@@ -115,7 +117,20 @@ def enrol_start(*, member: Member) -> Member:
     return member
 
 
-def enrol_confirm(*, member: Member, code: str) -> tuple[Member, list[str]]:
+def _record(member: Member, action: str, actor: Actor, changes: dict) -> None:
+    audit_record(
+        merchant=member.merchant,
+        action=action,
+        actor=actor,
+        object_type="member",
+        object_id=member.public_id,
+        changes=changes,
+    )
+
+
+def enrol_confirm(
+    *, member: Member, code: str, actor: Actor = SYSTEM
+) -> tuple[Member, list[str]]:
     """Turn two-factor sign-in on with a first code of the new secret; the 10
     backup codes are returned, to be shown once."""
     with transaction.atomic():
@@ -128,6 +143,7 @@ def enrol_confirm(*, member: Member, code: str) -> tuple[Member, list[str]]:
         member.totp_enabled_at = timezone.now()
         member.save(update_fields=["totp_enabled_at", "totp_last_step", "updated_at"])
         codes = _new_backup_codes(member)
+        _record(member, "two_factor.enabled", actor, {"two_factor": [False, True]})
     return member, codes
 
 
@@ -161,7 +177,9 @@ def code_check(*, member: Member, code: str, client_ip: str) -> None:
     )
 
 
-def disable(*, member: Member, code: str, client_ip: str) -> Member:
+def disable(
+    *, member: Member, code: str, client_ip: str, actor: Actor = SYSTEM
+) -> Member:
     """Turn two-factor sign-in off with a current code; refused while the
     member's team requires it."""
     if member.merchant.require_two_factor:
@@ -184,21 +202,29 @@ def disable(*, member: Member, code: str, client_ip: str) -> Member:
             ]
         )
         member.backup_codes.all().delete()
+        _record(member, "two_factor.disabled", actor, {"two_factor": [True, False]})
     return member
 
 
-def backup_codes_regenerate(*, member: Member, code: str, client_ip: str) -> list[str]:
+def backup_codes_regenerate(
+    *, member: Member, code: str, client_ip: str, actor: Actor = SYSTEM
+) -> list[str]:
     """10 new backup codes (the old ones stop working), with a current code."""
     code_check(member=member, code=code, client_ip=client_ip)
     with transaction.atomic():
-        return _new_backup_codes(_locked(member))
+        member = _locked(member)
+        codes = _new_backup_codes(member)
+        _record(member, "two_factor.backup_codes_renewed", actor, {})
+    return codes
 
 
 def backup_codes_left(member: Member) -> int:
     return member.backup_codes.filter(used_at__isnull=True).count()
 
 
-def require_two_factor_set(*, by: Member, required: bool) -> Merchant:
+def require_two_factor_set(
+    *, by: Member, required: bool, actor: Actor = SYSTEM
+) -> Merchant:
     """The owners' switch: every member signs in with a code. An owner turns
     it on only with two-factor sign-in of their own."""
     require(by, "ownership")
@@ -208,8 +234,18 @@ def require_two_factor_set(*, by: Member, required: bool) -> Merchant:
         )
     with transaction.atomic():
         merchant = Merchant.objects.select_for_update().get(pk=by.merchant_id)
+        before = merchant.require_two_factor
         merchant.require_two_factor = required
         merchant.save(update_fields=["require_two_factor", "updated_at"])
+        if before != required:
+            audit_record(
+                merchant=merchant,
+                action="two_factor.team_requirement_changed",
+                actor=actor,
+                object_type="merchant",
+                object_id=merchant.public_id,
+                changes={"require_two_factor": [before, required]},
+            )
     return merchant
 
 

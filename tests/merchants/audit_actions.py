@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import pyotp
 from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.test import APIClient
@@ -333,7 +334,78 @@ def member_removed(s):
     return s.member()
 
 
+SECURITY = "/dashboard/security/"
+
+
+def _signed_in_again(s) -> Client:
+    """A dashboard of the owner with whichever password it has now (a reset
+    earlier in the walk signed its other browsers out)."""
+    for password in (PASSWORD, NEW_PASSWORD):
+        client = Client()
+        signed = client.post(
+            "/dashboard/login/", {"email": s.merchant.email, "password": password}
+        )
+        if signed.status_code == 303:
+            return client
+    raise AssertionError("the owner signs in with neither password")
+
+
+def _enrol_on_the_page(s) -> list[str]:
+    """Two-factor sign-in turned on through the Security page (which counts as
+    a fresh code); its backup codes. A member who has it already (one merchant
+    taken through every action) starts again from none."""
+    member = s.owner_member
+    if member.has_two_factor:
+        member.backup_codes.all().delete()
+        Member.objects.filter(pk=member.pk).update(
+            totp_secret="", totp_enabled_at=None, totp_last_step=None
+        )
+    s.dashboard = _signed_in_again(s)
+    _ok(s.dashboard.post(SECURITY, {"action": "start"}), 303)
+    secret = s.owner_member.totp_secret
+    s.secrets.append(secret)
+    code = pyotp.TOTP(secret).now()
+    page = _ok(s.dashboard.post(SECURITY, {"action": "confirm", "code": code}), 200)
+    shown = re.search(
+        r'<pre class="code-block" id="backup-codes">(.*?)</pre>',
+        page.content.decode(),
+        re.S,
+    )
+    codes = shown.group(1).split()
+    assert len(set(codes)) == 10, codes
+    s.secrets.extend(codes)
+    return codes
+
+
+def two_factor_enabled(s):
+    _enrol_on_the_page(s)
+    return s.member()
+
+
+def two_factor_backup_codes_renewed(s):
+    codes = _enrol_on_the_page(s)
+    body = {"action": "regenerate", "code": codes[0]}
+    _ok(s.dashboard.post(SECURITY, body), 200)
+    return s.member()
+
+
+def two_factor_disabled(s):
+    codes = _enrol_on_the_page(s)
+    _ok(s.dashboard.post(SECURITY, {"action": "disable", "code": codes[0]}), 303)
+    return s.member()
+
+
+def two_factor_team_requirement_changed(s):
+    _enrol_on_the_page(s)
+    _ok(s.dashboard.post(SECURITY, {"action": "require", "required": "on"}), 303)
+    return s.member()
+
+
 PERFORMERS: dict[str, Callable[[Setting], tuple[str, str]]] = {
+    "two_factor.enabled": two_factor_enabled,
+    "two_factor.backup_codes_renewed": two_factor_backup_codes_renewed,
+    "two_factor.disabled": two_factor_disabled,
+    "two_factor.team_requirement_changed": two_factor_team_requirement_changed,
     "member.invited": member_invited,
     "member.invitation_withdrawn": member_invitation_withdrawn,
     "member.joined": member_joined,

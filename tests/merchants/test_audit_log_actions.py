@@ -37,8 +37,9 @@ def test_each_action_writes_exactly_one_row_with_its_actor(
 
 # One merchant through every action: its own changes first, then the password
 # (the API login needs the first one) and the key's rotation (the others use
-# the key), then staff's (suspension last).
-LATE = ("password.", "merchant.", "api_key.rotated")
+# the key), then staff's (suspension last), then two-factor sign-in (the API
+# login would ask for a code after it).
+LATE = ("password.", "merchant.", "api_key.rotated", "two_factor.")
 SCAN_ORDER = [
     *(a for a in PERFORMERS if not a.startswith(LATE)),
     "password.changed",
@@ -46,6 +47,7 @@ SCAN_ORDER = [
     "api_key.rotated",
     *(a for a in PERFORMERS if a.startswith("merchant.") and a != "merchant.suspended"),
     "merchant.suspended",
+    *(a for a in PERFORMERS if a.startswith("two_factor.")),
 ]
 
 
