@@ -200,7 +200,9 @@ class PlanRefundView(MerchantLoginRequiredMixin, View):
             return self.render(request, plan, form, status=400)
         amount, reason = form.cleaned_data["amount"], form.cleaned_data["reason"]
         try:
-            check_refund_limit(request.member, amount)
+            check_refund_limit(
+                request.member, amount, plan=plan, actor=actor_from_request(request)
+            )
             preview = dashboard_selectors.refund_preview_lines(plan, amount)
         except (RefundExceedsRefundable, PlanBusy, RefundOverLimit) as error:
             return self.render(
@@ -226,12 +228,15 @@ class PlanRefundView(MerchantLoginRequiredMixin, View):
             )
         amount, reason = confirm.cleaned_data["amount"], confirm.cleaned_data["reason"]
         try:
-            check_refund_limit(request.member, amount)
+            check_refund_limit(
+                request.member, amount, plan=plan, actor=actor_from_request(request)
+            )
             answer = refund_create(
                 plan=plan,
                 amount=amount,
                 reason=reason,
                 idempotency_key=confirm.cleaned_data["key"],
+                actor=actor_from_request(request),
             )
         except (RefundExceedsRefundable, PlanBusy, RefundOverLimit) as error:
             form = RefundForm(

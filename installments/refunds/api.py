@@ -8,6 +8,7 @@ from config.api import responses
 from config.api.idempotency import REPLAYED_HEADER, idempotency_key
 from config.api.pagination import paginate
 from config.api.permissions import accepts
+from merchants.audit.actors import actor_from_request
 from merchants.authentication import resolve_merchant
 
 from ..plans import selectors as plan_selectors
@@ -32,7 +33,12 @@ class PlanRefundsApi(APIView):
         key = idempotency_key(request)
         data = RefundCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        answer = refund_create(plan=plan, idempotency_key=key, **data.validated_data)
+        answer = refund_create(
+            plan=plan,
+            idempotency_key=key,
+            actor=actor_from_request(request),
+            **data.validated_data,
+        )
         headers = {REPLAYED_HEADER: "true"} if answer.replayed else None
         return responses.ok(
             refund_output(answer.refund), status=answer.status_code, headers=headers

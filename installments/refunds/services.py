@@ -17,6 +17,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from config.api.idempotency import IDEMPOTENCY_RETENTION
+from merchants.audit.actors import SYSTEM, Actor
+from merchants.audit.services import audit_record
 from payments.ledger.services import refund_post
 from webhooks.services import emit_events
 
@@ -75,6 +77,7 @@ def refund_create(
     amount: int,
     reason: str,
     idempotency_key: uuid.UUID | None = None,
+    actor: Actor = SYSTEM,
 ) -> RefundAnswer:
     """Refund `amount` off the plan, or replay the refund `idempotency_key`
     created for this merchant in the last 24 hours (whatever this body says).
@@ -90,7 +93,11 @@ def refund_create(
             return _replay(record)
     try:
         refund = _refund_record(
-            plan=plan, amount=amount, reason=reason, idempotency_key=idempotency_key
+            plan=plan,
+            amount=amount,
+            reason=reason,
+            idempotency_key=idempotency_key,
+            actor=actor,
         )
     except IntegrityError:
         record = (
@@ -108,7 +115,7 @@ def refund_create(
 
 @transaction.atomic(durable=True)
 def _refund_record(
-    *, plan: PaymentPlan, amount: int, reason: str, idempotency_key
+    *, plan: PaymentPlan, amount: int, reason: str, idempotency_key, actor: Actor
 ) -> Refund:
     now = timezone.now()
     plan = lock_plan(plan)
@@ -164,6 +171,14 @@ def _refund_record(
             created_at=now,
             expires_at=now + IDEMPOTENCY_RETENTION,
         )
+    audit_record(
+        merchant=plan.merchant,
+        action="refund.created",
+        actor=actor,
+        object_type="refund",
+        object_id=refund.public_id,
+        changes={"amount": [None, amount], "payment_plan": [None, plan.public_id]},
+    )
     return refund
 
 

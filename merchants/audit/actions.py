@@ -23,6 +23,10 @@ ACTIONS: dict[str, str] = {
     "payment_link.activated": "Turned a payment link on.",
     "payment_link.deactivated": "Turned a payment link off.",
     "plan.cancelled": "Cancelled a payment plan.",
+    "refund.created": "Refunded a payment plan.",
+    "refund.refused_over_limit": (
+        "Tried a refund above their refund limit (a support member): refused."
+    ),
     "member.invited": "Invited someone to the team, with a role.",
     "member.invitation_withdrawn": "Withdrew an open invitation.",
     "member.joined": "Joined the team through an invitation.",

@@ -50,13 +50,25 @@ def require(member: Member | None, permission: str) -> None:
         )
 
 
-def check_refund_limit(member: Member | None, amount: int) -> None:
+def check_refund_limit(
+    member: Member | None, amount: int, *, plan=None, actor: Actor = SYSTEM
+) -> None:
     """RefundOverLimit when `amount` (kobo) is over what one refund of this
-    member may give back: a support member's own limit (none set: nothing)."""
+    member may give back: a support member's own limit (none set: nothing).
+    The refusal of a refund of `plan` is recorded in the audit log."""
     if member is None or member.role not in LIMITED_REFUNDS:
         return
     limit = member.refund_limit or 0
     if amount > limit:
+        if plan is not None:
+            audit_record(
+                merchant=member.merchant,
+                action="refund.refused_over_limit",
+                actor=actor,
+                object_type="payment_plan",
+                object_id=plan.public_id,
+                changes={"amount": [None, amount], "refund_limit": [None, limit]},
+            )
         raise RefundOverLimit(
             f"This refund of {format_kobo(amount)} is more than your refund limit "
             f"of {format_kobo(limit)}. An owner or an admin of your team can make "

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import pyotp
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.test import Client
 from rest_framework.test import APIClient
 
@@ -276,6 +277,34 @@ def plan_cancelled(s):
     return _key_actor(s)
 
 
+def refund_created(s):
+    setup = make_active_plan(
+        owner=s.owner, email="refunded@mail.example.com", order_reference="AUD-REF-1"
+    )
+    url = f"/api/v1/payment-plans/{setup.plan.public_id}/refunds"
+    body = {"amount": 100_000, "reason": "Returned the chair"}
+    _ok(s.api.post(url, body, format="json", **s.owner.headers), 201)
+    return _key_actor(s)
+
+
+def refund_refused_over_limit(s):
+    """A support member's refund above their limit, refused at its review."""
+    setup = make_active_plan(
+        owner=s.owner, email="limited@mail.example.com", order_reference="AUD-REF-2"
+    )
+    support = Member.objects.create(
+        merchant=s.merchant,
+        email="support@shop.example.com",
+        role="support",
+        refund_limit=50_000,
+        password=make_password(PASSWORD),
+    )
+    client = sign_in(Client(), support)
+    url = f"/dashboard/plans/{setup.plan.public_id}/refund/"
+    _ok(client.get(url, {"amount": "1,000", "reason": "Too much"}), 403)
+    return ("member", support.public_id)
+
+
 JOINER = "joiner@shop.example.com"
 
 
@@ -402,6 +431,8 @@ def two_factor_team_requirement_changed(s):
 
 
 PERFORMERS: dict[str, Callable[[Setting], tuple[str, str]]] = {
+    "refund.created": refund_created,
+    "refund.refused_over_limit": refund_refused_over_limit,
     "two_factor.enabled": two_factor_enabled,
     "two_factor.backup_codes_renewed": two_factor_backup_codes_renewed,
     "two_factor.disabled": two_factor_disabled,
