@@ -3,8 +3,8 @@
 from django.urls import path
 
 from . import disputes as dispute_views
+from . import refunds, views
 from . import reschedules as reschedule_views
-from . import views
 
 app_name = "installments_dashboard"
 
@@ -20,7 +20,7 @@ urlpatterns = [
     ),
     path(
         "plans/<str:plan_id>/refund/",
-        views.PlanRefundView.as_view(),
+        refunds.PlanRefundView.as_view(),
         name="plan-refund",
     ),
     path(

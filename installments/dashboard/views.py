@@ -20,13 +20,10 @@ from django.utils import timezone
 from django.views import View
 
 from config.exports import csv_response
-from config.money import format_kobo
 from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
 from merchants.audit.actors import actor_from_request
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
-from merchants.errors import RefundOverLimit
-from merchants.team.services import check_refund_limit
 
 from ..agreements import selectors as agreement_selectors
 from ..agreements.errors import AgreementNotFound
@@ -37,26 +34,19 @@ from ..cancellation.services import (
     plan_merchant_cancel,
 )
 from ..plans import exports, selectors
-from ..plans.errors import PlanBusy, PlanNotFound
+from ..plans.errors import PlanNotFound
 from ..plans.models import PaymentPlan
-from ..refunds.errors import RefundExceedsRefundable
 from ..refunds.selectors import amount_refund_pending
-from ..refunds.services import refund_create
 from . import selectors as dashboard_selectors
 from .forms import (
     InstallmentRangeForm,
     PlanCancelForm,
     PlanSearchForm,
-    RefundConfirmForm,
     RefundForm,
 )
 
 PLANS_PAGE_SIZE = 20
 REFUNDS_PAGE_SIZE = 10
-
-STALE_CONFIRMATION = (
-    "This confirmation could not be read: enter the refund again and confirm it."
-)
 
 
 def plan_of(request, plan_id: str) -> PaymentPlan:
@@ -69,17 +59,6 @@ def plan_of(request, plan_id: str) -> PaymentPlan:
 def plan_url(plan: PaymentPlan, anchor: str = "") -> str:
     url = reverse("installments_dashboard:plan", kwargs={"plan_id": plan.public_id})
     return f"{url}#{anchor}" if anchor else url
-
-
-def refund_refusal(plan: PaymentPlan, error) -> str:
-    """What a refused refund says to a person (the API's 422 counts in kobo)."""
-    if isinstance(error, RefundExceedsRefundable):
-        refundable = dashboard_selectors.refundable_now(plan)
-        return (
-            "This is more than is left to refund on this plan: at most "
-            f"{format_kobo(refundable, plan.currency)} now."
-        )
-    return error.message
 
 
 def _with_amounts(plan):
@@ -181,124 +160,6 @@ class PlanAgreementPdfView(MerchantLoginRequiredMixin, View):
         except AgreementNotFound:
             raise Http404(AgreementNotFound.message) from None
         return agreement_selectors.pdf_response(agreement)
-
-
-class PlanRefundView(MerchantLoginRequiredMixin, View):
-    """GET: the refund form; with `amount` and `reason`, the allocation to
-    confirm. POST: the confirmed refund, then 303 to the plan page."""
-
-    permission = "plans"
-
-    template_name = "installments/dashboard/refund.html"
-
-    def get(self, request, plan_id):
-        plan = plan_of(request, plan_id)
-        if "amount" not in request.GET and "reason" not in request.GET:
-            return self.render(request, plan, RefundForm())
-        form = RefundForm(request.GET)
-        if not form.is_valid():
-            return self.render(request, plan, form, status=400)
-        amount, reason = form.cleaned_data["amount"], form.cleaned_data["reason"]
-        try:
-            check_refund_limit(
-                request.member, amount, plan=plan, actor=actor_from_request(request)
-            )
-            preview = dashboard_selectors.refund_preview_lines(plan, amount)
-        except (RefundExceedsRefundable, PlanBusy, RefundOverLimit) as error:
-            return self.render(
-                request,
-                plan,
-                form,
-                refusal=refund_refusal(plan, error),
-                status=error.http_status,
-            )
-        key = dashboard_selectors.refund_confirmation_key(plan, amount, reason)
-        # Hidden fields without ids: the form to change the refund has its own.
-        confirm = RefundConfirmForm(
-            initial={"amount": amount, "reason": reason, "key": key}, auto_id=False
-        )
-        return self.render(request, plan, form, preview=preview, confirm=confirm)
-
-    def post(self, request, plan_id):
-        plan = plan_of(request, plan_id)
-        confirm = RefundConfirmForm(request.POST)
-        if not confirm.is_valid():
-            return self.render(
-                request, plan, RefundForm(), refusal=STALE_CONFIRMATION, status=400
-            )
-        amount, reason = confirm.cleaned_data["amount"], confirm.cleaned_data["reason"]
-        try:
-            check_refund_limit(
-                request.member, amount, plan=plan, actor=actor_from_request(request)
-            )
-            answer = refund_create(
-                plan=plan,
-                amount=amount,
-                reason=reason,
-                idempotency_key=confirm.cleaned_data["key"],
-                actor=actor_from_request(request),
-            )
-        except (RefundExceedsRefundable, PlanBusy, RefundOverLimit) as error:
-            form = RefundForm(
-                initial={"amount": format_kobo(amount, plan.currency), "reason": reason}
-            )
-            return self.render(
-                request,
-                plan,
-                form,
-                refusal=refund_refusal(plan, error),
-                status=error.http_status,
-            )
-        messages.success(request, refund_created_message(answer))
-        return see_other(plan_url(plan, "refunds"))
-
-    def render(self, request, plan, form, *, status=200, **context):
-        return TemplateResponse(
-            request,
-            self.template_name,
-            {
-                "plan": plan,
-                "form": form,
-                "refundable": dashboard_selectors.refundable_now(plan),
-                **context,
-            },
-            status=status,
-        )
-
-
-def refund_created_message(answer) -> str:
-    refund = answer.refund
-    if answer.replayed:
-        return (
-            f"Refund {refund.public_id} was already created by this confirmation: "
-            "nothing more was refunded."
-        )
-    text = (
-        f"Refund {refund.public_id} of "
-        f"{format_kobo(refund.amount_requested, refund.currency)} created"
-    )
-    sentences = []
-    if refund.amount_returned:
-        returned = format_kobo(refund.amount_returned, refund.currency)
-        pending = refund.amount_pending
-        if pending == refund.amount_returned:
-            sentences.append(f"{returned} is on its way back to the customer")
-        elif pending:
-            sentences.append(f"{returned} is paid back or on its way to the customer")
-        else:
-            sentences.append(f"{returned} was paid back to the customer")
-    if refund.amount_failed:
-        failed = format_kobo(refund.amount_failed, refund.currency)
-        sentences.append(
-            f"{failed} could not be paid back: it is back in your wallet and can "
-            "be refunded again"
-        )
-    if not sentences:
-        return f"{text}: taken off the unpaid installments, no money moved."
-    if refund.amount_failed and refund.amount_reduced:
-        reduced = format_kobo(refund.amount_reduced, refund.currency)
-        sentences.insert(0, f"{reduced} taken off the unpaid installments")
-    return f"{text}: {'; '.join(sentences)}."
 
 
 class PlanCancelView(MerchantLoginRequiredMixin, View):

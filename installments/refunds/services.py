@@ -163,23 +163,32 @@ def _refund_record(
     if allocation.reductions:
         _customer_notify(plan, refund)
     emit_events(merchant=plan.merchant, events=refund_events + plan_events)
+    _remembered(refund, idempotency_key=idempotency_key, actor=actor, at=now)
+    return refund
+
+
+def _remembered(refund: Refund, *, idempotency_key, actor: Actor, at) -> None:
+    """What the refund leaves besides the money, in its transaction: the
+    idempotency record of its key, and the audit log's row."""
     if idempotency_key is not None:
         RefundIdempotencyRecord.objects.create(
-            merchant=plan.merchant,
+            merchant=refund.merchant,
             key=idempotency_key,
             refund=refund,
-            created_at=now,
-            expires_at=now + IDEMPOTENCY_RETENTION,
+            created_at=at,
+            expires_at=at + IDEMPOTENCY_RETENTION,
         )
     audit_record(
-        merchant=plan.merchant,
+        merchant=refund.merchant,
         action="refund.created",
         actor=actor,
         object_type="refund",
         object_id=refund.public_id,
-        changes={"amount": [None, amount], "payment_plan": [None, plan.public_id]},
+        changes={
+            "amount": [None, refund.amount_requested],
+            "payment_plan": [None, refund.plan.public_id],
+        },
     )
-    return refund
 
 
 def _customer_notify(plan: PaymentPlan, refund: Refund) -> None:

@@ -35,7 +35,7 @@ ACTIONS: dict[str, str] = {
     "two_factor.enabled": "Turned on their own two-factor sign-in.",
     "two_factor.disabled": "Turned off their own two-factor sign-in.",
     "two_factor.backup_codes_renewed": "Made new backup codes (the old stop working).",
-    "two_factor.team_requirement_changed": (
+    "two_factor.team_required": (
         "Required two-factor sign-in of every member, or stopped requiring it."
     ),
 }

@@ -240,7 +240,7 @@ def require_two_factor_set(
         if before != required:
             audit_record(
                 merchant=merchant,
-                action="two_factor.team_requirement_changed",
+                action="two_factor.team_required",
                 actor=actor,
                 object_type="merchant",
                 object_id=merchant.public_id,

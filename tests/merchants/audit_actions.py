@@ -424,7 +424,7 @@ def two_factor_disabled(s):
     return s.member()
 
 
-def two_factor_team_requirement_changed(s):
+def two_factor_team_required(s):
     _enrol_on_the_page(s)
     _ok(s.dashboard.post(SECURITY, {"action": "require", "required": "on"}), 303)
     return s.member()
@@ -436,7 +436,7 @@ PERFORMERS: dict[str, Callable[[Setting], tuple[str, str]]] = {
     "two_factor.enabled": two_factor_enabled,
     "two_factor.backup_codes_renewed": two_factor_backup_codes_renewed,
     "two_factor.disabled": two_factor_disabled,
-    "two_factor.team_requirement_changed": two_factor_team_requirement_changed,
+    "two_factor.team_required": two_factor_team_required,
     "member.invited": member_invited,
     "member.invitation_withdrawn": member_invitation_withdrawn,
     "member.joined": member_joined,
