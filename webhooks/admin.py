@@ -5,6 +5,7 @@ import json
 from django.contrib import admin, messages
 
 from config.admin import ReadOnlyAdminMixin
+from merchants.audit.actors import actor_from_request
 
 from . import services
 from .models import DeliveryAttempt, Event
@@ -32,7 +33,9 @@ class DeliveryAttemptInline(ReadOnlyAdminMixin, admin.TabularInline):
 def replay(modeladmin, request, queryset):
     delivered = failed = 0
     for event in queryset:
-        outcome = services.event_replay(event=event).outcome
+        outcome = services.event_replay(
+            event=event, actor=actor_from_request(request)
+        ).outcome
         if outcome.delivered:
             delivered += 1
         else:

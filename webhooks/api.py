@@ -10,6 +10,7 @@ from config.api.errors import NotFound
 from config.api.pagination import paginated
 from config.api.permissions import accepts
 from config.exports import csv_response
+from merchants.audit.actors import actor_from_request
 from merchants.authentication import resolve_merchant
 from merchants.team.permissions import role_needs
 
@@ -51,7 +52,7 @@ class EventReplayApi(APIView):
         event = selectors.event_of_merchant(merchant=merchant, public_id=event_id)
         if event is None:
             raise NotFound("No event of yours has this id.")
-        result = services.event_replay(event=event)
+        result = services.event_replay(event=event, actor=actor_from_request(request))
         return responses.ok(
             **outcome_output(result.outcome), event_id=result.event.public_id
         )

@@ -21,6 +21,8 @@ from django_q.tasks import async_task
 from config.api.ids import new_public_id
 from config.db.rows import bulk_insert
 from config.destinations import refusal_message
+from merchants.audit.actors import SYSTEM, Actor
+from merchants.audit.services import audit_record
 from merchants.models import Merchant
 
 from . import transport
@@ -205,7 +207,7 @@ class ReplayResult:
     outcome: transport.Outcome
 
 
-def event_replay(*, event: Event) -> ReplayResult:
+def event_replay(*, event: Event, actor: Actor = SYSTEM) -> ReplayResult:
     """Send the stored event again, now, to the merchant's current webhook URL.
 
     One attempt, recorded as the event's next replay (numbered apart from the
@@ -217,6 +219,13 @@ def event_replay(*, event: Event) -> ReplayResult:
         delivery = Delivery.objects.select_for_update().get(event=event)
         delivery.attempts += 1
         delivery.save(update_fields=["attempts"])
+        audit_record(
+            merchant=event.merchant,
+            action="webhook.event_replayed",
+            actor=actor,
+            object_type="event",
+            object_id=event.public_id,
+        )
     merchant = Merchant.objects.only("id", "webhook_url", "webhook_secret").get(
         pk=event.merchant_id
     )

@@ -4,7 +4,7 @@ evidence sent, and, while it waits for an answer, the forms to answer it with
 evidence or to accept it; and resuming a plan waiting after a lost dispute.
 
 HTTP in/out only: the services are the API's (`dispute_answer`,
-`dispute_accept`, `plan_resume`); every query is scoped to the signed-in
+`dispute_accept`, `resume.plan_resume`); every query is scoped to the signed-in
 merchant, so another merchant's dispute id is a 404. A refusal (the dispute
 no longer open, its deadline passed, the processor refusing or failing) is
 said on the page, and nothing changes."""
@@ -19,10 +19,11 @@ from config.api.errors import DomainError
 from config.money import format_kobo
 from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
+from merchants.audit.actors import actor_from_request
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
+from ..disputes import resume, services
 from ..disputes import selectors as dispute_selectors
-from ..disputes import services
 from ..disputes.errors import DisputeNotFound
 from ..disputes.files import EvidenceFileError, attached_documents, evidence_files
 from ..disputes.models import Dispute
@@ -157,6 +158,7 @@ class DisputeAnswerView(MerchantLoginRequiredMixin, View):
                 dispute=dispute,
                 answer=form.answer(files),
                 attached=attached_documents(dispute),
+                actor=actor_from_request(request),
             )
         except DomainError as error:
             return _refused(request, dispute_id, error, answer=form)
@@ -179,7 +181,9 @@ class DisputeAcceptView(MerchantLoginRequiredMixin, View):
         if not form.is_valid():
             return DisputeDetailView().render(request, dispute, accept=form, status=400)
         try:
-            dispute = services.dispute_accept(dispute=dispute)
+            dispute = services.dispute_accept(
+                dispute=dispute, actor=actor_from_request(request)
+            )
         except DomainError as error:
             return _refused(request, dispute_id, error, accept=form)
         messages.success(
@@ -199,7 +203,7 @@ class PlanResumeView(MerchantLoginRequiredMixin, View):
     def post(self, request, plan_id):
         plan = plan_of(request, plan_id)
         try:
-            plan = services.plan_resume(plan=plan)
+            plan = resume.plan_resume(plan=plan, actor=actor_from_request(request))
         except DomainError as error:
             messages.error(request, error.message)
             return see_other(plan_url(plan, "disputes"))

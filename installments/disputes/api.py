@@ -9,12 +9,13 @@ from config.api import responses
 from config.api.pagination import paginated
 from config.api.parsers import SafeJSONParser, SafeMultiPartParser
 from config.api.permissions import accepts
+from merchants.audit.actors import actor_from_request
 from merchants.authentication import resolve_merchant
 from merchants.team.permissions import role_needs
 
 from ..plans import selectors as plan_selectors
 from ..plans.serializers import plan_output
-from . import selectors, services
+from . import resume, selectors, services
 from .files import attached_documents
 from .serializers import (
     DisputeAcceptInput,
@@ -98,7 +99,10 @@ class DisputeEvidenceApi(APIView):
         # The deadline and state are checked before the documents are made.
         services.dispute_answerable(dispute)
         dispute = services.dispute_answer(
-            dispute=dispute, answer=answer, attached=attached_documents(dispute)
+            dispute=dispute,
+            answer=answer,
+            attached=attached_documents(dispute),
+            actor=actor_from_request(request),
         )
         return responses.ok(dispute_output(dispute))
 
@@ -113,7 +117,9 @@ class DisputeAcceptApi(APIView):
         dispute = selectors.dispute_of_merchant(resolve_merchant(request), dispute_id)
         values = DisputeAcceptInput.validated(request.data)
         dispute = services.dispute_accept(
-            dispute=dispute, message=values.get("message", "")
+            dispute=dispute,
+            message=values.get("message", ""),
+            actor=actor_from_request(request),
         )
         return responses.ok(dispute_output(dispute))
 
@@ -127,6 +133,6 @@ class PlanResumeApi(APIView):
 
     def post(self, request, plan_id):
         plan = plan_selectors.plan_of_merchant(resolve_merchant(request), plan_id)
-        services.plan_resume(plan=plan)
+        resume.plan_resume(plan=plan, actor=actor_from_request(request))
         plan = plan_selectors.plans_with_installments().get(pk=plan.pk)
         return responses.ok(plan_output(plan))

@@ -19,6 +19,8 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from merchants.audit.actors import SYSTEM, Actor
+from merchants.audit.services import audit_record
 from payments.gateway.processors import get_processor
 from payments.gateway.processors.dispute_types import (
     DisputeEvidence,
@@ -34,16 +36,13 @@ from payments.ledger.services import (
 )
 from webhooks.services import emit_events
 
-from ..notifications.emails import naira
-from ..notifications.notices import Change
 from ..notifications.services import (
     messages_send_on_commit,
-    schedule_change_notice_send,
 )
 from ..plans.models import Installment, PaymentPlan
 from ..plans.services import lock_plan
 from . import events, texts
-from .errors import DisputeDeadlinePassed, DisputeNotOpen, PlanNotResumable
+from .errors import DisputeDeadlinePassed, DisputeNotOpen
 from .models import Dispute
 
 Status = Dispute.Status
@@ -263,7 +262,20 @@ def _file_record(item: EvidenceFile, *, attached: bool) -> dict:
     }
 
 
-def dispute_answer(*, dispute: Dispute, answer: Answer, attached=()) -> Dispute:
+def _audited(dispute: Dispute, action: str, actor: Actor, changes: dict) -> None:
+    audit_record(
+        merchant=dispute.plan.merchant,
+        action=action,
+        actor=actor,
+        object_type="dispute",
+        object_id=dispute.public_id,
+        changes=changes,
+    )
+
+
+def dispute_answer(
+    *, dispute: Dispute, answer: Answer, attached=(), actor: Actor = SYSTEM
+) -> Dispute:
     """Contest a dispute with evidence: the merchant's files and `attached`
     (the documents added for them: the agreement, the payment history) go to
     the processor, then the dispute is `under_review` and `dispute.updated`
@@ -306,10 +318,21 @@ def dispute_answer(*, dispute: Dispute, answer: Answer, attached=()) -> Dispute:
             Status.UNDER_REVIEW, update_fields=["evidence", "processor_status"]
         )
         _emit(dispute, events.UPDATED)
+        _audited(
+            dispute,
+            "dispute.answered",
+            actor,
+            {
+                "status": [Status.NEEDS_RESPONSE, Status.UNDER_REVIEW],
+                "files": [None, len(dispute.evidence["files"])],
+            },
+        )
     return dispute
 
 
-def dispute_accept(*, dispute: Dispute, message: str = "") -> Dispute:
+def dispute_accept(
+    *, dispute: Dispute, message: str = "", actor: Actor = SYSTEM
+) -> Dispute:
     """Give in: the processor is told, the customer keeps the money, and the
     dispute is `accepted` (lost in money terms: `dispute.lost`)."""
     _answerable(dispute, timezone.now())
@@ -326,58 +349,7 @@ def dispute_accept(*, dispute: Dispute, message: str = "") -> Dispute:
         dispute.plan = plan
         dispute.processor_status = found.status[:40]
         _charge_back(dispute, plan, Status.ACCEPTED, timezone.now())
+        _audited(
+            dispute, "dispute.accepted", actor, {"status": [None, Status.ACCEPTED]}
+        )
     return dispute
-
-
-# --- after a loss: resuming the plan ------------------------------------------
-
-
-def _resumed_change(charged_back: int) -> Change:
-    return Change(
-        email=(
-            "Your plan continues: the installments still unpaid are collected on "
-            f"their dates. The {naira(charged_back)} your bank took back is not "
-            "collected again automatically; your merchant may contact you about it."
-        ),
-        sms=f"plan continues; {naira(charged_back)} reversed by your bank not re-taken",
-    )
-
-
-@transaction.atomic(durable=True)
-def plan_resume(*, plan: PaymentPlan) -> PaymentPlan:
-    """The merchant continues a plan waiting `disputed` (DESIGN section 19):
-    it is active again and its unpaid installments are collected on their
-    dates; the customer's notice of change is sent (section 18). What was
-    charged back is not asked again by the engine (each installment is
-    collected once under its own reference: docs/decisions.md); a plan with
-    nothing left unpaid is completed again."""
-    plan = lock_plan(plan)
-    if plan.status != PaymentPlan.Status.DISPUTED:
-        raise PlanNotResumable(
-            f"This plan is {plan.status}: only a plan waiting after a dispute it "
-            "lost can be resumed."
-        )
-    if plan.open_disputes:
-        raise PlanNotResumable("This plan has a dispute still open: wait for it.")
-    now = timezone.now()
-    disputes = list(
-        Dispute.objects.select_for_update(of=("self",))
-        .filter(plan=plan, status__in=Dispute.CHARGED_BACK, resumed_at__isnull=True)
-        .order_by("id")
-    )
-    Dispute.objects.filter(pk__in=[d.pk for d in disputes]).update(
-        resumed_at=now, updated_at=now
-    )
-    plan.transition_to(PaymentPlan.Status.ACTIVE, at=now)
-    still_open = (*Installment.UNPAID, Installment.Status.PROCESSING)
-    if not plan.installments.filter(status__in=still_open).exists():
-        # Nothing is left to collect: it is complete, as it was (announced
-        # once, before).
-        plan.transition_to(PaymentPlan.Status.COMPLETED, at=now)
-    if disputes:
-        schedule_change_notice_send(
-            plan=plan,
-            subject=f"{disputes[0].public_id}_resume",
-            change=_resumed_change(sum(d.amount_held for d in disputes)),
-        )
-    return plan

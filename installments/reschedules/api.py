@@ -5,6 +5,7 @@ from rest_framework.views import APIView
 
 from config.api import responses
 from config.api.permissions import accepts, credential_kind
+from merchants.audit.actors import actor_from_request
 from merchants.authentication import resolve_merchant
 
 from ..plans import selectors
@@ -31,7 +32,11 @@ class InstallmentRescheduleApi(APIView):
             by = CUSTOMER
         data = RescheduleInput.validated(request.data)
         installment_reschedule(
-            plan=plan, installment_id=installment_id, due_date=data["due_date"], by=by
+            plan=plan,
+            installment_id=installment_id,
+            due_date=data["due_date"],
+            by=by,
+            actor=actor_from_request(request) if by == MERCHANT else None,
         )
         return responses.ok(
             plan_output(selectors.plans_with_installments().get(pk=plan.pk))

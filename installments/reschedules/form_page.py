@@ -11,11 +11,12 @@ from django.utils import timezone
 from config.api.errors import DomainError
 from config.web.forms import FormPage
 from config.web.session_auth import see_other
+from merchants.audit.actors import actor_from_request
 
 from ..plans import selectors as plan_selectors
 from ..plans.models import PaymentPlan
 from .forms import RescheduleForm
-from .rules import NOTICE_DAYS, earliest_with_notice, long_date
+from .rules import MERCHANT, NOTICE_DAYS, earliest_with_notice, long_date
 from .selectors import customer_reschedules_left, installments_movable
 from .services import installment_reschedule
 
@@ -48,6 +49,7 @@ class ReschedulePage(FormPage):
                 installment_id=form.cleaned_data["installment_id"],
                 due_date=form.cleaned_data["due_date"],
                 by=self.by,
+                actor=actor_from_request(request) if self.by == MERCHANT else None,
             )
         except DomainError as error:
             form.add_error(None, error.message)

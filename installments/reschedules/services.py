@@ -18,6 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.api.ids import looks_like_public_id
+from merchants.audit.actors import Actor
+from merchants.audit.services import audit_record
 from webhooks.services import emit_events
 
 from ..collection.retries import waiting_until
@@ -89,7 +91,12 @@ def next_attempt_after_move(row: Installment, new: date, now: datetime) -> datet
 
 @transaction.atomic(durable=True)
 def installment_reschedule(
-    *, plan: PaymentPlan, installment_id: str, due_date: date, by: str
+    *,
+    plan: PaymentPlan,
+    installment_id: str,
+    due_date: date,
+    by: str,
+    actor: Actor | None = None,
 ) -> Reschedule:
     """Move `installment_id` of `plan` to `due_date`, as its customer
     (`rules.CUSTOMER`: their merchant's limits apply) or its merchant. 422
@@ -139,7 +146,22 @@ def installment_reschedule(
     emit_events(merchant=plan.merchant, events=[events.plan_rescheduled(reschedule)])
     if by == rules.MERCHANT:
         _customer_notify(plan, reschedule)
+    if actor is not None:
+        _audited(reschedule, actor)
     return reschedule
+
+
+def _audited(reschedule: Reschedule, actor: Actor) -> None:
+    """A merchant's move in the audit log (a customer's own is in the plan's
+    history, not the merchant's log)."""
+    audit_record(
+        merchant=reschedule.plan.merchant,
+        action="plan.rescheduled",
+        actor=actor,
+        object_type="installment",
+        object_id=reschedule.installment.public_id,
+        changes={"due_date": [str(reschedule.from_date), str(reschedule.to_date)]},
+    )
 
 
 def _customer_notify(plan: PaymentPlan, reschedule: Reschedule) -> None:

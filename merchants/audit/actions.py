@@ -24,6 +24,11 @@ ACTIONS: dict[str, str] = {
     "payment_link.deactivated": "Turned a payment link off.",
     "plan.cancelled": "Cancelled a payment plan.",
     "refund.created": "Refunded a payment plan.",
+    "plan.rescheduled": "Moved an installment's due date (the merchant's move).",
+    "plan.resumed": "Resumed a plan's collection after a lost dispute.",
+    "dispute.answered": "Answered a dispute with evidence.",
+    "dispute.accepted": "Accepted a dispute.",
+    "webhook.event_replayed": "Sent an event to the webhook URL again.",
     "refund.refused_over_limit": (
         "Tried a refund above their refund limit (a support member): refused."
     ),

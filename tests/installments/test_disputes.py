@@ -8,7 +8,7 @@ import pytest
 import time_machine
 from django.core.management import CommandError, call_command
 
-from installments.disputes import services
+from installments.disputes import resume, services
 from installments.disputes.models import Dispute
 from installments.notifications.models import Message
 from installments.plans.models import Installment, PaymentPlan
@@ -108,7 +108,7 @@ def test_resume_continues_the_plan_and_tells_the_customer(plan_active):
     dispute_decide(dispute_open(first.processor_reference), won=False)
     second = installments_of(setup.plan)[1]
     assert collect(on_date=second.due_date).claimed == 0
-    plan = services.plan_resume(plan=setup.plan)
+    plan = resume.plan_resume(plan=setup.plan)
     assert plan.status == PaymentPlan.Status.ACTIVE
     notices = Message.objects.filter(kind=Message.Kind.SCHEDULE_CHANGED)
     assert notices.filter(channel="email").count() == 1

@@ -7,6 +7,7 @@ Each performer takes the `Setting` and returns the actor it expects on the row:
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
 import pyotp
 from django.contrib.auth import get_user_model
@@ -14,16 +15,19 @@ from django.contrib.auth.hashers import make_password
 from django.test import Client
 from rest_framework.test import APIClient
 
+from installments.plans.rules import working_day_on_or_after
 from merchants.models import Merchant
 from merchants.team import services as team_services
 from merchants.team.models import Invitation, Member
 from merchants.team.selectors import owner_of
 from merchants.tokens import password_reset_link
+from webhooks.services import emit_event
 
 from ..conftest import MerchantWithKey, bearer, merchant_jwt
 from ..dashboards import sign_in
 from ..factories import PASSWORD, MerchantFactory
 from ..installments.conftest import make_active_plan
+from ..installments.disputes import deposit_reference, dispute_open
 
 NEW_PASSWORD = "Another-Sturdy-Passw0rd-7"
 WEBHOOK_SECRET = "whsec_typed_by_the_merchant_0123456789"
@@ -305,6 +309,61 @@ def refund_refused_over_limit(s):
     return ("member", support.public_id)
 
 
+def _plan(s, n: int):
+    return make_active_plan(
+        owner=s.owner, email=f"plan{n}@mail.example.com", order_reference=f"AUD-{n}"
+    ).plan
+
+
+def plan_rescheduled(s):
+    plan = _plan(s, 3)
+    first = plan.installments.order_by("sequence").first()
+    url = f"/api/v1/payment-plans/{plan.public_id}/installments/{first.public_id}"
+    day = working_day_on_or_after(first.due_date + timedelta(days=1))
+    body = {"due_date": day.isoformat()}
+    _ok(s.api.post(f"{url}/reschedule", body, format="json", **s.owner.headers), 200)
+    return _key_actor(s)
+
+
+def _disputed(s, n: int):
+    plan = _plan(s, n)
+    return plan, dispute_open(deposit_reference(plan))
+
+
+def dispute_answered(s):
+    _, dispute = _disputed(s, 4)
+    body = {"service_details": "A chair, delivered and signed for."}
+    url = f"/api/v1/disputes/{dispute.public_id}/evidence"
+    _ok(s.api.post(url, body, format="json", **s.owner.headers), 200)
+    return _key_actor(s)
+
+
+def _accepted(s, n: int):
+    plan, dispute = _disputed(s, n)
+    url = f"/api/v1/disputes/{dispute.public_id}/accept"
+    _ok(s.api.post(url, {}, format="json", **s.owner.headers), 200)
+    return plan
+
+
+def dispute_accepted(s):
+    _accepted(s, 5)
+    return _key_actor(s)
+
+
+def plan_resumed(s):
+    plan = _accepted(s, 6)
+    url = f"/api/v1/payment-plans/{plan.public_id}/resume"
+    _ok(s.api.post(url, {}, format="json", **s.owner.headers), 200)
+    return _key_actor(s)
+
+
+def webhook_event_replayed(s):
+    event = emit_event(merchant=s.merchant, event_type="goods.release", data={})
+    url = f"/api/v1/webhooks/events/{event.public_id}/replay"
+    s.api.post(url, {}, format="json", **s.jwt)
+    return s.member()
+
+
 JOINER = "joiner@shop.example.com"
 
 
@@ -431,6 +490,11 @@ def two_factor_team_required(s):
 
 
 PERFORMERS: dict[str, Callable[[Setting], tuple[str, str]]] = {
+    "plan.rescheduled": plan_rescheduled,
+    "plan.resumed": plan_resumed,
+    "dispute.answered": dispute_answered,
+    "dispute.accepted": dispute_accepted,
+    "webhook.event_replayed": webhook_event_replayed,
     "refund.created": refund_created,
     "refund.refused_over_limit": refund_refused_over_limit,
     "two_factor.enabled": two_factor_enabled,

@@ -16,6 +16,7 @@ from django.views import View
 from config.exports import csv_response
 from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
+from merchants.audit.actors import actor_from_request
 from merchants.dashboard.auth import MerchantLoginRequiredMixin, safe_next_url
 
 from .. import services
@@ -158,7 +159,9 @@ class EventReplayView(MerchantLoginRequiredMixin, View):
         )
         if event is None:
             raise Http404("No event of yours has this id.")
-        outcome = services.event_replay(event=event).outcome
+        outcome = services.event_replay(
+            event=event, actor=actor_from_request(request)
+        ).outcome
         text = f"Replayed {event.event_type} {event.public_id}: " + outcome_summary(
             outcome
         )
