@@ -7,6 +7,7 @@ import pytest
 
 from merchants.audit.actions import ACTIONS
 from merchants.audit.models import AuditEntry
+from merchants.team.roles import PERMISSIONS, READ_ONLY
 
 from .audit_actions import PERFORMERS, setting_make
 
@@ -73,3 +74,48 @@ def test_no_row_written_by_any_action_holds_a_secret(merchant_with_key, committe
     assert secret_changes and all(
         c["webhook_secret"] == "(changed)" for c in secret_changes
     )
+
+
+# Every permission of the team's table that changes something, and the audit
+# log's actions that record its changes (the walk above shows each writes its
+# row). `sandbox` is left out: its calls act on the sandbox processor's test
+# world (deciding a test dispute, settling a test transfer), not on the account.
+RECORDED_BY = {
+    "members": {
+        "member.invited",
+        "member.invitation_withdrawn",
+        "member.role_changed",
+        "member.removed",
+    },
+    "ownership": {"member.role_changed", "two_factor.team_required"},
+    "payout_account": {"payout_account.changed"},
+    "settings": {"settings.updated"},
+    "keys": {"api_key.created", "api_key.rotated"},
+    "webhooks": {
+        "webhook.url_changed",
+        "webhook.secret_changed",
+        "webhook.secret_regenerated",
+        "webhook.event_replayed",
+    },
+    "plans": {
+        "refund.created",
+        "refund.refused_over_limit",
+        "plan.cancelled",
+        "plan.rescheduled",
+        "plan.resumed",
+        "dispute.answered",
+        "dispute.accepted",
+    },
+    "pay_links": {
+        "payment_link.created",
+        "payment_link.activated",
+        "payment_link.deactivated",
+    },
+}
+
+
+def test_every_permission_that_changes_something_has_its_actions_recorded():
+    changing = set(PERMISSIONS) - READ_ONLY - {"sandbox", "audit_log"}
+    assert set(RECORDED_BY) == changing
+    for permission, actions in RECORDED_BY.items():
+        assert actions <= set(ACTIONS), permission
