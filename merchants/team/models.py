@@ -6,8 +6,12 @@ from config.api.ids import new_public_id
 from config.db.encryption import EncryptedTextField
 from config.models import PasswordCredentials, StateMachine
 
-from ..models import Merchant
 from .roles import Role
+
+# The merchant by its app label, as the audit log's model names it:
+# merchants/models.py lists these models for Django, so importing it here
+# would make the two modules import each other.
+MERCHANT = "merchants.Merchant"
 
 
 def new_member_id() -> str:
@@ -34,7 +38,7 @@ class Member(PasswordCredentials, StateMachine):
 
     public_id = models.CharField(max_length=40, unique=True, default=new_member_id)
     merchant = models.ForeignKey(
-        Merchant, on_delete=models.PROTECT, related_name="members"
+        MERCHANT, on_delete=models.PROTECT, related_name="members"
     )
     email = models.EmailField(max_length=254)
     password = models.CharField(max_length=128)
@@ -90,7 +94,7 @@ class Member(PasswordCredentials, StateMachine):
         return f"{self.password}:{self.credential_version}:{self.status}"
 
     @property
-    def principal(self) -> Merchant:
+    def principal(self):
         """The merchant the API's views act for, carrying this member."""
         merchant = self.merchant
         merchant.member = self
@@ -103,7 +107,7 @@ class Invitation(models.Model):
 
     public_id = models.CharField(max_length=40, unique=True, default=new_invitation_id)
     merchant = models.ForeignKey(
-        Merchant, on_delete=models.PROTECT, related_name="invitations"
+        MERCHANT, on_delete=models.PROTECT, related_name="invitations"
     )
     email = models.EmailField(max_length=254)
     role = models.CharField(max_length=16, choices=Role.choices)
