@@ -104,7 +104,7 @@ def _team_locked(member: Member) -> Member:
     return _locked(member)
 
 
-def _record(member: Member, action: str, actor: Actor, **fields) -> None:
+def member_audited(member: Member, action: str, actor: Actor, **fields) -> None:
     """The audit row of a change of `member` (or made by them), in the change's
     transaction."""
     audit_record(
@@ -126,7 +126,7 @@ def member_set_password(
         member = _locked(member)
         member.set_password(password)
         member.save(update_fields=["password", "credential_version", "updated_at"])
-        _record(
+        member_audited(
             member,
             "password.reset" if reset else "password.changed",
             actor,
@@ -248,7 +248,7 @@ def invitation_accept(
             invitation.accepted_at = timezone.now()
             invitation.accepted_member = member
             invitation.save(update_fields=["accepted_at", "accepted_member"])
-            _record(
+            member_audited(
                 member,
                 "member.joined",
                 actor if actor is not None else member_actor(member),
@@ -309,7 +309,7 @@ def member_change_role(
         member.save(
             update_fields=["role", "refund_limit", "credential_version", "updated_at"]
         )
-        _record(
+        member_audited(
             member,
             "member.role_changed",
             actor,
@@ -337,7 +337,7 @@ def member_remove(*, by: Member, member: Member, actor: Actor = SYSTEM) -> Membe
         member.transition_to(
             Member.Status.REMOVED, update_fields=["credential_version"]
         )
-        _record(
+        member_audited(
             member, "member.removed", actor, changes={"status": ["active", "removed"]}
         )
     return member

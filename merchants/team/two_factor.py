@@ -29,7 +29,7 @@ from ..errors import TwoFactorRequired
 from ..models import Merchant
 from . import selectors
 from .models import BackupCode, Member
-from .services import MEMBERS, require
+from .services import MEMBERS, member_audited, require
 
 ISSUER = "Installments"
 # A code at most one step (30 s) early or late is accepted: clocks drift.
@@ -117,17 +117,6 @@ def enrol_start(*, member: Member) -> Member:
     return member
 
 
-def _record(member: Member, action: str, actor: Actor, changes: dict) -> None:
-    audit_record(
-        merchant=member.merchant,
-        action=action,
-        actor=actor,
-        object_type="member",
-        object_id=member.public_id,
-        changes=changes,
-    )
-
-
 def enrol_confirm(
     *, member: Member, code: str, actor: Actor = SYSTEM
 ) -> tuple[Member, list[str]]:
@@ -143,7 +132,9 @@ def enrol_confirm(
         member.totp_enabled_at = timezone.now()
         member.save(update_fields=["totp_enabled_at", "totp_last_step", "updated_at"])
         codes = _new_backup_codes(member)
-        _record(member, "two_factor.enabled", actor, {"two_factor": [False, True]})
+        member_audited(
+            member, "two_factor.enabled", actor, changes={"two_factor": [False, True]}
+        )
     return member, codes
 
 
@@ -202,7 +193,9 @@ def disable(
             ]
         )
         member.backup_codes.all().delete()
-        _record(member, "two_factor.disabled", actor, {"two_factor": [True, False]})
+        member_audited(
+            member, "two_factor.disabled", actor, changes={"two_factor": [True, False]}
+        )
     return member
 
 
@@ -214,7 +207,7 @@ def backup_codes_regenerate(
     with transaction.atomic():
         member = _locked(member)
         codes = _new_backup_codes(member)
-        _record(member, "two_factor.backup_codes_renewed", actor, {})
+        member_audited(member, "two_factor.backup_codes_renewed", actor, changes={})
     return codes
 
 
