@@ -236,3 +236,26 @@ def test_the_team_page_shows_the_permission_table(merchant_active):
     text = page.content.decode()
     assert 'data-testid="permission-table"' in text
     assert owner_of(merchant_active).email in text
+
+
+def test_a_token_issued_before_members_acts_as_the_first_owner(merchant_active, api):
+    """Tokens from before the data migration name the merchant (`mer_`); its
+    first owner carries the merchant's credential version, so they still work,
+    and as that owner."""
+    from config.api.auth import ROLE_MERCHANT, issue_tokens
+
+    owner = owner_of(merchant_active)
+    old = type(
+        "Account",
+        (),
+        {
+            "public_id": merchant_active.public_id,
+            "credential_version": owner.credential_version,
+        },
+    )
+    token = issue_tokens(role=ROLE_MERCHANT, account=old)["access"]
+    keys = f"/api/v1/merchant/{merchant_active.public_id}/api-key/history"
+
+    assert api.get(keys, **bearer(token)).status_code == 200
+    services.member_set_password(member=owner, password="Moved-On-Passw0rd-3")
+    assert api.get(keys, **bearer(token)).status_code == 401
