@@ -100,6 +100,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.api.middleware.RequestIdMiddleware",
+    # Every request starts on the live side (config/sides.py, DESIGN 21).
+    "config.sides.SideMiddleware",
     # Times every request below it, labelled by its URL pattern's name.
     "config.observability.middleware.RequestMetricsMiddleware",
     # /healthz, /readyz and /metrics are answered here, before the host check

@@ -8,7 +8,7 @@ from config.api.login_guard import client_ip
 from config.api.pagination import paginated
 from config.api.permissions import accepts
 
-from . import selectors, services
+from . import account_settings, selectors, services
 from .audit.actors import actor_from_request, member_actor
 from .audit.services import audit_record
 from .authentication import resolve_merchant
@@ -140,7 +140,7 @@ class MerchantSettingsApi(APIView):
         if "webhooks" in needed:
             require_fresh_code(request)
         values = SettingsInput.validated(request.data)
-        merchant = services.merchant_update_settings(
+        merchant = account_settings.merchant_update_settings(
             merchant=merchant, actor=actor_from_request(request), **values
         )
         return responses.ok(settings_output(merchant))

@@ -11,6 +11,7 @@ from rest_framework.authentication import BaseAuthentication
 
 from config.api.auth import bearer_token
 from config.api.permissions import credential_kind
+from config.sides import enter_test_side
 
 from . import selectors
 from .errors import (
@@ -19,17 +20,21 @@ from .errors import (
     MerchantNotActive,
     MerchantNotFound,
 )
-from .models import API_KEY_PREFIX, Merchant
+from .models import API_KEY_PREFIXES, Merchant
 
 
 class ApiKeyAuthentication(BaseAuthentication):
     def authenticate(self, request):
         raw = bearer_token(request)
-        if raw is None or not raw.startswith(API_KEY_PREFIX):
+        if raw is None or not raw.startswith(tuple(API_KEY_PREFIXES.values())):
             return None
         key = selectors.live_api_key(raw)
         if key is None:
             raise exceptions.AuthenticationFailed("Invalid or revoked API key.")
+        if not key.livemode:
+            # Test data never reaches a live processor, whatever this request
+            # goes on to do (config/sides.py).
+            enter_test_side()
         return key.merchant, key
 
     def authenticate_header(self, request):
@@ -44,12 +49,16 @@ def resolve_merchant(
     `merchant_id` is the id named in the path or body (None: the credential's own).
     API-key requests always need API access; merchant-JWT requests only where
     `require_api_access` says so (issuing a key).
+
+    A test key's request (DESIGN section 21) names the account's id like a live
+    one and acts on the account's test side: the row its key belongs to, which
+    is active unless the account is suspended and always has API access.
     """
     principal = request.user
     if (
         merchant_id is not None
         and isinstance(principal, Merchant)
-        and principal.public_id == merchant_id
+        and principal.api_id == merchant_id
     ):
         # The credential already loaded this merchant: no second lookup.
         merchant = principal
@@ -57,7 +66,7 @@ def resolve_merchant(
         merchant = selectors.merchant_by_public_id(merchant_id)
         if merchant is None:
             raise MerchantNotFound()
-        if not isinstance(principal, Merchant) or merchant.pk != principal.pk:
+        if not isinstance(principal, Merchant) or merchant.pk != principal.account.pk:
             raise MerchantMismatch()
     else:
         merchant = principal

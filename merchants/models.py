@@ -12,6 +12,13 @@ from config.models import StateMachine
 from config.text import no_control_characters
 
 API_KEY_PREFIX = "service_live_sk_"
+TEST_API_KEY_PREFIX = "service_test_sk_"
+# A key's prefix by its side (DESIGN section 21): livemode -> prefix.
+API_KEY_PREFIXES = {True: API_KEY_PREFIX, False: TEST_API_KEY_PREFIX}
+# What a merchant's test side's public id adds to its live one: never shaped
+# like a public id, so no URL can name the test side's row; requests reach it
+# with a test key or the dashboard's "Test data" switch (merchants.modes).
+TEST_SIDE_SUFFIX = "_test"
 BUSINESS_NAME_MAX_LENGTH = 200
 LEGAL_TEXT_MAX_LENGTH = 200
 REFUND_POLICY_MAX_LENGTH = 2000
@@ -153,6 +160,23 @@ class Merchant(StateMachine):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    # Test mode (DESIGN section 21, docs/test-mode.md): a merchant account has
+    # two sides. The live side is this row as it always was; the test side is a
+    # second row (`livemode` False, `live_account` the live row) that holds
+    # every test record, so that every merchant-scoped row's `merchant_id` says
+    # which side it is on, and every merchant-scoped index and unique
+    # constraint, led by it, keeps the two apart. The test side is active
+    # whatever the live side's approval, has API access, and is never listed
+    # as a merchant of its own (staff see it inside its account).
+    livemode = models.BooleanField(default=True)
+    live_account = models.OneToOneField(
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="test_side",
+    )
+
     # DRF treats the authenticated principal as a user.
     is_authenticated = True
     principal_role = "merchant"
@@ -162,7 +186,16 @@ class Merchant(StateMachine):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(Lower("email"), name="merchant_email_unique_ci"),
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=Q(livemode=True),
+                name="merchant_email_unique_ci",
+            ),
+            models.CheckConstraint(
+                condition=Q(livemode=True, live_account__isnull=True)
+                | Q(livemode=False, live_account__isnull=False),
+                name="merchant_test_side_has_live_account",
+            ),
             models.CheckConstraint(
                 condition=Q(min_installments__gte=1)
                 & Q(max_installments__lte=MAX_INSTALLMENTS)
@@ -219,7 +252,26 @@ class Merchant(StateMachine):
 
     @property
     def is_active(self) -> bool:
+        """The live side's approval; the test side is active unless its
+        account is suspended."""
+        if not self.livemode:
+            return self.account.status != self.Status.SUSPENDED
         return self.status == self.Status.ACTIVE
+
+    @property
+    def account(self) -> "Merchant":
+        """The live row: the account its members, audit log and approval
+        belong to, whichever side this row is."""
+        return self if self.livemode else self.live_account
+
+    @property
+    def api_id(self) -> str:
+        """The id merchants know, the same on both sides: the live row's."""
+        return self.account.public_id
+
+    @property
+    def mode(self) -> str:
+        return "live" if self.livemode else "test"
 
     @property
     def release_after_installments(self) -> int | None:
@@ -242,8 +294,9 @@ def hash_api_key(plaintext: str) -> str:
 class ApiKey(models.Model):
     """A merchant's secret key, stored only as its SHA-256 hash.
 
-    At most one unrevoked key per merchant, enforced by the database; revoked keys
-    stay as the history (endpoint 8).
+    At most one unrevoked key per merchant row, enforced by the database, so one
+    live key and one test key (a test key belongs to the test side's row);
+    revoked keys stay as the history (endpoint 8).
     """
 
     merchant = models.ForeignKey(
@@ -253,6 +306,10 @@ class ApiKey(models.Model):
     key_hash = models.CharField(max_length=64, unique=True)
     # The first characters of the secret part, for recognising a key in a list.
     display_prefix = models.CharField(max_length=8)
+    # The key's side (DESIGN section 21), its merchant row's: `service_live_sk_`
+    # or `service_test_sk_`. Kept on the key so that the key list and its
+    # masked prefix need no join.
+    livemode = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
@@ -269,11 +326,15 @@ class ApiKey(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self):
-        return f"{self.masked_prefix} ({'revoked' if self.revoked_at else 'live'})"
+        return f"{self.masked_prefix} ({'revoked' if self.revoked_at else 'in use'})"
 
     @property
     def masked_prefix(self) -> str:
-        return f"{API_KEY_PREFIX}{self.display_prefix}..."
+        return f"{API_KEY_PREFIXES[self.livemode]}{self.display_prefix}..."
+
+    @property
+    def mode(self) -> str:
+        return "live" if self.livemode else "test"
 
 
 # The team's and the audit log's models live in their features' subpackages;

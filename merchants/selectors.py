@@ -1,3 +1,5 @@
+from django.db.models import Q
+
 from config.api.ids import row_by_public_id
 from config.db.rows import OneRow
 
@@ -5,11 +7,25 @@ from .models import LEGAL_SETTINGS, ApiKey, Merchant, hash_api_key
 
 
 def merchant_by_public_id(public_id: str) -> Merchant | None:
+    """A merchant account by the id merchants know: its live row (the test
+    side's id is never shaped like a public id)."""
     return row_by_public_id(Merchant.objects, public_id, "mer")
 
 
 def merchant_by_email(email: str) -> Merchant | None:
-    return Merchant.objects.filter(email__iexact=email.strip()).first()
+    return Merchant.objects.filter(email__iexact=email.strip(), livemode=True).first()
+
+
+def test_side_of(merchant: Merchant) -> Merchant | None:
+    """The account's test side, None until it is first needed
+    (`merchants.services.test_side_for`)."""
+    account = merchant.account
+    return Merchant.objects.filter(live_account=account).first()
+
+
+def side_of(merchant: Merchant, livemode: bool) -> Merchant | None:
+    """The account's row of that side (None: a test side not made yet)."""
+    return merchant.account if livemode else test_side_of(merchant)
 
 
 # Every API request looks its key up: the SQL is written once (config/db/rows.py).
@@ -30,7 +46,16 @@ def revoked_api_keys(merchant: Merchant):
 
 
 def live_api_key_of(merchant: Merchant) -> ApiKey | None:
+    """The key in use of this merchant row (so of its side)."""
     return ApiKey.objects.filter(merchant=merchant, revoked_at__isnull=True).first()
+
+
+def account_api_keys(merchant: Merchant):
+    """Every key of the account, both sides, newest first."""
+    account = merchant.account
+    return ApiKey.objects.filter(
+        Q(merchant=account) | Q(merchant__live_account=account)
+    )
 
 
 def missing_legal_settings(merchant: Merchant) -> list[str]:

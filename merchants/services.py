@@ -4,7 +4,6 @@ settings and passwords."""
 import secrets
 from functools import partial
 
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -13,9 +12,16 @@ from config.api.passwords import validate_new_password
 
 from . import emails, selectors
 from .audit.actors import SYSTEM, Actor
-from .audit.services import audit_record, changes_between
+from .audit.services import audit_record
 from .errors import ApiAccessDisabled, EmailAlreadyRegistered, MerchantNotActive
-from .models import API_KEY_PREFIX, LEGAL_SETTINGS, ApiKey, Merchant, hash_api_key
+from .models import (
+    API_KEY_PREFIXES,
+    LEGAL_SETTINGS,
+    TEST_SIDE_SUFFIX,
+    ApiKey,
+    Merchant,
+    hash_api_key,
+)
 from .team import selectors as team_selectors
 from .team.models import Member
 from .team.services import MEMBERS, owner_create
@@ -217,50 +223,16 @@ def merchant_staff_edit(*, merchant: Merchant, changes: dict, actor: Actor) -> N
         _staff_record(merchant, "merchant.updated_by_staff", actor, **changes)
 
 
-def api_key_rotate(
-    *, merchant: Merchant, name: str = "", actor: Actor = SYSTEM
-) -> tuple[ApiKey, str]:
-    """Revoke the live key (if any) and issue a new one, in one transaction.
-
-    Returns the new key and its plaintext; the plaintext is never stored and this
-    is the only place it exists. The merchant row lock serialises two rotations, and
-    the partial unique index guarantees one live key whatever happens.
-    """
-    with transaction.atomic(durable=True):
-        merchant = _locked(merchant)
-        if not merchant.is_active:
-            raise MerchantNotActive()
-        if not merchant.api_access_enabled:
-            raise ApiAccessDisabled()
-        now = timezone.now()
-        previous = selectors.live_api_key_of(merchant)
-        ApiKey.objects.filter(merchant=merchant, revoked_at__isnull=True).update(
-            revoked_at=now
-        )
-        secret = secrets.token_urlsafe(32)
-        plaintext = f"{API_KEY_PREFIX}{secret}"
-        key = ApiKey.objects.create(
-            merchant=merchant,
-            name=name.strip(),
-            key_hash=hash_api_key(plaintext),
-            display_prefix=secret[:4],
-        )
-        audit_record(
-            merchant=merchant,
-            action="api_key.rotated" if previous else "api_key.created",
-            actor=actor,
-            object_type="api_key",
-            object_id=key.masked_prefix,
-            changes={
-                "key": [previous.masked_prefix if previous else None, key.masked_prefix]
-            },
-        )
-    return key, plaintext
-
-
-SETTINGS_FIELDS = (
-    "webhook_url",
-    "webhook_secret",
+# What the test side copies of its live row when it is made (DESIGN section
+# 21): the business, its plan rules and its legal details, so that a test
+# checkout shows what a live one would. Kept alike afterwards by
+# `merchant_update_settings`; the webhook and the payout account are each
+# side's own.
+TEST_SIDE_COPIES = (
+    "email",
+    "business_name",
+    "business_url",
+    "rate_plan",
     "allowed_schedule_types",
     "min_installments",
     "max_installments",
@@ -274,90 +246,78 @@ SETTINGS_FIELDS = (
 )
 
 
-# The audit log's action of a settings change (DESIGN 20): the webhook's URL
-# and secret each their own, the rest `settings.updated`.
-SETTINGS_ACTIONS = {
-    "webhook_url": "webhook.url_changed",
-    "webhook_secret": "webhook.secret_changed",
-}
-
-
-def _settings_record(
-    merchant: Merchant, changed: dict, actor: Actor, secret_action: str
-) -> None:
-    """One row per action the change amounts to: the webhook URL, the secret,
-    the other settings."""
-    by_action: dict[str, dict] = {}
-    for name, pair in changed.items():
-        action = SETTINGS_ACTIONS.get(name, "settings.updated")
-        if name == "webhook_secret":
-            action = secret_action
-        by_action.setdefault(action, {})[name] = pair
-    for action, changes in by_action.items():
-        audit_record(
-            merchant=merchant,
-            action=action,
-            actor=actor,
-            object_type="settings",
-            object_id=merchant.public_id,
-            changes=changes,
+def test_side_for(merchant: Merchant) -> Merchant:
+    """The account's test side, made the first time it is needed (the first
+    test key, the dashboard's switch), under the live row's lock so that two
+    first uses make one."""
+    found = selectors.test_side_of(merchant)
+    if found is not None:
+        return found
+    with transaction.atomic():
+        account = _locked(merchant.account)
+        found = selectors.test_side_of(account)
+        if found is not None:
+            return found
+        return Merchant.objects.create(
+            public_id=f"{account.public_id}{TEST_SIDE_SUFFIX}",
+            livemode=False,
+            live_account=account,
+            status=Merchant.Status.ACTIVE,
+            api_access_enabled=True,
+            approved_at=account.created_at,
+            **{name: getattr(account, name) for name in TEST_SIDE_COPIES},
         )
 
 
-def merchant_update_settings(
-    *, merchant: Merchant, actor: Actor = SYSTEM, **changes
-) -> Merchant:
-    """Change the merchant-editable settings; callers validate each value.
+def api_key_rotate(
+    *,
+    merchant: Merchant,
+    name: str = "",
+    mode: str = "live",
+    actor: Actor = SYSTEM,
+) -> tuple[ApiKey, str]:
+    """Revoke the side's key in use (if any) and issue a new one, in one
+    transaction. `mode` "live" (a `service_live_sk_` key: the account must be
+    approved and have API access) or "test" (`service_test_sk_`, on the test
+    side: any account not suspended, pending included, DESIGN section 21).
 
-    The installment bounds are checked against the merged result, so a PATCH that
-    sends only `max_installments` cannot go below the stored minimum. What
-    changed goes to the audit log in the same transaction.
+    Returns the new key and its plaintext; the plaintext is never stored and this
+    is the only place it exists. The side's row lock serialises two rotations, and
+    the partial unique index guarantees one key in use per side whatever happens.
     """
-    unknown = set(changes) - set(SETTINGS_FIELDS)
-    if unknown:
-        raise ValueError(f"not merchant settings: {sorted(unknown)}")
-    return _settings_save(merchant, changes, actor, "webhook.secret_changed")
-
-
-def _settings_save(
-    merchant: Merchant, changes: dict, actor: Actor, secret_action: str
-) -> Merchant:
-    with transaction.atomic():
-        merchant = _locked(merchant)
-        changed = changes_between(merchant, changes)
-        for name, value in changes.items():
-            setattr(merchant, name, value)
-        if merchant.min_installments > merchant.max_installments:
-            raise ValidationError(
-                {
-                    "min_installments": [
-                        "The minimum number of installments cannot exceed the "
-                        f"maximum ({merchant.min_installments} > "
-                        f"{merchant.max_installments})."
-                    ]
-                }
-            )
-        merchant.save(update_fields=[*changes, "updated_at"])
-        _settings_record(merchant, changed, actor, secret_action)
-    return merchant
-
-
-WEBHOOK_SECRET_PREFIX = "whsec_"
-
-
-def webhook_secret_regenerate(
-    *, merchant: Merchant, actor: Actor = SYSTEM
-) -> tuple[Merchant, str]:
-    """Replace the webhook signing secret with a new random one.
-
-    Returns the merchant and the plaintext secret, which the caller shows once; it is
-    stored encrypted and never displayed in full again.
-    """
-    secret = f"{WEBHOOK_SECRET_PREFIX}{secrets.token_urlsafe(32)}"
-    merchant = _settings_save(
-        merchant, {"webhook_secret": secret}, actor, "webhook.secret_regenerated"
-    )
-    return merchant, secret
+    account = merchant.account
+    side = account if mode == "live" else test_side_for(account)
+    with transaction.atomic(durable=True):
+        side = _locked(side)
+        if not side.is_active:
+            raise MerchantNotActive()
+        if not side.api_access_enabled:
+            raise ApiAccessDisabled()
+        now = timezone.now()
+        previous = selectors.live_api_key_of(side)
+        ApiKey.objects.filter(merchant=side, revoked_at__isnull=True).update(
+            revoked_at=now
+        )
+        secret = secrets.token_urlsafe(32)
+        plaintext = f"{API_KEY_PREFIXES[side.livemode]}{secret}"
+        key = ApiKey.objects.create(
+            merchant=side,
+            name=name.strip(),
+            key_hash=hash_api_key(plaintext),
+            display_prefix=secret[:4],
+            livemode=side.livemode,
+        )
+        audit_record(
+            merchant=account,
+            action="api_key.rotated" if previous else "api_key.created",
+            actor=actor,
+            object_type="api_key",
+            object_id=key.masked_prefix,
+            changes={
+                "key": [previous.masked_prefix if previous else None, key.masked_prefix]
+            },
+        )
+    return key, plaintext
 
 
 PASSWORD_RESETS_PER_HOUR = 3

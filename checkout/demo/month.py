@@ -39,6 +39,7 @@ from installments.cancellation.services import plan_merchant_cancel
 from installments.collection.engine import collect_due
 from installments.notifications import tasks as notification_tasks
 from installments.refunds.services import refund_create
+from merchants import account_settings
 from merchants import services as merchant_services
 from payments.gateway import tasks as gateway_tasks
 from payments.payouts.services.payout_accounts import payout_account_set
@@ -109,12 +110,12 @@ class Month:
         self.merchant = payout_account_set(
             merchant=self.merchant, bank_code=PAYOUT_BANK, account_number=PAYOUT_ACCOUNT
         )
-        self.merchant = merchant_services.merchant_update_settings(
+        self.merchant = account_settings.merchant_update_settings(
             merchant=self.merchant,
             webhook_url=self.webhook_url,
             allowed_schedule_types=["monthly", "biweekly", "weekly"],
         )
-        self.merchant, _ = merchant_services.webhook_secret_regenerate(
+        self.merchant, _ = account_settings.webhook_secret_regenerate(
             merchant=self.merchant
         )
         # The shop's key (its plaintext went to the shop's server, not here);

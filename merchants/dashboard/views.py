@@ -22,11 +22,11 @@ from config.web.forms import FormPage
 from config.web.pager import page_of
 from config.web.session_auth import see_other
 
-from .. import selectors, services
+from .. import account_settings, selectors, services
+from ..account_settings import WEBHOOK_SECRET_PREFIX
 from ..audit.actors import actor_from_request
 from ..errors import ApiAccessDisabled, MerchantNotActive
 from ..models import Merchant
-from ..services import WEBHOOK_SECRET_PREFIX
 from .auth import (
     MerchantLoginRequiredMixin,
     dashboard_sign_out,
@@ -222,13 +222,13 @@ class SettingsView(MerchantLoginRequiredMixin, View):
             form = WebhookUrlForm(request.POST)
             if not form.is_valid():
                 return self._render(request, webhook_form=form, status=400)
-            services.merchant_update_settings(
+            account_settings.merchant_update_settings(
                 merchant=merchant, actor=actor, **form.changes
             )
             messages.success(request, "Webhook URL saved.")
             return see_other(_url("settings"))
         if action == ACTION_WEBHOOK_SECRET:
-            merchant, secret = services.webhook_secret_regenerate(
+            merchant, secret = account_settings.webhook_secret_regenerate(
                 merchant=merchant, actor=actor
             )
             request.merchant = merchant
@@ -238,7 +238,7 @@ class SettingsView(MerchantLoginRequiredMixin, View):
             form = PlanSettingsForm(request.POST)
             if form.is_valid():
                 try:
-                    services.merchant_update_settings(
+                    account_settings.merchant_update_settings(
                         merchant=merchant, actor=actor, **form.changes
                     )
                 except ValidationError as error:
@@ -252,7 +252,7 @@ class SettingsView(MerchantLoginRequiredMixin, View):
             form = form_class(request.POST)
             if not form.is_valid():
                 return self._render(request, status=400, **{name: form})
-            services.merchant_update_settings(
+            account_settings.merchant_update_settings(
                 merchant=merchant, actor=actor, **form.changes
             )
             messages.success(request, saved)

@@ -64,6 +64,7 @@ NOT_LAYERS = ("management", "migrations", "templatetags")
 CONFIG_LAYERS = [
     "text",
     "money",
+    "sides",
     "progress",
     "admin",
     "destinations",

@@ -1,6 +1,9 @@
 """Payment processor adapters, chosen by settings.PROCESSOR (DESIGN section 9).
 
-`get_processor()` is the only way the rest of the service reaches a processor.
+`get_processor()` is the live side's processor; `processor_of(merchant)` the
+processor of a merchant row's side, and `processor_for(made_on)` the one a
+record was made on. Test data (DESIGN section 21) goes through the sandbox
+processor whatever `PROCESSOR` says.
 """
 
 from functools import lru_cache
@@ -46,6 +49,8 @@ __all__ = [
     "TransferResult",
     "get_processor",
     "processor_for",
+    "processor_of",
+    "sandbox_processor",
     "verification_refund_reference",
 ]
 
@@ -68,10 +73,27 @@ def get_processor() -> Processor:
     )
 
 
+def sandbox_processor() -> Processor:
+    """The sandbox: the test side's processor on every deployment, and the
+    live side's where `PROCESSOR` is `sandbox` (the one instance then)."""
+    if settings.PROCESSOR == "sandbox":
+        return get_processor()
+    return _build("sandbox", "", "")
+
+
+def processor_of(merchant) -> Processor:
+    """The processor of a merchant row's side: the test side's is always the
+    sandbox."""
+    return get_processor() if merchant.livemode else sandbox_processor()
+
+
 def processor_for(made_on: str) -> Processor | None:
-    """The service's processor when it is `made_on`, the processor a charge, a
-    refund or a payout was made on: anything more about that record must go
-    there. None once the service uses another one."""
+    """The processor a charge, a refund or a payout was made on: anything more
+    about that record must go there. The sandbox's records (test data, or a
+    sandbox deployment's) always reach it; None for another processor's once
+    the service uses another one."""
+    if made_on == "sandbox":
+        return sandbox_processor()
     processor = get_processor()
     return processor if processor.name == made_on else None
 

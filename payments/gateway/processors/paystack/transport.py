@@ -9,6 +9,8 @@ from typing import TypeVar
 
 import requests
 
+from config.sides import refuse_in_test_side
+
 from ...errors import ProcessorError, ProcessorRefused, ProcessorTimeout
 
 T = TypeVar("T")
@@ -37,6 +39,7 @@ class PaystackTransport:
         self, method: str, path: str, *, json: dict | None = None, params=None
     ) -> dict:
         """Paystack's reply body for a 2xx with `status: true`; raises otherwise."""
+        refuse_in_test_side("Paystack")
         what = f"{method} {path}"
         attempts = 2 if method == "GET" else 1
         for attempt in range(1, attempts + 1):
