@@ -11,6 +11,7 @@ from . import selectors
 from .audit.actors import SYSTEM, Actor
 from .audit.services import audit_record, changes_between
 from .models import LEGAL_SETTINGS, Merchant
+from .services import test_side_for
 
 
 def _locked(merchant: Merchant) -> Merchant:
@@ -72,10 +73,31 @@ def merchant_update_settings(
     sends only `max_installments` cannot go below the stored minimum. What
     changed goes to the audit log in the same transaction.
     """
-    unknown = set(changes) - set(SETTINGS_FIELDS)
+    unknown = set(changes) - set(SETTINGS_FIELDS) - set(TEST_WEBHOOK_SETTINGS)
     if unknown:
         raise ValueError(f"not merchant settings: {sorted(unknown)}")
-    return _settings_save(merchant, changes, actor, "webhook.secret_changed")
+    test_changes = {
+        TEST_WEBHOOK_SETTINGS[name]: changes.pop(name)
+        for name in list(changes)
+        if name in TEST_WEBHOOK_SETTINGS
+    }
+    if not test_changes:
+        return _settings_save(merchant, changes, actor, "webhook.secret_changed")
+    with transaction.atomic():
+        test_side = test_side_for(merchant)
+        _settings_save(test_side, test_changes, actor, "webhook.secret_changed")
+        if changes:
+            return _settings_save(merchant, changes, actor, "webhook.secret_changed")
+    return merchant
+
+
+# The live side's names of the test side's own settings, where both are
+# changed at once (the settings API): `test_webhook_url` is the test side's
+# `webhook_url`.
+TEST_WEBHOOK_SETTINGS = {
+    "test_webhook_url": "webhook_url",
+    "test_webhook_secret": "webhook_secret",
+}
 
 
 # The settings each side has of its own (DESIGN section 21): test events go

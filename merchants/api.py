@@ -107,7 +107,9 @@ class ApiKeyHistoryApi(APIView):
         )
 
 
-WEBHOOK_SETTINGS = frozenset({"webhook_url", "webhook_secret"})
+WEBHOOK_SETTINGS = frozenset(
+    {"webhook_url", "webhook_secret", "test_webhook_url", "test_webhook_secret"}
+)
 
 
 def settings_permissions(data) -> list[str]:

@@ -90,6 +90,15 @@ describe_fields(
         "An https URL that does not point to a private, loopback or reserved "
         "address; empty removes it."
     ),
+    test_webhook_url=webhook_url(
+        "Where test events go (test mode, see [Test mode](/docs/test-mode/)): "
+        "the same rules as `webhook_url`; empty removes it. Live events never "
+        "go here, test events never to `webhook_url`."
+    ),
+    test_webhook_secret={
+        "description": "The secret test events are signed with, 16 to 200 "
+        "characters; write-only like `webhook_secret`.",
+    },
     release_rule={"enum": RELEASE_RULES},
     customer_reschedules_allowed={
         "description": "How many due dates a customer may move per plan, 0 to "
@@ -186,6 +195,8 @@ MERCHANT_SETTINGS = component(
             "merchant_id": string("`mer_...`"),
             "webhook_url": string("Empty when not set."),
             "webhook_secret_set": {"type": "boolean"},
+            "test_webhook_url": string("The test events' URL; empty when not set."),
+            "test_webhook_secret_set": {"type": "boolean"},
             "payout_bank_code": string(),
             "payout_account_number": string(),
             "payout_account_name": string("Resolved by the processor; read-only."),
@@ -317,8 +328,8 @@ extend_schema_view(
     patch=extend_schema(
         operation_id="merchant_settings_update",
         summary="Change your settings (every field optional)",
-        description="`webhook_secret` is write-only: reads show "
-        "`webhook_secret_set` instead.",
+        description="`webhook_secret` and `test_webhook_secret` are write-only: "
+        "reads show `webhook_secret_set` and `test_webhook_secret_set` instead.",
         parameters=[MERCHANT_ID],
         request=SettingsInput,
         responses={200: ok_envelope(MERCHANT_SETTINGS)},

@@ -28,7 +28,7 @@ from .models import (
     SUPPORT_PHONE_MAX_LENGTH,
     SUPPORT_PHONE_PATTERN,
 )
-from .selectors import missing_legal_settings
+from .selectors import missing_legal_settings, test_side_of
 
 
 class RegisterInput(StrictSerializer):
@@ -100,6 +100,11 @@ class SettingsInput(StrictSerializer):
     webhook_secret = StrictCharField(
         min_length=16, max_length=200, required=False, trim_whitespace=False
     )
+    # The test side's webhook (DESIGN section 21): test events go only there.
+    test_webhook_url = StrictURLField(max_length=500, required=False, allow_blank=True)
+    test_webhook_secret = StrictCharField(
+        min_length=16, max_length=200, required=False, trim_whitespace=False
+    )
     allowed_schedule_types = serializers.ListField(
         child=serializers.ChoiceField(choices=SCHEDULE_TYPES),
         min_length=1,
@@ -145,6 +150,9 @@ class SettingsInput(StrictSerializer):
                 raise serializers.ValidationError(refusal_message(error)) from None
         return value
 
+    def validate_test_webhook_url(self, value):
+        return self.validate_webhook_url(value)
+
     def validate_allowed_schedule_types(self, value):
         if not isinstance(self.initial_data.get("allowed_schedule_types"), list):
             raise serializers.ValidationError("Expected a list of schedule types.")
@@ -160,10 +168,15 @@ class SettingsInput(StrictSerializer):
 
 
 def settings_output(merchant) -> dict:
+    """The account's settings, read from its live row; the test webhook's from
+    its test side (empty until there is one)."""
+    test_side = test_side_of(merchant)
     return {
-        "merchant_id": merchant.public_id,
+        "merchant_id": merchant.api_id,
         "webhook_url": merchant.webhook_url,
         "webhook_secret_set": bool(merchant.webhook_secret),
+        "test_webhook_url": test_side.webhook_url if test_side else "",
+        "test_webhook_secret_set": bool(test_side and test_side.webhook_secret),
         "payout_bank_code": merchant.payout_bank_code,
         "payout_account_number": merchant.payout_account_number,
         "payout_account_name": merchant.payout_account_name,

@@ -23,6 +23,8 @@ def test_defaults_are_the_designed_plan_configuration(api, merchant_active):
         "merchant_id": merchant_active.public_id,
         "webhook_url": "",
         "webhook_secret_set": False,
+        "test_webhook_url": "",
+        "test_webhook_secret_set": False,
         "payout_bank_code": "",
         "payout_account_number": "",
         "payout_account_name": "",
