@@ -49,12 +49,37 @@ def _merchants(count: int, prefix: str, **fields) -> list[Merchant]:
     return Merchant.objects.bulk_create(rows, batch_size=BATCH)
 
 
+def _test_sides(shops: list[Merchant]) -> list[Merchant]:
+    """Each merchant's test side (DESIGN section 21), as
+    `merchants.services.test_side_for` makes it."""
+    return Merchant.objects.bulk_create(
+        [
+            Merchant(
+                public_id=f"{shop.public_id}_test",
+                livemode=False,
+                live_account=shop,
+                email=shop.email,
+                business_name=shop.business_name,
+                business_url=shop.business_url,
+                status=Merchant.Status.ACTIVE,
+                api_access_enabled=True,
+                approved_at=shop.approved_at,
+            )
+            for shop in shops
+        ],
+        batch_size=BATCH,
+    )
+
+
 def engine(installments: int, merchants: int, customers: int) -> None:
+    """Half the plans (and so half the due installments) are on the merchants'
+    test sides: the engine's figure is for both sides' passes."""
     per_plan = max(1, installments // customers)
     now = timezone.now()
     yesterday = timezone.localdate(now) - timedelta(days=1)
     with transaction.atomic():
-        shops = _merchants(merchants, "engine")
+        live = _merchants(merchants, "engine")
+        test = _test_sides(live)
         people = Customer.objects.bulk_create(
             [
                 Customer(
@@ -113,7 +138,7 @@ def engine(installments: int, merchants: int, customers: int) -> None:
             [
                 PaymentPlan(
                     public_id=new_public_id("plan"),
-                    merchant=shops[i % len(shops)],
+                    merchant=(live, test)[i % 2][(i // 2) % len(live)],
                     customer=person,
                     order_reference=f"order-{i}",
                     currency="NGN",
@@ -141,6 +166,7 @@ def engine(installments: int, merchants: int, customers: int) -> None:
                 Installment(
                     public_id=new_public_id("inst"),
                     plan=plan,
+                    livemode=plan.merchant.livemode,
                     sequence=sequence,
                     amount=amount,
                     original_amount=amount,
@@ -156,6 +182,7 @@ def engine(installments: int, merchants: int, customers: int) -> None:
                 Installment(
                     public_id=new_public_id("inst"),
                     plan=plan,
+                    livemode=plan.merchant.livemode,
                     sequence=per_plan + 1 + (installments % len(plans) > 0),
                     amount=amount,
                     original_amount=amount,

@@ -22,6 +22,9 @@ class ScheduleSpec:
     # A daily job's time of day (local time, Lagos): its first run when the
     # schedule is created. Later `sync()`s keep the run time django-q2 keeps.
     at: time | None = None
+    # The job's arguments, as django-q2 keeps them: a Python literal of a
+    # tuple, e.g. "('test',)" (empty: none).
+    args: str = ""
 
 
 _declared: dict[str, ScheduleSpec] = {}
@@ -49,6 +52,7 @@ def sync() -> list[tuple[str, bool]]:
             "func": spec.func,
             "schedule_type": spec.schedule_type,
             "minutes": spec.minutes,
+            "args": spec.args or None,
             "repeats": -1,
         }
         first_run = {"next_run": next_at(spec.at)} if spec.at else {}

@@ -24,12 +24,22 @@ def _declare_schedules() -> None:
 
     # The auto-debit engine; catch_up is off for the whole cluster
     # (Q_CLUSTER), so a cluster that was down runs one pass, not a backlog.
+    # One schedule per side (DESIGN section 21): the two run apart.
     declare(
         ScheduleSpec(
             name="installments-collect-due",
             func="installments.tasks.collect_due_installments",
             schedule_type=Schedule.MINUTES,
             minutes=5,
+        )
+    )
+    declare(
+        ScheduleSpec(
+            name="installments-collect-due-test",
+            func="installments.tasks.collect_due_installments",
+            schedule_type=Schedule.MINUTES,
+            minutes=5,
+            args="('test',)",
         )
     )
     # Reminders once a day at 09:00 Lagos; receipts by a sweep over recent

@@ -23,13 +23,17 @@ COLLECT_TASK = "installments.tasks.collect_due_installments"
 PASS_BUDGET_SECONDS = 60
 
 
-def collect_due_installments() -> str:
-    """Every 5 minutes: collect what is due now, settle attempts left in flight."""
-    summary = collect_due(budget_seconds=PASS_BUDGET_SECONDS)
+def collect_due_installments(side: str = "live") -> str:
+    """Every 5 minutes, for each side (`live`, `test`: a schedule each, so
+    that neither side's pass waits for the other's, DESIGN section 21): collect
+    what is due now, settle attempts left in flight."""
+    summary = collect_due(budget_seconds=PASS_BUDGET_SECONDS, livemode=side == "live")
     if summary.more:
-        async_task(COLLECT_TASK, task_name="collect-installments-continued")
+        async_task(
+            COLLECT_TASK, side, task_name=f"collect-installments-{side}-continued"
+        )
     if summary.claimed:
-        logger.info("collect_due_installments: %s", summary.line())
+        logger.info("collect_due_installments (%s): %s", side, summary.line())
     return summary.line()
 
 

@@ -164,15 +164,21 @@ class Claim:
 
 
 def _of_plan(
-    queryset: QuerySet[Installment], plan_pk: int | None
+    queryset: QuerySet[Installment], plan_pk: int | None, livemode: bool | None
 ) -> QuerySet[Installment]:
     """Only one plan's installments (the sandbox clock), read through the
-    (plan, sequence) index; the schedule's pass (`plan_pk` None) keeps its own
-    query exactly as it was."""
-    return queryset if plan_pk is None else queryset.filter(plan_id=plan_pk)
+    (plan, sequence) index; or only one side's (the schedule's pass, DESIGN
+    section 21), read through the engine's indexes, which lead with the side."""
+    if plan_pk is not None:
+        return queryset.filter(plan_id=plan_pk)
+    if livemode is not None:
+        return queryset.filter(livemode=livemode)
+    return queryset
 
 
-def due(cutoff: datetime, *, plan_pk: int | None = None) -> QuerySet[Installment]:
+def due(
+    cutoff: datetime, *, plan_pk: int | None = None, livemode: bool | None = None
+) -> QuerySet[Installment]:
     """Installments of active plans (of one plan: `plan_pk`) whose (first or
     next) attempt is due by then; none of a plan with an open dispute (DESIGN
     section 19)."""
@@ -184,10 +190,13 @@ def due(cutoff: datetime, *, plan_pk: int | None = None) -> QuerySet[Installment
             plan__open_disputes=0,
         ),
         plan_pk,
+        livemode,
     )
 
 
-def waiting(cutoff: datetime, *, plan_pk: int | None = None) -> QuerySet[Installment]:
+def waiting(
+    cutoff: datetime, *, plan_pk: int | None = None, livemode: bool | None = None
+) -> QuerySet[Installment]:
     """Installments of active plans waiting for a payment method that are
     tried now: their customer added an active method since they began waiting
     (`status_changed_at`), or their wait ended by `cutoff`. Read through the
@@ -207,10 +216,13 @@ def waiting(cutoff: datetime, *, plan_pk: int | None = None) -> QuerySet[Install
             plan__open_disputes=0,
         ),
         plan_pk,
+        livemode,
     )
 
 
-def stale(now: datetime, *, plan_pk: int | None = None) -> QuerySet[Installment]:
+def stale(
+    now: datetime, *, plan_pk: int | None = None, livemode: bool | None = None
+) -> QuerySet[Installment]:
     """The engine's attempts whose lease has ended while still in flight. An
     installment an early payment holds is not one: its charge has another
     reference, which only the early payment's own recovery verifies
@@ -223,6 +235,7 @@ def stale(now: datetime, *, plan_pk: int | None = None) -> QuerySet[Installment]
             ~Exists(early), status=Status.PROCESSING, next_attempt_at__lte=now
         ),
         plan_pk,
+        livemode,
     )
 
 
@@ -255,23 +268,35 @@ def _claim(
 
 
 def claim_due(
-    *, cutoff: datetime, now: datetime, limit: int, plan_pk: int | None = None
+    *,
+    cutoff: datetime,
+    now: datetime,
+    limit: int,
+    plan_pk: int | None = None,
+    livemode: bool | None = None,
 ) -> list[Claim]:
     """Start the next attempt of up to `limit` installments due by `cutoff`
-    (of one plan: `plan_pk`)."""
+    (of one plan: `plan_pk`; of one side: `livemode`)."""
     if limit <= 0:
         return []
-    return _claim(due(cutoff, plan_pk=plan_pk), now=now, limit=limit)
+    return _claim(due(cutoff, plan_pk=plan_pk, livemode=livemode), now=now, limit=limit)
 
 
 def claim_waiting(
-    *, cutoff: datetime, now: datetime, limit: int, plan_pk: int | None = None
+    *,
+    cutoff: datetime,
+    now: datetime,
+    limit: int,
+    plan_pk: int | None = None,
+    livemode: bool | None = None,
 ) -> list[Claim]:
     """Start the next attempt of up to `limit` installments waiting for a
     payment method that has come (or whose wait ended by `cutoff`)."""
     if limit <= 0:
         return []
-    return _claim(waiting(cutoff, plan_pk=plan_pk), now=now, limit=limit)
+    return _claim(
+        waiting(cutoff, plan_pk=plan_pk, livemode=livemode), now=now, limit=limit
+    )
 
 
 def claim_now(*, installment: Installment, now: datetime) -> Claim | None:
@@ -293,14 +318,18 @@ def claim_now(*, installment: Installment, now: datetime) -> Claim | None:
 
 
 def claim_stale(
-    *, now: datetime, limit: int, plan_pk: int | None = None
+    *,
+    now: datetime,
+    limit: int,
+    plan_pk: int | None = None,
+    livemode: bool | None = None,
 ) -> list[Claim]:
     """Take over up to `limit` attempts whose lease ended: the same attempt (its
     references are verified before any new charge), leased again."""
     if limit <= 0:
         return []
     with transaction.atomic(durable=True):
-        rows = _locked(stale(now, plan_pk=plan_pk), limit)
+        rows = _locked(stale(now, plan_pk=plan_pk, livemode=livemode), limit)
         Installment.objects.filter(pk__in=[row.pk for row in rows]).update(
             next_attempt_at=now + LEASE, updated_at=now
         )

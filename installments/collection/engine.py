@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from functools import partial
 
 from django.utils import timezone
 
@@ -40,6 +41,21 @@ class PassSummary:
     early_settled: int = 0  # early payments left in flight, settled by this pass
     seconds: float = 0.0
     more: bool = False  # stopped on its time budget; more may be due
+
+    def plus(self, other: "PassSummary") -> "PassSummary":
+        """The two passes' figures together (the sides of one run)."""
+        tally = Tally()
+        tally.add(self.tally)
+        tally.add(other.tally)
+        return PassSummary(
+            claimed=self.claimed + other.claimed,
+            resumed=self.resumed + other.resumed,
+            undecided=self.undecided + other.undecided,
+            tally=tally,
+            early_settled=self.early_settled + other.early_settled,
+            seconds=self.seconds + other.seconds,
+            more=self.more or other.more,
+        )
 
     @property
     def in_flight(self) -> int:
@@ -84,6 +100,10 @@ def due_count(*, on_date: date | None = None) -> int:
     return due(cutoff).count() + waiting(cutoff).count() + stale(now).count()
 
 
+# The sides a pass runs in turn when not given one (DESIGN section 21).
+SIDES = (True, False)
+
+
 def collect_due(
     *,
     on_date: date | None = None,
@@ -91,28 +111,71 @@ def collect_due(
     budget_seconds: float | None = None,
     progress: Callable[[PassSummary], None] | None = None,
     plan_pk: int | None = None,
+    livemode: bool | None = None,
 ) -> PassSummary:
     """Collect everything due (by now, or by the end of the Lagos date
     `on_date`) and settle every attempt whose lease ended, batch after batch,
     until none is left or the time budget is spent. Early payments whose lease
     ended are settled first, by verifying their own references.
 
+    One side's installments (`livemode`): the schedule runs a pass per side,
+    each reading only its side's range of the engine's indexes, so a backlog
+    on one side never delays the other (DESIGN section 21). Without a side
+    (the command, the demo), the live side's pass, then the test side's in
+    what is left of the budget.
+
     With `plan_pk` (the sandbox clock), the same pass over that one plan's
     installments only, charged in this thread (a plan has a few claims at
-    most); early payments left in flight are then the schedule's pass's.
+    most); early payments left in flight are then the schedule's pass's."""
+    if plan_pk is not None or livemode is not None:
+        return _collect_side(
+            on_date, batch_size, budget_seconds, progress, plan_pk, livemode
+        )
+    started = time.monotonic()
+    total = PassSummary()
+    for side in SIDES:
+        left = None
+        if budget_seconds is not None:
+            left = budget_seconds - (time.monotonic() - started)
+        shown = None
+        if progress is not None:
+            # Each batch's line counts the sides done before it too.
+            shown = partial(_shown_after, progress, total)
+        total = total.plus(_collect_side(on_date, batch_size, left, shown, None, side))
+    return total
 
-    Pipelined: while the pool charges one batch, this thread records the one
-    before it and claims the next."""
+
+def _shown_after(
+    progress: Callable[[PassSummary], None], done: PassSummary, part: PassSummary
+) -> None:
+    progress(done.plus(part))
+
+
+def _collect_side(
+    on_date: date | None,
+    batch_size: int,
+    budget_seconds: float | None,
+    progress: Callable[[PassSummary], None] | None,
+    plan_pk: int | None,
+    livemode: bool | None,
+) -> PassSummary:
+    """One side's pass (or one plan's). Pipelined: while the pool charges one
+    batch, this thread records the one before it and claims the next."""
     cutoff, pass_date = cutoff_of(on_date, timezone.now())
     started = time.monotonic()
     summary = PassSummary()
-    if plan_pk is None:
+    if plan_pk is None and livemode is not False:
+        # Early payments are settled by their own references, of either side:
+        # the live pass (or the only one) does it, once.
         summary.early_settled = early_payments_recover(
             now=timezone.now(), limit=batch_size
         )
+    if budget_seconds is not None and budget_seconds <= 0:
+        summary.more = True
+        return summary
     previous = None
     with ChargePool(threads=None if plan_pk is None else 1) as pool:
-        claimer = _Claimer(cutoff, batch_size, plan_pk)
+        claimer = _Claimer(cutoff, batch_size, plan_pk, livemode)
         while True:
             claims = []
             if budget_seconds is None or time.monotonic() - started < budget_seconds:
@@ -138,19 +201,25 @@ class _Claimer:
     are few, and one that becomes claimable during the pass waits for the next
     one), then what is due."""
 
-    def __init__(self, cutoff: datetime, batch_size: int, plan_pk: int | None):
+    def __init__(
+        self,
+        cutoff: datetime,
+        batch_size: int,
+        plan_pk: int | None,
+        livemode: bool | None,
+    ):
         self.cutoff = cutoff
         self.batch_size = batch_size
-        self.plan_pk = plan_pk
+        self.scope = {"plan_pk": plan_pk, "livemode": livemode}
         self.waiting_left = True
 
     def next(self) -> list:
-        plan_pk = self.plan_pk
-        claims = claim_stale(now=timezone.now(), limit=self.batch_size, plan_pk=plan_pk)
+        scope = self.scope
+        claims = claim_stale(now=timezone.now(), limit=self.batch_size, **scope)
         limit = self.batch_size - len(claims)
         if self.waiting_left and limit > 0:
             waiting = claim_waiting(
-                cutoff=self.cutoff, now=timezone.now(), limit=limit, plan_pk=plan_pk
+                cutoff=self.cutoff, now=timezone.now(), limit=limit, **scope
             )
             self.waiting_left = len(waiting) == limit
             claims += waiting
@@ -158,7 +227,7 @@ class _Claimer:
             cutoff=self.cutoff,
             now=timezone.now(),
             limit=self.batch_size - len(claims),
-            plan_pk=plan_pk,
+            **scope,
         )
 
 

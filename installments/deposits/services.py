@@ -157,6 +157,7 @@ def deposit_succeeded(
         installments = Installment.objects.bulk_create(
             Installment(
                 plan=plan,
+                livemode=plan.merchant.livemode,
                 sequence=sequence,
                 amount=amount,
                 original_amount=amount,

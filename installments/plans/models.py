@@ -253,6 +253,11 @@ class Installment(StateMachine):
     plan = models.ForeignKey(
         PaymentPlan, on_delete=models.PROTECT, related_name="installments"
     )
+    # The side of the plan's merchant row (DESIGN section 21), copied when the
+    # installment is made and never changed: the engine's indexes lead with
+    # it, so that each side's pass reads only its own due rows in order and
+    # neither side's backlog slows the other's collection.
+    livemode = models.BooleanField(default=True)
     sequence = models.PositiveSmallIntegerField()
     amount = models.BigIntegerField()
     original_amount = models.BigIntegerField()
@@ -313,10 +318,11 @@ class Installment(StateMachine):
         ]
         indexes = [
             # The collection engine's claim: `status IN (scheduled, failed) AND
-            # next_attempt_at <= cutoff ORDER BY next_attempt_at, id`, read in
-            # index order up to the batch size, without sorting all due rows.
+            # livemode = side AND next_attempt_at <= cutoff ORDER BY
+            # next_attempt_at, id`, read in index order up to the batch size,
+            # without sorting all due rows; each side's pass its own range.
             models.Index(
-                fields=["next_attempt_at", "id"],
+                fields=["livemode", "next_attempt_at", "id"],
                 name="installment_claimable",
                 condition=Q(status__in=["scheduled", "failed"]),
             ),
@@ -324,13 +330,13 @@ class Installment(StateMachine):
             # wait: the claim of those whose wait ended or whose customer added
             # a method reads these few rows, never the scheduled ones.
             models.Index(
-                fields=["next_attempt_at", "id"],
+                fields=["livemode", "next_attempt_at", "id"],
                 name="installment_waiting",
                 condition=Q(status="action_required"),
             ),
             # Attempts in flight, by the end of their lease (stale ones first).
             models.Index(
-                fields=["next_attempt_at", "id"],
+                fields=["livemode", "next_attempt_at", "id"],
                 name="installment_in_flight",
                 condition=Q(status="processing"),
             ),

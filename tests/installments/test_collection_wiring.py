@@ -140,14 +140,32 @@ def test_the_scheduled_task_collects_what_is_due_now(plan_active):
     assert first.status == "paid"
 
 
-def test_a_task_out_of_time_hands_the_rest_to_a_continuation(plan_active, monkeypatch):
+@pytest.mark.parametrize("side", ["live", "test"])
+def test_a_task_out_of_time_hands_the_rest_to_a_continuation_of_its_side(
+    plan_active, monkeypatch, side
+):
     enqueued = []
     monkeypatch.setattr(tasks, "PASS_BUDGET_SECONDS", -1)
     monkeypatch.setattr(tasks, "async_task", lambda *args, **kw: enqueued.append(args))
 
-    tasks.collect_due_installments()
+    tasks.collect_due_installments(side)
 
-    assert enqueued == [(tasks.COLLECT_TASK,)]
+    assert enqueued == [(tasks.COLLECT_TASK, side)]
+
+
+def test_each_side_has_its_own_collection_schedule():
+    from config.schedules import declared
+
+    engine = [
+        (spec.name, spec.args)
+        for spec in declared()
+        if spec.func == "installments.tasks.collect_due_installments"
+    ]
+
+    assert engine == [
+        ("installments-collect-due", ""),
+        ("installments-collect-due-test", "('test',)"),
+    ]
 
 
 # --- the claim's index --------------------------------------------------------
@@ -155,18 +173,36 @@ def test_a_task_out_of_time_hands_the_rest_to_a_continuation(plan_active, monkey
 
 @pytest.mark.postgres
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL plans")
-def test_the_claim_reads_its_partial_index_in_order_without_sorting(plan_active):
+@pytest.mark.parametrize("livemode", [True, False])
+@pytest.mark.parametrize(
+    ("rows", "index"),
+    [
+        (lambda now, side: claims.due(now, livemode=side), "installment_claimable"),
+        (lambda now, side: claims.stale(now, livemode=side), "installment_in_flight"),
+    ],
+)
+def test_each_side_claim_reads_its_partial_index_in_order_without_sorting(
+    plan_active, livemode, rows, index
+):
+    """The side leads the engine's indexes (DESIGN section 21): each side's
+    pass reads its own range in order, never the other side's rows."""
     query = (
-        claims.due(timezone.now())
+        rows(timezone.now(), livemode)
         .select_for_update(skip_locked=True, of=("self",))
         .order_by("next_attempt_at", "id")
     )
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("SET LOCAL enable_bitmapscan = off")
+        cursor.execute("SET LOCAL enable_sort = off")
         plan = query.explain()
 
-    assert "installment_claimable" in plan
+    assert index in plan
     assert "Sort" not in plan
+    # The side is an index condition, not a filter on every due row.
+    [scan] = [line for line in plan.splitlines() if f"using {index}" in line]
+    condition = plan.splitlines()[plan.splitlines().index(scan) + 1]
+    assert f"Index Cond: ((livemode = {str(livemode).lower()})" in condition
 
 
 # --- the score ----------------------------------------------------------------

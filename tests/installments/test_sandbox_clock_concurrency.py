@@ -154,7 +154,7 @@ def test_the_claim_of_one_plan_reads_that_plans_rows_only(plan_active):
 
     with transaction.atomic():
         scoped = explained(claims.due(cutoff, plan_pk=plan_active.plan.pk))
-        unscoped = explained(claims.due(cutoff))
+        unscoped = explained(claims.due(cutoff, livemode=True))
 
     # The plan's few rows by its index, then sorted; the schedule's pass keeps
     # reading the partial index in order, without sorting.
