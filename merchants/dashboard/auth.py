@@ -31,7 +31,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 
-from config.sides import enter_test_side
+from config.sides import enter_test_side, leave_test_side
 from config.web.session_auth import SessionAccount, safe_next_url
 
 from .. import services
@@ -81,7 +81,7 @@ __all__ = [
     "safe_next_url",
     "session_member",
     "set_test_mode",
-    "test_mode_allowed",
+    "may_use_test_side",
     "session_merchant",
 ]
 
@@ -130,7 +130,7 @@ def session_member(request) -> Member | None:
     return member
 
 
-def test_mode_allowed(account: Merchant) -> bool:
+def may_use_test_side(account: Merchant) -> bool:
     """The test side is closed to a suspended account (it is inactive then),
     so the switch is too."""
     return account.status != Merchant.Status.SUSPENDED
@@ -143,6 +143,7 @@ def set_test_mode(request, on: bool) -> None:
         request.session[SESSION_TEST_MODE_KEY] = True
     else:
         request.session.pop(SESSION_TEST_MODE_KEY, None)
+        leave_test_side()
     _show_side(request, request.member)
 
 
@@ -157,7 +158,7 @@ def _show_side(request, member: Member | None) -> None:
     request.account = request.merchant = account
     if not request.session.get(SESSION_TEST_MODE_KEY):
         return
-    if not test_mode_allowed(account):
+    if not may_use_test_side(account):
         # Suspended since the switch was turned on: back to live data.
         request.session.pop(SESSION_TEST_MODE_KEY, None)
         return

@@ -13,9 +13,9 @@ from config.web.session_auth import see_other
 
 from .auth import (
     MerchantLoginRequiredMixin,
+    may_use_test_side,
     safe_next_url,
     set_test_mode,
-    test_mode_allowed,
 )
 
 CHOICES = {"on": True, "off": False}
@@ -46,7 +46,7 @@ class SideSwitchView(MerchantLoginRequiredMixin, View):
         on = CHOICES.get(request.POST.get("test_mode", ""))
         if on is None:
             return HttpResponseBadRequest("test_mode is on or off.")
-        if on and not test_mode_allowed(request.account):
+        if on and not may_use_test_side(request.account):
             return TemplateResponse(
                 request, "merchants/dashboard/test_mode_refused.html", {}, status=403
             )
