@@ -8,10 +8,19 @@ password, a role change and a removal end the member's other sessions at once (t
 session that changed its own password is re-stamped and stays signed in).
 
 Every dashboard page of every app uses `MerchantLoginRequiredMixin` (class-based
-views) or `merchant_login_required` (functions). Both set `request.member` and
-`request.merchant` (the member's merchant), which the shared base template
-`templates/dashboard/base.html` reads for its header and status banners; pages
-scope every query to the merchant and ask `roles.may` for what the member may do.
+views) or `merchant_login_required` (functions). Both set `request.member`,
+`request.account` (the member's merchant account, the live row) and
+`request.merchant` (the side the dashboard shows), which the shared base template
+`templates/dashboard/base.html` reads for its header and banners; pages scope
+every query to the merchant and ask `roles.may` for what the member may do.
+
+Test mode (DESIGN section 21, docs/test-mode.md): the header's "Test data"
+switch keeps `SESSION_TEST_MODE_KEY` in the session. While it is on,
+`request.merchant` is the account's test side row and the request enters the
+test side (config/sides.py), so every data page of every app shows and acts on
+test data without knowing about it. What belongs to the account, not to a side
+(the team, the audit log, two-factor sign-in, passwords, approval), is read
+from `request.account`.
 """
 
 from functools import wraps
@@ -22,8 +31,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 
+from config.sides import enter_test_side, leave_test_side
 from config.web.session_auth import SessionAccount, safe_next_url
 
+from .. import services
 from ..models import Merchant
 from ..team import two_factor
 from ..team.models import Member
@@ -34,6 +45,9 @@ SESSION_HASH_KEY = "_dashboard_member_hash"
 # When this session last verified a two-factor code (a Unix time): changes
 # that need a fresh code ask for one when it is older than 10 minutes.
 SESSION_CODE_AT_KEY = "_dashboard_code_at"
+# True while the dashboard shows the account's test side (the "Test data"
+# switch); absent: live data.
+SESSION_TEST_MODE_KEY = "_dashboard_test_mode"
 
 
 class _ActiveMembers:
@@ -66,6 +80,8 @@ __all__ = [
     "record_code",
     "safe_next_url",
     "session_member",
+    "set_test_mode",
+    "may_use_test_side",
     "session_merchant",
 ]
 
@@ -78,7 +94,9 @@ def dashboard_sign_in(request, member: Member, *, code_verified=False) -> None:
     """Sign `member` in; `code_verified` when a two-factor code was part of
     the sign-in (it counts as a fresh code)."""
     _account.sign_in(request, member)
-    request.merchant = member.principal
+    # Every sign-in starts on live data: the switch is a choice of this visit.
+    request.session.pop(SESSION_TEST_MODE_KEY, None)
+    _show_side(request, member)
     request.session.pop(SESSION_CODE_AT_KEY, None)
     if code_verified:
         record_code(request)
@@ -96,6 +114,7 @@ def code_is_fresh(request, member: Member) -> bool:
 def dashboard_sign_out(request) -> None:
     """Only the dashboard's keys are dropped: staff signed in to /admin/ in the same
     browser are a separate kind of account and stay signed in."""
+    request.session.pop(SESSION_TEST_MODE_KEY, None)
     _account.sign_out(request)
 
 
@@ -104,10 +123,50 @@ def keep_session_after_password_change(request, member: Member) -> None:
 
 
 def session_member(request) -> Member | None:
-    """The signed-in member; sets `request.member` and `request.merchant`."""
+    """The signed-in member; sets `request.member`, `request.account` and
+    `request.merchant` (the side shown: the test side in test mode)."""
     member = _account.current(request)
-    request.merchant = member.principal if member is not None else None
+    _show_side(request, member)
     return member
+
+
+def may_use_test_side(account: Merchant) -> bool:
+    """The test side is closed to a suspended account (it is inactive then),
+    so the switch is too."""
+    return account.status != Merchant.Status.SUSPENDED
+
+
+def set_test_mode(request, on: bool) -> None:
+    """The "Test data" switch: nothing is recorded (it changes no data), the
+    session alone remembers it; this request shows the side chosen."""
+    if on:
+        request.session[SESSION_TEST_MODE_KEY] = True
+    else:
+        request.session.pop(SESSION_TEST_MODE_KEY, None)
+        leave_test_side()
+    _show_side(request, request.member)
+
+
+def _show_side(request, member: Member | None) -> None:
+    """`request.account` the member's account (live row), `request.merchant`
+    the side the dashboard shows, each carrying the member (as
+    `Member.principal` does, for the services that read `merchant.member`)."""
+    if member is None:
+        request.account = request.merchant = None
+        return
+    account = member.principal
+    request.account = request.merchant = account
+    if not request.session.get(SESSION_TEST_MODE_KEY):
+        return
+    if not may_use_test_side(account):
+        # Suspended since the switch was turned on: back to live data.
+        request.session.pop(SESSION_TEST_MODE_KEY, None)
+        return
+    side = services.test_side_for(account)
+    side.member = member
+    request.merchant = side
+    # A live processor's adapter refuses any call from here on (config/sides.py).
+    enter_test_side()
 
 
 def session_merchant(request) -> Merchant | None:
@@ -127,7 +186,8 @@ def merchant_login_required(view):
 
 class MerchantLoginRequiredMixin:
     """First base of a dashboard view: anonymous visitors go to the sign-in page;
-    signed-in requests carry `request.member` and `request.merchant`. Pages are
+    signed-in requests carry `request.member`, `request.account` and
+    `request.merchant` (the side shown, see the module's docstring). Pages are
     never cached: they hold one merchant's data, and some show a secret once.
 
     Each page names what it needs from the permission table (merchants.team.

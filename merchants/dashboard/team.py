@@ -112,7 +112,7 @@ class TeamView(MerchantLoginRequiredMixin, View):
 
     def _member(self, request) -> Member:
         member = (
-            selectors.members_of(request.merchant)
+            selectors.members_of(request.account)
             .filter(public_id=request.POST.get("member_id", ""))
             .first()
         )
@@ -155,7 +155,7 @@ class TeamView(MerchantLoginRequiredMixin, View):
 
     def withdraw(self, request):
         invitation = (
-            selectors.open_invitations_of(request.merchant)
+            selectors.open_invitations_of(request.account)
             .filter(public_id=request.POST.get("invitation_id", ""))
             .first()
         )
@@ -172,7 +172,7 @@ class TeamView(MerchantLoginRequiredMixin, View):
     def render(self, request, form, *, status=200, **context):
         members = page_of(
             request,
-            selectors.members_of(request.merchant).order_by("created_at", "id"),
+            selectors.members_of(request.account).order_by("created_at", "id"),
             MEMBERS_PAGE_SIZE,
         )
         for member in members:
@@ -184,7 +184,7 @@ class TeamView(MerchantLoginRequiredMixin, View):
             {
                 "form": form,
                 "page": members,
-                "invitations": selectors.open_invitations_of(request.merchant),
+                "invitations": selectors.open_invitations_of(request.account),
                 "roles": Role.choices,
                 "limited": LIMITED_REFUNDS,
                 "table": permission_table(),

@@ -6,7 +6,7 @@ URL namespace (DESIGN section 1).
 
 from django.urls import path
 
-from . import audit, passwords, security, sign_in, team, views
+from . import audit, passwords, security, sides, sign_in, team, views
 
 app_name = "merchants_dashboard"
 
@@ -19,6 +19,7 @@ urlpatterns = [
     path("security/", security.SecurityView.as_view(), name="security"),
     path("security/confirm/", security.CodeConfirmView.as_view(), name="code-confirm"),
     path("logout/", views.SignOutView.as_view(), name="logout"),
+    path("test-mode/", sides.SideSwitchView.as_view(), name="test-mode"),
     path("keys/", views.ApiKeysView.as_view(), name="keys"),
     path("settings/", views.SettingsView.as_view(), name="settings"),
     path("team/", team.TeamView.as_view(), name="team"),

@@ -19,7 +19,7 @@ from rest_framework.exceptions import ValidationError as ApiValidationError
 from config.api.errors import RateLimited
 from config.api.login_guard import client_ip
 from config.web.forms import FormPage
-from config.web.pager import page_of
+from config.web.pager import page_of, query_without
 from config.web.session_auth import see_other
 
 from .. import account_settings, selectors, services
@@ -104,6 +104,9 @@ class OverviewView(MerchantLoginRequiredMixin, View):
             request,
             "merchants/dashboard/overview.html",
             {
+                # The account's facts (status, id, approval) are the live
+                # row's; the key and the webhook are the side's shown.
+                "account": request.account,
                 "live_key": selectors.live_api_key_of(merchant),
                 "webhook_secret_set": bool(merchant.webhook_secret),
                 "legal_missing": legal_missing(merchant),
@@ -112,11 +115,14 @@ class OverviewView(MerchantLoginRequiredMixin, View):
 
 
 def key_refusal(merchant: Merchant) -> str | None:
-    """Why this merchant cannot generate a key now, in words for the dashboard."""
+    """Why this account cannot generate a live key now, in words for the
+    dashboard."""
     if merchant.status == Merchant.Status.PENDING:
         return (
-            "Your account is pending approval. You can generate API keys once it "
-            "is approved and API access is enabled; we e-mail you at each step."
+            "Your account is pending approval, and live keys wait for it: you can "
+            "generate a live key once it is approved and API access is enabled; "
+            "we e-mail you at each step. Test keys work now: build against test "
+            "mode with one."
         )
     if merchant.status == Merchant.Status.SUSPENDED:
         return (
@@ -126,52 +132,115 @@ def key_refusal(merchant: Merchant) -> str | None:
     if not merchant.api_access_enabled:
         return (
             "API access is not enabled for your account yet. We e-mail you as soon "
-            "as it is; then you can generate a key here."
+            "as it is; then you can generate a key here. Test keys work now."
         )
     return None
 
 
+def refusal_of_test_keys(account: Merchant) -> str | None:
+    """Test keys need only an account that is not suspended (DESIGN section
+    21): pending accounts build against test mode before approval."""
+    if account.status == Merchant.Status.SUSPENDED:
+        return (
+            "Your account is suspended, so test keys cannot be generated either. "
+            "Contact us to have it reinstated."
+        )
+    return None
+
+
+# The key page's two forms: the live one posts its fields bare (as it always
+# did), the test one with the prefix "test" and `mode=test`.
+KEY_MODES = {"live": None, "test": "test"}
+
+
 class ApiKeysView(MerchantLoginRequiredMixin, FormPage):
+    """The account's live key and test key, each on its own: its key in use,
+    its form to generate or rotate it, its revoked keys. The page is the
+    account's, so it shows both whichever side the dashboard shows."""
+
     permission = "keys"
     fresh_code_for_changes = True
 
     template_name = "merchants/dashboard/keys.html"
 
-    def form(self, data=None):
-        return ApiKeyForm(data)
+    def form(self, data=None, mode="live"):
+        form = ApiKeyForm(data, prefix=KEY_MODES[mode])
+        if mode == "test":
+            form.fields["name"].label = "Name of the test key (optional)"
+        return form
 
-    def submitted(self, request, form):
+    def post(self, request):
+        mode = request.POST.get("mode", "live")
+        if mode not in KEY_MODES:
+            return HttpResponseBadRequest("mode is live or test.")
+        form = self.form(request.POST, mode)
+        if not form.is_valid():
+            return self.render(request, form, mode=mode, status=400)
+        return self.submitted(request, form, mode)
+
+    def submitted(self, request, form, mode="live"):
+        account = request.account
+        side = selectors.side_of(account, mode == "live")
         # Only for what the page says: "your previous key stopped working" is
         # true of a rotation, not of the first key.
-        replaced = selectors.live_api_key_of(request.merchant) is not None
+        replaced = side is not None and selectors.live_api_key_of(side) is not None
         try:
             _, plaintext = services.api_key_rotate(
-                merchant=request.merchant,
+                merchant=account,
+                mode=mode,
                 name=form.cleaned_data["name"],
                 actor=actor_from_request(request),
             )
         except (MerchantNotActive, ApiAccessDisabled):
-            request.merchant.refresh_from_db()
-            return self.render(request, form, status=403)
-        request.merchant.refresh_from_db()
+            account.refresh_from_db()
+            return self.render(request, form, mode=mode, status=403)
+        account.refresh_from_db()
         # Rendered into this response only: the plaintext is stored nowhere, and the
         # page swaps its address for a GET one, so a reload does not show it again.
-        return self.render(request, ApiKeyForm(), new_key=plaintext, replaced=replaced)
-
-    def render(self, request, form, *, new_key=None, replaced=False, status=200):
-        merchant = request.merchant
-        history = page_of(
-            request, selectors.revoked_api_keys(merchant), KEY_HISTORY_PAGE_SIZE
+        return self.render(
+            request, None, new_key=plaintext, new_key_mode=mode, replaced=replaced
         )
+
+    def render(
+        self,
+        request,
+        form,
+        *,
+        mode="live",
+        new_key=None,
+        new_key_mode="live",
+        replaced=False,
+        status=200,
+    ):
+        account = request.account
+        # None until the first test key or switch: reading the page makes nothing.
+        test_side = selectors.test_side_of(account)
+        forms_ = {"live": self.form(), "test": self.form(mode="test")}
+        if form is not None:
+            forms_[mode] = form
         return TemplateResponse(
             request,
             self.template_name,
             {
-                "form": form,
-                "live_key": selectors.live_api_key_of(merchant),
-                "history": history,
-                "refusal": key_refusal(merchant),
+                "form": forms_["live"],
+                "live_key": selectors.live_api_key_of(account),
+                "history": page_of(
+                    request, selectors.revoked_api_keys(account), KEY_HISTORY_PAGE_SIZE
+                ),
+                "refusal": key_refusal(account),
+                "test_form": forms_["test"],
+                "test_key": test_side and selectors.live_api_key_of(test_side),
+                "test_history": page_of(
+                    request,
+                    selectors.revoked_api_keys(test_side) if test_side else [],
+                    KEY_HISTORY_PAGE_SIZE,
+                    param="test_page",
+                ),
+                "test_refusal": refusal_of_test_keys(account),
+                "pager_query": query_without(request),
+                "test_pager_query": query_without(request, "test_page"),
                 "new_key": new_key,
+                "new_key_mode": new_key_mode,
                 "replaced": replaced,
             },
             status=status,

@@ -67,7 +67,7 @@ def test_a_pending_merchant_signs_in_and_sees_the_pending_banner(page, screensho
         "Your account is pending approval."
     )
     expect(page.get_by_test_id("key-refusal")).to_contain_text(
-        "You can generate API keys once it is approved"
+        "you can generate a live key once it is approved"
     )
     expect(page.get_by_role("button", name="Generate key")).to_have_count(0)
     screenshot("keys-pending")
