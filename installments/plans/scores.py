@@ -1,7 +1,10 @@
 """The customer's stored score, recomputed from their history (DESIGN section 6).
 
 Never incremented: each refresh counts the history in the database and applies
-`rules.customer_score`, so refreshing twice changes nothing. The collection
+`rules.customer_score`, so refreshing twice changes nothing. Only the live side
+counts (docs/test-mode.md, "Customers and their methods"): a test plan's
+installments, failures and outcomes, and a test method's revocation, are play
+money and never move the score a live checkout uses. The collection
 engine refreshes the customers of each batch it records (a few grouped queries
 for all of them); a processor revocation refreshes its customer through the
 handler registered with payments.
@@ -36,7 +39,9 @@ def histories(
     counts: dict[int, dict[str, int]] = {pk: {} for pk in pks}
     paid = (
         Installment.objects.filter(
-            plan__customer_id__in=pks, status=Installment.Status.PAID
+            plan__customer_id__in=pks,
+            plan__merchant__livemode=True,
+            status=Installment.Status.PAID,
         )
         .order_by()
         .values("plan__customer_id")
@@ -52,6 +57,7 @@ def histories(
     failures = (
         InstallmentStatusChange.objects.filter(
             installment__plan__customer_id__in=pks,
+            installment__plan__merchant__livemode=True,
             to_status=Installment.Status.FAILED,
             changed_at__gte=now - FAILED_ATTEMPTS_WINDOW,
             # A declined early payment puts its installments back as they were
@@ -69,6 +75,7 @@ def histories(
     plans = (
         PaymentPlan.objects.filter(
             customer_id__in=pks,
+            merchant__livemode=True,
             status__in=(PaymentPlan.Status.COMPLETED, PaymentPlan.Status.DEFAULTED),
         )
         .order_by()
