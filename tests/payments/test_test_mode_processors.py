@@ -24,13 +24,15 @@ from merchants.services import api_key_rotate
 from payments.gateway.processors import get_processor
 from payments.gateway.processors.sandbox.values import sandbox_banks
 from payments.gateway.services import sandbox_refunds_settle
-from payments.models import PaymentMethod, Payout
+from payments.methods.services.saved_charges import saved_method_charge
+from payments.models import BankMandate, PaymentMethod, Payout
 from payments.payouts.services.payout_accounts import payout_account_set
 from payments.payouts.services.payout_runs import payouts_run
 
 from ..checkout.conftest import open_session
 from ..checkout.hosted import add_card_on_page, register_on_page
 from ..conftest import MerchantWithKey, make_merchant_with_key
+from ..factories import CustomerFactory
 from .paystack import BASE
 
 pytestmark = pytest.mark.django_db
@@ -146,4 +148,60 @@ def test_the_paystack_adapter_refuses_while_the_test_side_is_entered(paystack):
     finally:
         sides.leave_test_side()
 
+    assert len(paystack.calls) == 0
+
+
+def test_a_bank_account_added_from_a_test_checkout_is_a_test_method(
+    paystack, test_key, committed
+):
+    # The bank list, the mandate's steps and its verification refund are all
+    # the sandbox's, though PROCESSOR says paystack.
+    token = open_session(test_key, amount=AMOUNT)
+    here = f"/checkout/{token}"
+    browser = Client()
+    register_on_page(browser, token)
+    form = browser.get(f"/account/methods/bank/?next={here}")
+    assert form.status_code == 200
+    with committed():
+        step = browser.post(
+            "/account/methods/bank/",
+            {
+                "bank_code": sandbox_banks()[0].code,
+                "account_number": "0123456782",
+                "terms_accepted": "on",
+                "next": here,
+            },
+        )
+        assert step.status_code == 303, step.content
+        otp_step = browser.post(step["Location"], {"phone": "+2348012345678"})
+        done = browser.post(otp_step["Location"], {"otp": "123456"})
+
+    method = PaymentMethod.objects.get()
+    assert done["Location"] == f"{here}?method={method.public_id}"
+    assert (method.type, method.livemode, method.processor) == (
+        "bank",
+        False,
+        "sandbox",
+    )
+    assert BankMandate.objects.get().livemode is False
+    assert len(paystack.calls) == 0
+
+
+def test_a_live_method_saved_on_the_sandbox_is_never_charged_once_paystack_is_live(
+    paystack,
+):
+    # Charging it at the sandbox would mark a live plan paid with no money.
+    method = PaymentMethod.objects.create(
+        customer=CustomerFactory(),
+        type=PaymentMethod.Type.CARD,
+        label="Visa •••• 4081",
+        processor="sandbox",
+        authorization_code="AUTH_sandbox_live",
+        authorization_code_hash="x",
+        fingerprint="y",
+    )
+
+    outcome = saved_method_charge(method=method, amount=10_000, reference="inst_x_a1")
+
+    assert (outcome.status, outcome.failure_reason) == ("failed", "processor_error")
     assert len(paystack.calls) == 0
