@@ -41,11 +41,17 @@ from .outcomes import early_payment_settle
 
 
 def payment_method_for_early_payment(
-    *, customer, payment_method_id: str | None, livemode: bool
+    *, customer, plan: PaymentPlan, payment_method_id: str | None, method=None
 ) -> PaymentMethod:
-    """The customer's own active method of the plan's side (`livemode`) named,
+    """The customer's own active method of the plan's side named,
     or that side's default (then its newest active one, as the engine would
-    charge)."""
+    charge); `method` when already chosen, if it is of that side (a method of
+    the other side is never charged for the plan)."""
+    livemode = plan.merchant.livemode
+    if method is not None:
+        if method.livemode != livemode:
+            raise PaymentMethodNotFound()
+        return method
     if payment_method_id:
         method = method_selectors.own_payment_method(
             customer, payment_method_id, livemode=livemode
@@ -79,14 +85,9 @@ def plan_pay_early(
     the processor: 409 `payment_in_progress`; the payment stays in flight and
     is settled by the processor's `charge.success` or the engine's next pass
     once its lease ends, by verifying its reference (never by a new charge)."""
-    livemode = plan.merchant.livemode
-    if method is None:
-        method = payment_method_for_early_payment(
-            customer=customer, payment_method_id=payment_method_id, livemode=livemode
-        )
-    elif method.livemode != livemode:
-        # A method of the other side is never charged for this plan.
-        raise PaymentMethodNotFound()
+    method = payment_method_for_early_payment(
+        customer=customer, plan=plan, payment_method_id=payment_method_id, method=method
+    )
     payment = early_payment_claim(
         plan=plan,
         method=method,

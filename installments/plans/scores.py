@@ -30,14 +30,9 @@ FAILED_ATTEMPTS_WINDOW = timedelta(days=180)
 REVOCATIONS_WINDOW = timedelta(days=90)
 
 
-def histories(
-    customer_pks: Iterable[int], *, now: datetime | None = None
-) -> dict[int, rules.CustomerHistory]:
-    """Each customer's history (four grouped queries, whatever their number)."""
-    pks = sorted(set(customer_pks))
-    now = now or timezone.now()
-    counts: dict[int, dict[str, int]] = {pk: {} for pk in pks}
-    paid = (
+def _paid_installments(pks: list[int]):
+    """Each customer's live paid installments, on the first attempt or after."""
+    return (
         Installment.objects.filter(
             plan__customer_id__in=pks,
             plan__merchant__livemode=True,
@@ -50,7 +45,16 @@ def histories(
             retried=Count("id", filter=Q(attempts__gt=1)),
         )
     )
-    for row in paid:
+
+
+def histories(
+    customer_pks: Iterable[int], *, now: datetime | None = None
+) -> dict[int, rules.CustomerHistory]:
+    """Each customer's history (four grouped queries, whatever their number)."""
+    pks = sorted(set(customer_pks))
+    now = now or timezone.now()
+    counts: dict[int, dict[str, int]] = {pk: {} for pk in pks}
+    for row in _paid_installments(pks):
         counts[row["plan__customer_id"]].update(
             paid_first_attempt=row["first"], paid_after_retry=row["retried"]
         )
