@@ -38,6 +38,7 @@ from installments.plans import rules
 from installments.plans import selectors as plan_selectors
 from payments.customers.forms import CustomerRegisterForm, CustomerSignInForm
 from payments.customers.session import customer_sign_out, session_customer
+from payments.gateway.processors import processor_of
 from payments.gateway.selectors import processor_page_origins
 from payments.methods.selectors import payment_methods_chargeable
 
@@ -142,9 +143,14 @@ def _pay_page(request, session, customer, *, error="", status=200):
     options = plan_options(session, customer)
     choice = plan_choice(request, options)
     terms, preview_error = plan_terms(session, customer, choice)
-    methods = payment_methods_chargeable(customer)
-    # "Add a card" is answered with a redirect to the processor's card page.
-    allow_form_targets(request, processor_page_origins())
+    # Only the methods of the session's side: a test checkout offers the
+    # customer's test methods, a live one their live methods.
+    methods = payment_methods_chargeable(customer, livemode=session.merchant.livemode)
+    # "Add a card" is answered with a redirect to the processor's card page
+    # (of the session's side: the sandbox's for a test checkout).
+    allow_form_targets(
+        request, processor_page_origins(processor=processor_of(session.merchant))
+    )
     wanted = request.POST.get("payment_method_id") or request.GET.get("method")
     selected = next(
         (method.public_id for method in methods if method.public_id == wanted),

@@ -46,6 +46,8 @@ def month_needed() -> bool:
 
 
 def sandbox_in_use() -> bool:
+    # The live side's processor, on purpose: the demo's merchant and cards are
+    # live rows, so it is played only where the live side is the sandbox.
     return get_processor().name == "sandbox"
 
 

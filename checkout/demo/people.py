@@ -11,7 +11,7 @@ from checkout.services.sessions import session_create
 from installments.deposits.consent import Consent
 from installments.plans.models import PaymentPlan
 from payments.customers.services import customer_register
-from payments.gateway.processors import get_processor
+from payments.gateway.processors import sandbox_processor
 from payments.gateway.processors.sandbox.values import (
     CARD_INSUFFICIENT_FUNDS,
     CARD_SUCCEEDS,
@@ -55,7 +55,11 @@ class Shopper:
         setup = card_setup_initialize(
             customer=self.customer, callback_url=CALLBACK_URL, is_default=True
         )
-        get_processor().authorize_card(reference=setup.reference, card_number=number)
+        # The sandbox's own card form (the demo runs only where the cards are
+        # the sandbox's: `sandbox_in_use`).
+        sandbox_processor().authorize_card(
+            reference=setup.reference, card_number=number
+        )
         return card_setup_verify(customer=self.customer, reference=setup.reference)
 
     def remove_card(self, method) -> None:

@@ -38,6 +38,7 @@ from installments.plans.errors import PaymentInProgress
 from installments.plans.models import PaymentPlan
 from merchants.errors import MerchantNotActive
 from payments.gateway.declines import decline_of
+from payments.gateway.processors import processor_of
 from payments.gateway.processors.base import PayChannel
 from payments.methods import selectors as method_selectors
 from payments.methods.errors import PaymentFailed, PaymentMethodNotFound
@@ -92,7 +93,10 @@ def _method_and_collection(
         if channel in PayChannel.OFFLINE and merchant.manual_collection:
             return None, PaymentPlan.Collection.MANUAL
         raise PaymentMethodRequired()
-    method = method_selectors.own_payment_method(customer, method_id)
+    # Of the session's side only: another side's method is not found.
+    method = method_selectors.own_payment_method(
+        customer, method_id, livemode=merchant.livemode
+    )
     if not method.is_active:
         raise PaymentMethodNotFound(
             "This payment method was deactivated by the bank or card issuer; "
@@ -236,7 +240,12 @@ def _answer(attempt: DepositAttempt) -> PaymentPlan:
 
 def stale_attempt_settle(attempt: DepositAttempt) -> DepositAttempt:
     """Settle an attempt left in flight by verifying its reference."""
-    outcome = charge_verify(reference=attempt.reference, unseen_is_failed=True)
+    # Charged at its method's processor, which is its session's side's.
+    outcome = charge_verify(
+        processor=processor_of(attempt.plan.merchant),
+        reference=attempt.reference,
+        unseen_is_failed=True,
+    )
     if outcome.failed and outcome.failure_reason:
         logger.warning(
             "Deposit attempt %s settled as failed: %s",

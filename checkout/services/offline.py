@@ -35,7 +35,7 @@ from installments.plans import rules
 from payments.gateway.declines import EXPIRED
 from payments.gateway.errors import ProcessorError, ProcessorRefused, ProcessorTimeout
 from payments.gateway.hooks import ConfirmedCharge
-from payments.gateway.processors import get_processor
+from payments.gateway.processors import processor_of
 from payments.gateway.processors.base import USSD_BANKS, PayChannel
 from payments.methods.services.saved_charges import FAILED, ChargeOutcome
 
@@ -102,7 +102,7 @@ def deposit_offline_start(
         expires_at=timezone.now() + OFFLINE_DEPOSIT_LIFETIME,
     )
     try:
-        offline = get_processor().charge_offline(
+        offline = processor_of(attempt.plan.merchant).charge_offline(
             email=attempt.customer.email,
             amount=attempt.amount,
             reference=attempt.reference,
@@ -174,7 +174,9 @@ def deposit_offline_expire(attempt: DepositAttempt) -> DepositAttempt:
     paid (exactly the deposit) settles it; anything else but an unanswered
     verification fails it with reason `expired`."""
     try:
-        result = get_processor().verify_transaction(reference=attempt.reference)
+        result = processor_of(attempt.plan.merchant).verify_transaction(
+            reference=attempt.reference
+        )
     except (ProcessorError, ProcessorTimeout, ProcessorRefused) as error:
         logger.warning("Verifying deposit %s failed: %s", attempt.reference, error)
         return attempt  # the processor could not say: the next sweep asks again

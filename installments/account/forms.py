@@ -16,14 +16,23 @@ from payments.methods.serializers import InitiateMandateInput
 from payments.methods.terms import MANDATE_TERMS_LABEL
 
 
-def _bank_choices():
+def _bank_choices(processor):
     return [("", "Choose your bank")] + [
-        (bank.code, bank.name) for bank in gateway_selectors.banks()
+        (bank.code, bank.name) for bank in gateway_selectors.banks(processor=processor)
     ]
 
 
+class _PageMandateInput(InitiateMandateInput):
+    """The API's input, but the bank is checked by the form's own choices: the
+    list of the processor of the mandate's side (the sandbox's for a test
+    checkout), which the API's check (the live list) would refuse."""
+
+    def validate_bank_code(self, value):
+        return value
+
+
 class BankAccountForm(SerializerForm):
-    serializer_class = InitiateMandateInput
+    serializer_class = _PageMandateInput
 
     bank_code = forms.ChoiceField(label="Bank", choices=())
     account_number = forms.CharField(
@@ -41,9 +50,11 @@ class BankAccountForm(SerializerForm):
         },
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, processor=None, **kwargs):
+        """`processor`: the one of the side the mandate is made on (the live
+        side's when None)."""
         super().__init__(*args, **kwargs)
-        self.fields["bank_code"].choices = _bank_choices()
+        self.fields["bank_code"].choices = _bank_choices(processor)
 
 
 class OtpForm(forms.Form):

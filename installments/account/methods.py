@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST
 from config.api.errors import DomainError
 from config.web.session_auth import see_other
 from payments.customers.session import customer_login_required, next_path
+from payments.gateway.processors import processor_of
 from payments.gateway.services import VERIFICATION_AMOUNT
 from payments.methods import services as method_services
 from payments.methods.models import BankMandate
@@ -92,6 +93,7 @@ def card_start(request):
             customer=request.customer,
             callback_url=callback,
             is_default=request.POST.get("is_default") == "on",
+            merchant=_side_merchant(request),
         )
     except DomainError as error:
         messages.error(request, error.message)
@@ -127,10 +129,10 @@ class BankStartView(View):
     template_name = "installments/account/bank_start.html"
 
     def get(self, request):
-        return self._render(request, BankAccountForm())
+        return self._render(request, BankAccountForm(processor=_processor(request)))
 
     def post(self, request):
-        form = BankAccountForm(request.POST)
+        form = BankAccountForm(request.POST, processor=_processor(request))
         if not form.is_valid():
             return self._render(request, form, status=400)
         try:
@@ -140,6 +142,7 @@ class BankStartView(View):
                 account_number=form.cleaned_data["account_number"],
                 is_default=request.POST.get("is_default") == "on",
                 consent=MandateConsent.of(request),
+                merchant=_side_merchant(request),
             )
         except DomainError as error:
             form.add_error(None, error.message)
@@ -164,6 +167,19 @@ class BankStartView(View):
 
 def _order(request):
     return order_for(next_path(request))
+
+
+def _side_merchant(request):
+    """The merchant of the checkout the customer adds a method from (`next`):
+    the method is of its side (a test checkout's is a test method, made at the
+    sandbox). None from the customer's own pages: a live method."""
+    order = _order(request)
+    return getattr(order, "merchant", None)
+
+
+def _processor(request):
+    merchant = _side_merchant(request)
+    return None if merchant is None else processor_of(merchant)
 
 
 def _after_step(request, outcome) -> HttpResponseRedirect:

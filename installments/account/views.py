@@ -152,7 +152,9 @@ def plan_detail(request, plan_id):
             # A manual plan (DESIGN section 17) is collected automatically only
             # from a method its customer added since; without one, they pay.
             "pays_by_hand": plan.collection == PaymentPlan.Collection.MANUAL
-            and not method_selectors.payment_methods_chargeable(request.customer),
+            and not method_selectors.payment_methods_chargeable(
+                request.customer, livemode=plan.merchant.livemode
+            ),
             "refund_pending": amount_refund_pending(plan),
             "has_agreement": agreement_selectors.has_agreement(plan),
         },

@@ -45,6 +45,7 @@ from payments.gateway.declines import (
     Decline,
     decline_of,
 )
+from payments.gateway.processors import side_processor
 from payments.methods.selectors import payment_methods_chargeable_by_customer
 from payments.methods.services.saved_charges import (
     ChargeOutcome,
@@ -112,7 +113,12 @@ def _outcomes(
     number = 1
     if claim.resumed:
         # Stops at the first reference never sent: it is charged now.
-        while (found := charge_find(reference=claim.reference(number))) is not None:
+        # Every try went to the processor of the plan's side (a method is only
+        # charged there), so that one knows each reference.
+        processor = side_processor(claim.livemode)
+        while (
+            found := charge_find(processor=processor, reference=claim.reference(number))
+        ) is not None:
             yield number, found, _nth(methods, number)
             number += 1
     for method in methods[number - 1 :]:
@@ -290,7 +296,14 @@ class ChargePool:
         )
         self._grow(len(pending.claims))
         for position, claim in enumerate(pending.claims):
-            job = (pending, position, claim, methods.get(claim.customer_pk, []))
+            # Only the methods of the plan's side: a test card is never
+            # charged for a live plan, nor a live one for a test plan.
+            job = (
+                pending,
+                position,
+                claim,
+                methods.get((claim.customer_pk, claim.livemode), []),
+            )
             if self._size:
                 self._jobs.put(job)
             else:

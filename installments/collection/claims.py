@@ -50,6 +50,8 @@ _CLAIM_FIELDS = (
     "plan__order_reference",
     "plan__installment_count",
     "plan__merchant_id",
+    "plan__merchant__id",
+    "plan__merchant__livemode",
     "plan__customer_id",
     "plan__customer__id",
     "plan__customer__public_id",
@@ -123,6 +125,9 @@ class Claim:
     # A manual plan's (DESIGN section 17): without a method to charge, the
     # customer is told the installment is due instead (charging.py).
     manual: bool = False
+    # The plan's side (its merchant row's): only that side's methods are
+    # charged, at that side's processor.
+    livemode: bool = True
 
     def reference(self, method_number: int = 1) -> str:
         return attempt_reference(self.public_id, self.attempt, method_number)
@@ -160,6 +165,7 @@ class Claim:
             partial_reference=installment.partial_reference,
             last_failure_reason=installment.last_failure_reason,
             manual=plan.collection == PaymentPlan.Collection.MANUAL,
+            livemode=plan.merchant.livemode,
         )
 
 
@@ -203,7 +209,9 @@ def waiting(
     partial index `installment_waiting`: only the waiting rows, never the
     scheduled ones. One rescheduled to a later date waits for that date."""
     new_method = payment_methods_added_after(
-        customer=OuterRef("plan__customer_id"), after=OuterRef("status_changed_at")
+        customer=OuterRef("plan__customer_id"),
+        after=OuterRef("status_changed_at"),
+        livemode=OuterRef("plan__merchant__livemode"),
     )
     # A waiting installment moved to a later date (reschedules/) is not tried
     # before that date, method or not; any other one is overdue already.
@@ -242,7 +250,7 @@ def stale(
 def _locked(queryset: QuerySet[Installment], limit: int) -> list[Installment]:
     return list(
         queryset.select_for_update(skip_locked=True, of=("self",))
-        .select_related("plan__customer")
+        .select_related("plan__customer", "plan__merchant")
         .only(*_CLAIM_FIELDS)
         .order_by("next_attempt_at", "id")[:limit]
     )

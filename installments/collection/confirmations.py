@@ -47,7 +47,7 @@ def installment_charge_confirm(charge: ConfirmedCharge) -> bool:
         PaymentPlan.objects.select_for_update().filter(pk=installment.plan_id).first()
         installment = (
             Installment.objects.select_for_update(of=("self",))
-            .select_related("plan__customer")
+            .select_related("plan__customer", "plan__merchant")
             .get(pk=installment.pk)
         )
         in_flight = (

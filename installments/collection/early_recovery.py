@@ -16,6 +16,7 @@ from datetime import datetime
 
 from django.db import transaction
 
+from payments.gateway.processors import processor_of
 from payments.gateway.processors.base import PayChannel
 from payments.methods.services.saved_charges import charge_verify
 
@@ -56,5 +57,10 @@ def early_payments_recover(*, now: datetime, limit: int) -> int:
 
 
 def _verified_and_settled(payment: EarlyPayment) -> EarlyPayment:
-    outcome = charge_verify(reference=payment.reference, unseen_is_failed=True)
+    # Charged at its method's processor, which is its plan's side's.
+    outcome = charge_verify(
+        processor=processor_of(payment.plan.merchant),
+        reference=payment.reference,
+        unseen_is_failed=True,
+    )
     return early_payment_settle(payment=payment, outcome=outcome)

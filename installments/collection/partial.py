@@ -31,6 +31,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from merchants.models import Merchant
+from payments.gateway.processors import side_processor
 from payments.methods.services.saved_charges import (
     ChargeOutcome,
     charge_find,
@@ -110,7 +111,7 @@ def partial_verify(claim) -> ChargeOutcome:
     verified, never sent again (one the processor never saw collected
     nothing)."""
     reference = claim.partial_debit_reference
-    found = charge_find(reference=reference)
+    found = charge_find(processor=side_processor(claim.livemode), reference=reference)
     if found is None:
         return ChargeOutcome(status="failed", reference=reference)
     return found

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from merchants.audit.actors import SYSTEM, Actor
 from merchants.audit.services import audit_record
-from payments.gateway.processors import get_processor
+from payments.gateway.processors import processor_of
 from payments.gateway.processors.dispute_types import (
     DisputeEvidence,
     EvidenceFile,
@@ -292,7 +292,7 @@ def dispute_answer(
         message=answer.message,
         files=files,
     )
-    found = get_processor().answer_dispute(
+    found = processor_of(dispute.merchant).answer_dispute(
         dispute_id=dispute.processor_dispute_id,
         evidence=evidence,
         refund_amount=dispute.amount,
@@ -336,7 +336,7 @@ def dispute_accept(
     """Give in: the processor is told, the customer keeps the money, and the
     dispute is `accepted` (lost in money terms: `dispute.lost`)."""
     _answerable(dispute, timezone.now())
-    found = get_processor().accept_dispute(
+    found = processor_of(dispute.merchant).accept_dispute(
         dispute_id=dispute.processor_dispute_id,
         refund_amount=dispute.amount,
         message=message or "Accepted by the merchant.",

@@ -49,7 +49,7 @@ def early_payment_expire(*, payment: EarlyPayment) -> EarlyPayment:
     if payment.status != EarlyPayment.Status.PROCESSING or not payment.offline:
         return payment
     try:
-        result = offline_charge_verify(reference=payment.reference)
+        result = offline_charge_verify(payment=payment)
     except Unreachable:
         return payment
     if landed_in_time(result, payment):

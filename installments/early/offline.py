@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass
 
 from payments.gateway.errors import ProcessorError, ProcessorRefused, ProcessorTimeout
-from payments.gateway.processors import get_processor
+from payments.gateway.processors import processor_of
 from payments.gateway.processors.base import OfflineCharge, TransactionResult
 
 from .models import EarlyPayment
@@ -29,7 +29,7 @@ def offline_charge_open(*, payment: EarlyPayment, email: str, bank: str) -> Open
     `processing`), outside any transaction."""
     plan = payment.plan
     try:
-        charge = get_processor().charge_offline(
+        charge = processor_of(plan.merchant).charge_offline(
             email=email,
             amount=payment.amount,
             reference=payment.reference,
@@ -60,11 +60,14 @@ class Unreachable(Exception):
     """The processor could not say where a charge stands now."""
 
 
-def offline_charge_verify(*, reference: str) -> TransactionResult | None:
-    """Where the charge stands at the processor (None: it never saw it);
-    Unreachable when it cannot say now."""
+def offline_charge_verify(*, payment: EarlyPayment) -> TransactionResult | None:
+    """Where the charge of `payment` stands at the processor of its plan's
+    side (None: it never saw it); Unreachable when it cannot say now."""
+    reference = payment.reference
     try:
-        return get_processor().verify_transaction(reference=reference)
+        return processor_of(payment.plan.merchant).verify_transaction(
+            reference=reference
+        )
     except (ProcessorError, ProcessorTimeout, ProcessorRefused) as error:
         logger.warning("Verifying %s failed: %s", reference, error)
         raise Unreachable(str(error)) from error

@@ -34,7 +34,9 @@ def early_payment_choices(customer, plan: PaymentPlan) -> EarlyPaymentChoices:
     return EarlyPaymentChoices(
         installment_ids=frozenset(row.public_id for row in unpaid),
         payoff_amount=sum(row.amount_owed for row in unpaid),
-        methods=payment_methods_chargeable(customer) if unpaid else [],
+        methods=payment_methods_chargeable(customer, livemode=plan.merchant.livemode)
+        if unpaid
+        else [],
         ussd_banks=tuple(USSD_BANKS.items()) if unpaid else (),
         pending=plan.early_payments.filter(
             status=EarlyPayment.Status.PROCESSING, channel__in=PayChannel.OFFLINE

@@ -18,7 +18,11 @@ from payments.gateway.processors.base import (
     PayChannel,
 )
 from payments.methods import selectors as method_selectors
-from payments.methods.errors import PaymentFailed, PaymentMethodInactive
+from payments.methods.errors import (
+    PaymentFailed,
+    PaymentMethodInactive,
+    PaymentMethodNotFound,
+)
 from payments.methods.models import PaymentMethod
 from payments.methods.services.saved_charges import (
     FAILED,
@@ -37,16 +41,27 @@ from .outcomes import early_payment_settle
 
 
 def payment_method_for_early_payment(
-    *, customer, payment_method_id: str | None
+    *, customer, plan: PaymentPlan, payment_method_id: str | None, method=None
 ) -> PaymentMethod:
-    """The customer's own active method named, or their default (then their
-    newest active one, as the engine would charge)."""
+    """The customer's own active method of the plan's side named,
+    or that side's default (then its newest active one, as the engine would
+    charge); `method` when already chosen, if it is of that side (a method of
+    the other side is never charged for the plan)."""
+    livemode = plan.merchant.livemode
+    if method is not None:
+        if method.livemode != livemode:
+            raise PaymentMethodNotFound()
+        return method
     if payment_method_id:
-        method = method_selectors.own_payment_method(customer, payment_method_id)
+        method = method_selectors.own_payment_method(
+            customer, payment_method_id, livemode=livemode
+        )
         if not method.is_active:
             raise PaymentMethodInactive()
         return method
-    chargeable = method_selectors.payment_methods_chargeable(customer)
+    chargeable = method_selectors.payment_methods_chargeable(
+        customer, livemode=livemode
+    )
     if not chargeable:
         raise NoPaymentMethod()
     return chargeable[0]
@@ -70,10 +85,9 @@ def plan_pay_early(
     the processor: 409 `payment_in_progress`; the payment stays in flight and
     is settled by the processor's `charge.success` or the engine's next pass
     once its lease ends, by verifying its reference (never by a new charge)."""
-    if method is None:
-        method = payment_method_for_early_payment(
-            customer=customer, payment_method_id=payment_method_id
-        )
+    method = payment_method_for_early_payment(
+        customer=customer, plan=plan, payment_method_id=payment_method_id, method=method
+    )
     payment = early_payment_claim(
         plan=plan,
         method=method,

@@ -116,12 +116,13 @@ def installments_awaiting_method(
     )
 
 
-def method_labels(customer_pks) -> dict[int, str]:
-    """The method each customer's next auto-debit tries first (customers
-    without an active method are absent)."""
+def method_labels(customer_pks) -> dict[tuple[int, bool], str]:
+    """The method each customer's next auto-debit on each side tries first,
+    keyed by (customer pk, livemode) (a customer without an active method on a
+    side is absent for it)."""
     return {
-        pk: methods[0].label
-        for pk, methods in payment_methods_chargeable_by_customer(customer_pks).items()
+        key: methods[0].label
+        for key, methods in payment_methods_chargeable_by_customer(customer_pks).items()
     }
 
 

@@ -108,7 +108,10 @@ def reminders_send(*, day: date | None = None, plan_pk: int | None = None) -> Ta
         return [
             item
             for i in installments
-            for item in _reminder(i, method_label=labels.get(i.plan.customer_id))
+            for item in _reminder(
+                i,
+                method_label=labels.get((i.plan.customer_id, i.plan.merchant.livemode)),
+            )
         ]
 
     return _in_chunks(

@@ -130,7 +130,11 @@ def pay_page(request, token):
     plan = link.plan
     dues = plan_dues(plan)
     payable = dues.anything and plan.status == PaymentPlan.Status.ACTIVE
-    methods = payment_methods_chargeable(plan.customer) if payable else []
+    methods = (
+        payment_methods_chargeable(plan.customer, livemode=plan.merchant.livemode)
+        if payable
+        else []
+    )
     form = PayChoiceForm(
         request.POST if request.method == "POST" else None, dues=dues, methods=methods
     )

@@ -117,8 +117,12 @@ def _card(request, link, token, choice: PayChoice):
         reverse("pay-card-return", args=[token]) + f"?c={signed}"
     )
     try:
+        # A card of the plan's side: a test plan's link saves a test card.
         setup = method_services.card_setup_initialize(
-            customer=link.plan.customer, callback_url=callback, is_default=False
+            customer=link.plan.customer,
+            callback_url=callback,
+            is_default=False,
+            merchant=link.plan.merchant,
         )
     except DomainError as error:
         return _outcome(request, link, token, error=error.message)

@@ -1,7 +1,10 @@
 """The customer's stored score, recomputed from their history (DESIGN section 6).
 
 Never incremented: each refresh counts the history in the database and applies
-`rules.customer_score`, so refreshing twice changes nothing. The collection
+`rules.customer_score`, so refreshing twice changes nothing. Only the live side
+counts (docs/test-mode.md, "Customers and their methods"): a test plan's
+installments, failures and outcomes, and a test method's revocation, are play
+money and never move the score a live checkout uses. The collection
 engine refreshes the customers of each batch it records (a few grouped queries
 for all of them); a processor revocation refreshes its customer through the
 handler registered with payments.
@@ -27,16 +30,13 @@ FAILED_ATTEMPTS_WINDOW = timedelta(days=180)
 REVOCATIONS_WINDOW = timedelta(days=90)
 
 
-def histories(
-    customer_pks: Iterable[int], *, now: datetime | None = None
-) -> dict[int, rules.CustomerHistory]:
-    """Each customer's history (four grouped queries, whatever their number)."""
-    pks = sorted(set(customer_pks))
-    now = now or timezone.now()
-    counts: dict[int, dict[str, int]] = {pk: {} for pk in pks}
-    paid = (
+def _paid_installments(pks: list[int]):
+    """Each customer's live paid installments, on the first attempt or after."""
+    return (
         Installment.objects.filter(
-            plan__customer_id__in=pks, status=Installment.Status.PAID
+            plan__customer_id__in=pks,
+            plan__merchant__livemode=True,
+            status=Installment.Status.PAID,
         )
         .order_by()
         .values("plan__customer_id")
@@ -45,13 +45,23 @@ def histories(
             retried=Count("id", filter=Q(attempts__gt=1)),
         )
     )
-    for row in paid:
+
+
+def histories(
+    customer_pks: Iterable[int], *, now: datetime | None = None
+) -> dict[int, rules.CustomerHistory]:
+    """Each customer's history (four grouped queries, whatever their number)."""
+    pks = sorted(set(customer_pks))
+    now = now or timezone.now()
+    counts: dict[int, dict[str, int]] = {pk: {} for pk in pks}
+    for row in _paid_installments(pks):
         counts[row["plan__customer_id"]].update(
             paid_first_attempt=row["first"], paid_after_retry=row["retried"]
         )
     failures = (
         InstallmentStatusChange.objects.filter(
             installment__plan__customer_id__in=pks,
+            installment__plan__merchant__livemode=True,
             to_status=Installment.Status.FAILED,
             changed_at__gte=now - FAILED_ATTEMPTS_WINDOW,
             # A declined early payment puts its installments back as they were
@@ -69,6 +79,7 @@ def histories(
     plans = (
         PaymentPlan.objects.filter(
             customer_id__in=pks,
+            merchant__livemode=True,
             status__in=(PaymentPlan.Status.COMPLETED, PaymentPlan.Status.DEFAULTED),
         )
         .order_by()

@@ -86,6 +86,8 @@ METHOD_FIELDS = (
     "type",
     "status",
     "is_default",
+    # A test method (saved in a test checkout) is labelled so.
+    "livemode",
     "label",
     "last4",
     "brand",

@@ -28,6 +28,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from payments.gateway.errors import ProcessorError, ProcessorRefused, ProcessorTimeout
+from payments.gateway.processors import processor_of
 from payments.gateway.services.refunds import (
     RefundOutcome,
     processor_refund_check,
@@ -101,6 +102,9 @@ def part_request(*, part: RefundPart) -> None:
         return
     try:
         outcome = processor_refund_request(
+            # Asked of the processor of the refund's side: the collection was
+            # taken there (the sandbox for a test plan).
+            processor=processor_of(part.refund.merchant),
             reference=part.reference,
             transaction_reference=part.collection_reference,
             amount=part.amount,
@@ -255,6 +259,7 @@ def _check(part: RefundPart, *, now: datetime) -> None:
         return
     try:
         outcome = processor_refund_check(
+            processor=processor_of(part.refund.merchant),
             reference=part.reference,
             transaction_reference=part.collection_reference,
             refund_id=part.processor_refund_id,

@@ -22,6 +22,7 @@ from merchants.dashboard.auth import MerchantLoginRequiredMixin
 
 from ..gateway import selectors as gateway_selectors
 from ..gateway.errors import AccountNotResolved
+from ..gateway.processors import processor_of
 from ..ledger import selectors as ledger_selectors
 from ..ledger.exports import REFUNDS, WALLET_TRANSACTIONS
 from ..ledger.models import LedgerTransaction
@@ -55,11 +56,12 @@ def _url(name: str) -> str:
     return reverse(f"payments_dashboard:{name}")
 
 
-def _bank_name(code: str) -> str:
+def _bank_name(merchant, code: str) -> str:
     """The bank's name for people, or its code when the processor's list cannot
-    be read just now."""
+    be read just now. From the list of the merchant's side's processor (the
+    test side's: the sandbox's), as the account was checked against it."""
     try:
-        bank = gateway_selectors.bank_by_code(code)
+        bank = gateway_selectors.bank_by_code(code, processor=processor_of(merchant))
     except DomainError:
         bank = None
     return bank.name if bank else code
@@ -96,9 +98,9 @@ def with_bank_names(merchant, rows) -> None:
     for txn, row in rows:
         payout = payouts.get(row["resource_id"])
         if txn.kind in PAYOUT_DESCRIPTIONS and payout is not None:
+            bank = _bank_name(merchant, payout.bank_code)
             row["description"] = (
-                f"{PAYOUT_DESCRIPTIONS[txn.kind]} {_bank_name(payout.bank_code)} "
-                f"••••{payout.account_last4}"
+                f"{PAYOUT_DESCRIPTIONS[txn.kind]} {bank} ••••{payout.account_last4}"
             )
 
 
@@ -148,7 +150,7 @@ class WalletView(MerchantLoginRequiredMixin, View):
         )
         rows = wallet_rows(merchant, transactions.object_list, refunds.object_list)
         for payout in payouts.object_list:
-            payout.bank_name = _bank_name(payout.bank_code)
+            payout.bank_name = _bank_name(merchant, payout.bank_code)
         return TemplateResponse(
             request,
             "payments/dashboard/wallet.html",
@@ -168,7 +170,7 @@ class WalletView(MerchantLoginRequiredMixin, View):
                 "refunds": refunds,
                 "refunds_query": query_without(request, "refunds_page"),
                 "refunds_in_transit": selectors.refunds_in_transit(merchant),
-                "bank_name": _bank_name(merchant.payout_bank_code)
+                "bank_name": _bank_name(merchant, merchant.payout_bank_code)
                 if merchant.payout_bank_code
                 else "",
                 "minimum_payout": payout_services.MINIMUM_PAYOUT,
@@ -196,7 +198,7 @@ class PayoutAccountView(MerchantLoginRequiredMixin, View):
 
     def _render(self, request, *, data=None, initial=None):
         try:
-            banks = gateway_selectors.banks()
+            banks = gateway_selectors.banks(processor=processor_of(request.merchant))
         except DomainError as error:
             return TemplateResponse(
                 request,
@@ -222,7 +224,9 @@ class PayoutAccountView(MerchantLoginRequiredMixin, View):
             self.template_name,
             {
                 "form": form,
-                "bank_name": _bank_name(request.merchant.payout_bank_code)
+                "bank_name": _bank_name(
+                    request.merchant, request.merchant.payout_bank_code
+                )
                 if request.merchant.payout_bank_code
                 else "",
             },

@@ -1,8 +1,10 @@
 """Pages of the sandbox processor, standing in for the processor's own site
 (DESIGN section 9): the card form behind `authorization_url`, the bank's
 mandate popup behind an `open_url` step and the direct-debit consent page.
-CSRF-exempt and without login, as a processor's hosted page would be; they exist
-only while PROCESSOR=sandbox."""
+CSRF-exempt and without login, as a processor's hosted page would be. They serve
+the sandbox's transactions on every deployment: a sandbox deployment's, and the
+test side's where the live processor is a real one (a customer paying in a test
+checkout is sent here)."""
 
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -15,7 +17,7 @@ from config.money import TEXT, format_kobo
 from config.web.security_headers import allow_form_targets
 
 from .models import SandboxTransaction
-from .processors import get_processor
+from .processors import sandbox_processor
 from .processors.sandbox import SandboxInputError, SandboxProcessor
 from .processors.sandbox.values import (
     CARD_DECLINED,
@@ -53,7 +55,7 @@ TEST_CARDS = [
 
 
 def _sandbox() -> SandboxProcessor:
-    processor = get_processor()
+    processor = sandbox_processor()
     if not isinstance(processor, SandboxProcessor):
         raise Http404("The sandbox processor is not in use.")
     return processor

@@ -16,7 +16,15 @@ from .models import BankMandate, CardSetup, PaymentMethod
 
 class PaymentMethodInline(admin.TabularInline):
     model = PaymentMethod
-    fields = ("public_id", "type", "label", "status", "is_default", "created_at")
+    fields = (
+        "public_id",
+        "type",
+        "label",
+        "status",
+        "is_default",
+        "livemode",
+        "created_at",
+    )
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -53,10 +61,11 @@ class PaymentMethodAdmin(ReadOnlyModelAdmin):
         "label",
         "status",
         "is_default",
+        "livemode",
         "processor",
         "created_at",
     )
-    list_filter = ("type", "status", "is_default", "processor")
+    list_filter = ("type", "status", "is_default", "livemode", "processor")
     search_fields = ("public_id", "customer__public_id", "customer__email", "label")
     list_select_related = ("customer",)
     fields = (
@@ -65,6 +74,7 @@ class PaymentMethodAdmin(ReadOnlyModelAdmin):
         "type",
         "status",
         "is_default",
+        "livemode",
         "label",
         "last4",
         "brand",

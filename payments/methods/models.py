@@ -28,8 +28,9 @@ def secret_digest(value: str) -> str:
 class PaymentMethod(StateMachine):
     """A customer's card authorization or bank mandate, charged for installments.
 
-    Invariants held by the database: at most one default per customer, the default
-    is active, and one active method per card (signature) or bank account.
+    Invariants held by the database: at most one default per customer and side
+    (live, test), the default is active, and one active method per card
+    (signature) or bank account on each side.
     Rows are never removed: deleting sets `status=deleted`, a processor revocation
     sets `status=revoked`, a charge declined because the card has expired sets
     `status=expired` (both still listed, as inactive history).
@@ -68,6 +69,10 @@ class PaymentMethod(StateMachine):
         max_length=16, choices=Status.choices, default=Status.ACTIVE
     )
     is_default = models.BooleanField(default=False)
+    # The side it was saved on (docs/test-mode.md, "Customers and their
+    # methods"): a card saved in a test checkout is a test method, made and
+    # charged at the sandbox, only ever offered to and charged for test plans.
+    livemode = models.BooleanField(default=True)
     label = models.CharField(max_length=120)
     last4 = models.CharField(max_length=4, blank=True)
     brand = models.CharField(max_length=32, blank=True)
@@ -100,14 +105,14 @@ class PaymentMethod(StateMachine):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["customer"],
+                fields=["customer", "livemode"],
                 condition=Q(is_default=True),
-                name="payment_method_one_default_per_customer",
+                name="payment_method_one_default_per_customer_side",
             ),
             models.UniqueConstraint(
-                fields=["customer", "fingerprint"],
+                fields=["customer", "livemode", "fingerprint"],
                 condition=Q(status="active"),
-                name="payment_method_active_fingerprint_unique",
+                name="payment_method_active_fingerprint_side_unique",
             ),
             models.CheckConstraint(
                 condition=Q(is_default=False) | Q(status="active"),
@@ -159,6 +164,8 @@ class CardSetup(StateMachine):
         Customer, on_delete=models.PROTECT, related_name="card_setups"
     )
     processor = models.CharField(max_length=16)
+    # The side of the method it saves: a setup started from a test checkout.
+    livemode = models.BooleanField(default=True)
     amount = models.BigIntegerField()
     currency = models.CharField(max_length=3, default="NGN")
     callback_url = models.URLField(max_length=2000)
@@ -209,6 +216,8 @@ class BankMandate(StateMachine):
         Customer, on_delete=models.PROTECT, related_name="bank_mandates"
     )
     processor = models.CharField(max_length=16)
+    # The side of the method it saves: a mandate started from a test checkout.
+    livemode = models.BooleanField(default=True)
     bank_code = models.CharField(max_length=16)
     bank_name = models.CharField(max_length=100)
     account_number = models.CharField(max_length=10)

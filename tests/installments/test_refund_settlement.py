@@ -114,7 +114,9 @@ def processor_says_pending(monkeypatch):
     """The processor takes every refund as `pending` and settles nothing until
     the test says so."""
 
-    def pending(*, reference, transaction_reference, amount, currency, note):
+    def pending(
+        *, reference, transaction_reference, amount, currency, note, processor=None
+    ):
         return RefundOutcome(
             reference, transaction_reference, f"rfd_{reference}", amount, "pending", ""
         )

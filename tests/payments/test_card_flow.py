@@ -208,13 +208,20 @@ def test_the_sandbox_pages_answer_404_for_unknown_references(api):
     assert api.post("/sandbox/mandate/mandate-nope").status_code == 404
 
 
-def test_the_sandbox_pages_do_not_exist_with_the_paystack_processor(alice):
+def test_a_live_card_started_on_the_sandbox_is_not_saved_once_paystack_is_live(
+    alice,
+):
+    # The sandbox pages serve the test side on every deployment, so they still
+    # answer; the live card they authorize could never be charged at Paystack.
     started = initialize_card(alice)
+    redirect = submit_card_form(APIClient(), started["authorization_url"], CARD_OK)
 
     with override_settings(PROCESSOR="paystack"):
-        response = APIClient().get(urlsplit(started["authorization_url"]).path)
+        response = verify_card(alice, reference_from_redirect(redirect))
 
-    assert response.status_code == 404
+    assert response.status_code == 502
+    assert response.json()["error"]["code"] == "processor_error"
+    assert not PaymentMethod.objects.filter(customer__public_id=alice.id).exists()
 
 
 def test_initialize_answers_the_sandbox_page_on_base_url(alice, settings):

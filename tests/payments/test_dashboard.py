@@ -205,13 +205,12 @@ def test_a_bad_payout_account_is_refused_next_to_its_field(
 def test_an_account_the_bank_cannot_resolve_is_explained(
     dashboard_for, merchant_active, monkeypatch
 ):
-    from payments.payouts.services import payout_accounts
+    from payments.gateway.processors import processor_of
 
-    class Refusing:
-        def resolve_account(self, **kwargs):
-            raise AccountNotResolved("The bank could not resolve this account.")
+    def refusing(**kwargs):
+        raise AccountNotResolved("The bank could not resolve this account.")
 
-    monkeypatch.setattr(payout_accounts, "get_processor", Refusing)
+    monkeypatch.setattr(processor_of(merchant_active), "resolve_account", refusing)
 
     response = dashboard_for(merchant_active).post(
         ACCOUNT, {"bank_code": GTBANK, "account_number": "0123456780"}
@@ -228,7 +227,7 @@ def test_the_payout_account_page_says_when_the_bank_list_cannot_be_read(
 ):
     from payments.gateway import selectors
 
-    def down():
+    def down(**kwargs):
         raise ProcessorTimeout()
 
     monkeypatch.setattr(selectors, "banks", down)

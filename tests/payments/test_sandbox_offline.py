@@ -360,10 +360,12 @@ def test_a_paid_charge_cannot_expire(confirmed):
     assert verify().status == TransactionStatus.SUCCESS
 
 
-def test_on_another_processor_there_is_nothing_to_complete(settings):
+def test_on_another_processor_only_the_sandboxs_own_charges_are_completed(settings):
+    # There the sandbox holds the test side's charges only: a reference it
+    # never opened is not found, and Paystack is never asked.
     settings.PROCESSOR = "paystack"
 
-    with pytest.raises(SandboxChargeNotFound, match="sandbox processor"):
+    with pytest.raises(SandboxChargeNotFound):
         sandbox_offline_complete(reference=REFERENCE)
     with pytest.raises(SandboxChargeNotFound):
         sandbox_offline_expire(reference=REFERENCE)

@@ -51,6 +51,7 @@ __all__ = [
     "processor_for",
     "processor_of",
     "sandbox_processor",
+    "side_processor",
     "verification_refund_reference",
 ]
 
@@ -81,10 +82,16 @@ def sandbox_processor() -> Processor:
     return _build("sandbox", "", "")
 
 
+def side_processor(livemode: bool) -> Processor:
+    """The processor of a side, for work that knows its side (a record's
+    `livemode`) but has no merchant row in hand."""
+    return get_processor() if livemode else sandbox_processor()
+
+
 def processor_of(merchant) -> Processor:
     """The processor of a merchant row's side: the test side's is always the
     sandbox."""
-    return get_processor() if merchant.livemode else sandbox_processor()
+    return side_processor(merchant.livemode)
 
 
 def processor_for(made_on: str) -> Processor | None:

@@ -130,17 +130,24 @@ def processor_refund_request(
 
 
 def processor_refund_check(
-    *, reference: str, transaction_reference: str, refund_id: str = ""
+    *,
+    reference: str,
+    transaction_reference: str,
+    refund_id: str = "",
+    processor: Processor | None = None,
 ) -> RefundOutcome | None:
     """Where a refund stands now (the poll); None when the processor knows none
     under `reference`.
 
     Never call inside a transaction: what the processor says is handed to the
     refund handlers in a transaction of its own, then returned. Raises
-    ProcessorTimeout/ProcessorError when the processor does not answer."""
+    ProcessorTimeout/ProcessorError when the processor does not answer.
+    `processor` is the one the refund was asked of (the live side's when
+    None)."""
+    processor = processor or get_processor()
     outcome = None
     if refund_id:
-        result = get_processor().fetch_refund(refund_id=refund_id)
+        result = processor.fetch_refund(refund_id=refund_id)
         if (
             result is not None
             and result.merchant_note in ("", reference)
@@ -151,7 +158,9 @@ def processor_refund_check(
             )
     if outcome is None:
         outcome = _find(
-            reference=reference, transaction_reference=transaction_reference
+            reference=reference,
+            transaction_reference=transaction_reference,
+            processor=processor,
         )
     if outcome is None:
         return None
@@ -161,12 +170,12 @@ def processor_refund_check(
 
 
 def refunds_verified(
-    *, transaction_reference: str, refund_id: str = ""
+    *, transaction_reference: str, processor: Processor, refund_id: str = ""
 ) -> list[RefundOutcome]:
     """The refund `refund_id` of the transaction, or (when the caller does not
     know it: Paystack's events do not always name it) every refund of the
-    transaction, each as `GET /refund/:id` says it stands now."""
-    processor = get_processor()
+    transaction, each as `GET /refund/:id` of `processor` (the one the event
+    came from) says it stands now."""
     if refund_id:
         ids = [refund_id]
     else:

@@ -13,7 +13,7 @@ import logging
 
 from django.utils import timezone
 
-from ..processors import get_processor
+from ..processors import sandbox_processor
 from .processor_events import Source, processor_event_handle
 from .refund_events import SANDBOX_ANNOUNCE_WITHIN
 
@@ -36,9 +36,9 @@ def sandbox_disputes_run() -> int:
     are disputed, unanswered disputes past their deadline are lost, and each
     opening and resolution not announced yet is. Returns how many events were
     handled."""
-    processor = get_processor()
-    if processor.name != "sandbox":
-        return 0
+    # The sandbox's disputes: a sandbox deployment's, and the test side's on
+    # every deployment.
+    processor = sandbox_processor()
     for reference in processor.disputes_due():
         processor.dispute_open(transaction_reference=reference)
     processor.disputes_lapse()
@@ -61,6 +61,6 @@ def sandbox_dispute_decide(*, dispute_id: str, won: bool) -> str:
     """The sandbox's resolve call: the bank decides the dispute (for the
     merchant when `won`), and `charge.dispute.resolve` is handled at once, as
     the pass would send it. Returns how the event was handled."""
-    processor = get_processor()
+    processor = sandbox_processor()
     processor.dispute_decide(dispute_id=dispute_id, won=won)
     return _announce(processor, "resolve", dispute_id)

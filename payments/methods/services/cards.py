@@ -6,6 +6,8 @@ how that transaction ended; on success record the charge, save (or refresh) the
 card, and refund the 5000 kobo after commit.
 """
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 
 from ...customers.models import Customer
@@ -15,6 +17,7 @@ from ...gateway.processors import (
     TransactionResult,
     TransactionStatus,
     get_processor,
+    processor_of,
 )
 from ...gateway.services.charges import (
     charge_record_result,
@@ -33,20 +36,32 @@ from .methods import (
     own_verification,
     payment_method_store,
     verification_open,
+    verification_processor,
 )
+
+if TYPE_CHECKING:
+    from merchants.models import Merchant
 
 PURPOSE = ProcessorCharge.Purpose.CARD_VERIFICATION
 
 
 def card_setup_initialize(
-    *, customer: Customer, callback_url: str, is_default: bool
+    *,
+    customer: Customer,
+    callback_url: str,
+    is_default: bool,
+    merchant: "Merchant | None" = None,
 ) -> CardSetup:
-    processor = get_processor()
+    """A card setup of the side of `merchant` (the checkout's, when the card is
+    added from one: a test checkout saves a test card, at the sandbox), or a
+    live one (the customer's own account pages, no merchant)."""
+    processor = get_processor() if merchant is None else processor_of(merchant)
     setup, charge = verification_open(
         CardSetup,
         "card",
         customer=customer,
         processor=processor,
+        livemode=True if merchant is None else merchant.livemode,
         callback_url=callback_url,
         is_default=is_default,
     )
@@ -71,7 +86,7 @@ def card_setup_verify(
             raise CardNotReusable()
         raise PaymentFailed(setup.failure_message or None)
 
-    result = get_processor().verify_transaction(reference=reference)
+    result = verification_processor(setup).verify_transaction(reference=reference)
     if result is None or result.status in (
         TransactionStatus.ABANDONED,
         TransactionStatus.PENDING,
@@ -115,6 +130,7 @@ def _new_card(setup: CardSetup, authorization: Authorization) -> NewMethod:
     return NewMethod(
         type=PaymentMethod.Type.CARD,
         processor=setup.processor,
+        livemode=setup.livemode,
         authorization=authorization,
         fingerprint_source=f"card:{authorization.signature}"
         if authorization.signature

@@ -27,7 +27,7 @@ def payment_method_expire(*, method: PaymentMethod) -> bool:
         method.is_default = False
         method.transition_to(PaymentMethod.Status.EXPIRED, update_fields=["is_default"])
         if was_default:
-            promote_newest_default(customer)
+            promote_newest_default(customer, livemode=method.livemode)
     return True
 
 

@@ -20,11 +20,17 @@ from django.utils import timezone
 
 from ...gateway.errors import ProcessorError, ProcessorRefused, ProcessorTimeout
 from ...gateway.models import ProcessorCharge
-from ...gateway.processors import Authorization, ChargeStep, get_processor
+from ...gateway.processors import Authorization, ChargeStep
 from ...gateway.services.charges import charge_record, verification_refund_schedule
 from ..errors import MandateNotAuthorized
 from ..models import BankMandate, PaymentMethod
-from .methods import NewMethod, bank_label, lock_customer, payment_method_store
+from .methods import (
+    NewMethod,
+    bank_label,
+    lock_customer,
+    payment_method_store,
+    verification_processor,
+)
 
 PURPOSE = ProcessorCharge.Purpose.BANK_VERIFICATION
 SUBMIT_OTP = "submit_otp"
@@ -82,7 +88,7 @@ def mandate_direct_debit_verify(mandate: BankMandate) -> MandateOutcome:
     """Endpoint 18 for a mandate continued with a direct debit."""
     if not mandate.direct_debit_reference:
         return _direct_debit_request(mandate)  # the request failed before
-    found = get_processor().verify_direct_debit(
+    found = verification_processor(mandate).verify_direct_debit(
         reference=mandate.direct_debit_reference
     )
     if found is None or not found.chargeable:
@@ -144,7 +150,7 @@ def _direct_debit_request(mandate: BankMandate) -> MandateOutcome:
     """Ask the processor for a direct-debit authorization request (no money
     moves, so a failed or lost one is simply asked for again by verify)."""
     try:
-        request = get_processor().initialize_direct_debit(
+        request = verification_processor(mandate).initialize_direct_debit(
             email=mandate.customer.email,
             callback_url=settings.CONSUMER_URL + reverse("mandate-authorized"),
             bank_code=mandate.bank_code,
@@ -187,6 +193,7 @@ def _save(
             new=NewMethod(
                 type=PaymentMethod.Type.BANK,
                 processor=mandate.processor,
+                livemode=mandate.livemode,
                 authorization=authorization,
                 fingerprint_source=f"bank:{mandate.bank_code}:{mandate.account_number}",
                 label=bank_label(

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -31,7 +32,12 @@ from config.api.ids import random_token
 
 from ...customers.models import Customer
 from ...gateway.errors import InvalidOtp
-from ...gateway.processors import ChargeStatus, ChargeStep, get_processor
+from ...gateway.processors import (
+    ChargeStatus,
+    ChargeStep,
+    get_processor,
+    processor_of,
+)
 from ...gateway.selectors import bank_by_code
 from ...gateway.services.charges import charge_record
 from ..errors import (
@@ -59,7 +65,10 @@ from .mandate_completion import (
     mandate_direct_debit_verify,
     mandate_saved,
 )
-from .methods import own_verification, verification_open
+from .methods import own_verification, verification_open, verification_processor
+
+if TYPE_CHECKING:
+    from merchants.models import Merchant
 
 _NEXT_ACTIONS = {
     ChargeStatus.SEND_OTP: SUBMIT_OTP,
@@ -88,20 +97,24 @@ def mandate_initiate(
     account_number: str,
     is_default: bool,
     consent: MandateConsent | None,
+    merchant: "Merchant | None" = None,
 ) -> MandateOutcome:
     """Start a mandate the customer accepted the terms of (`consent`; None:
-    422 `terms_not_accepted`, nothing charged)."""
+    422 `terms_not_accepted`, nothing charged), on the side of `merchant` (the
+    checkout's it was started from: a test checkout's is a test mandate, at
+    the sandbox), or live (the customer's own account pages)."""
     if consent is None:
         raise TermsNotAccepted()
-    bank = bank_by_code(bank_code)
+    processor = get_processor() if merchant is None else processor_of(merchant)
+    bank = bank_by_code(bank_code, processor=processor)
     if bank is None:
         raise ValidationError({"bank_code": [_UNKNOWN_BANK]})
-    processor = get_processor()
     mandate, charge = verification_open(
         BankMandate,
         "mandate",
         customer=customer,
         processor=processor,
+        livemode=True if merchant is None else merchant.livemode,
         bank_code=bank.code,
         bank_name=bank.name,
         account_number=account_number,
@@ -161,7 +174,7 @@ def mandate_verify(
             )
         if mandate.direct_debit:
             return mandate_direct_debit_verify(mandate)
-        step = get_processor().check_charge(reference=mandate.reference)
+        step = verification_processor(mandate).check_charge(reference=mandate.reference)
         if step.status == ChargeStatus.OPEN_URL:
             raise MandateNotAuthorized()
         return _apply(mandate, step)
@@ -242,7 +255,7 @@ def _step(customer, reference, details, action, value) -> MandateOutcome:
                 f"This mandate is waiting for "
                 f"{mandate.next_action or 'its first reply'}, not {action}."
             )
-        processor = get_processor()
+        processor = verification_processor(mandate)
         if action == SUBMIT_OTP:
             step = _submit_otp(processor, mandate, value)
         elif action == SUBMIT_BIRTHDAY:

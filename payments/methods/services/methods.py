@@ -14,7 +14,13 @@ from django.utils import timezone
 from config.api.ids import random_token
 
 from ...customers.models import Customer
-from ...gateway.processors import Authorization
+from ...gateway.errors import ProcessorError
+from ...gateway.processors import (
+    Authorization,
+    Processor,
+    processor_for,
+    side_processor,
+)
 from ...gateway.services.charges import VERIFICATION_AMOUNT
 from .. import selectors
 from ..errors import PaymentMethodInactive, ReferenceNotFound
@@ -34,14 +40,18 @@ def new_reference(prefix: str) -> str:
     return f"{prefix}-{random_token(128)}"
 
 
-def verification_open(model, prefix: str, *, customer: Customer, processor, **fields):
-    """A card setup or a bank mandate (`model`): a new method's verification
-    charge of VERIFICATION_AMOUNT at `processor`, under a new reference of ours.
-    Returns it and what the processor's first call for it names."""
+def verification_open(
+    model, prefix: str, *, customer: Customer, processor, livemode: bool, **fields
+):
+    """A card setup or a bank mandate (`model`) on a side (`livemode`): a new
+    method's verification charge of VERIFICATION_AMOUNT at `processor` (that
+    side's), under a new reference of ours. Returns it and what the
+    processor's first call for it names."""
     row = model.objects.create(
         reference=new_reference(prefix),
         customer=customer,
         processor=processor.name,
+        livemode=livemode,
         amount=VERIFICATION_AMOUNT,
         **fields,
     )
@@ -61,6 +71,21 @@ def own_verification(model, customer: Customer, reference: str):
     return row
 
 
+def verification_processor(row) -> Processor:
+    """The processor a card setup or bank mandate was started at (its side's:
+    the sandbox for a test one): every later step of it goes there. Refused
+    when that is no longer its side's processor (a live one started on the
+    sandbox before the deployment moved to a real processor: the method it
+    would save could never be charged)."""
+    processor = processor_for(row.processor)
+    if processor is None or processor.name != side_processor(row.livemode).name:
+        raise ProcessorError(
+            f"This was started with {row.processor}, which the service no longer "
+            "uses; start again."
+        )
+    return processor
+
+
 def card_label(*, brand: str, last4: str) -> str:
     name = CARD_BRANDS.get(brand.strip().lower(), "Card")
     return f"{name} •••• {last4}"
@@ -78,6 +103,7 @@ def lock_customer(customer: Customer) -> Customer:
 class NewMethod:
     type: str
     processor: str
+    livemode: bool
     authorization: Authorization
     fingerprint_source: str
     label: str
@@ -94,10 +120,12 @@ def payment_method_store(
 ) -> PaymentMethod:
     """Save a verified authorization; the caller holds the customer's lock.
 
-    The same card (processor signature) or bank account saved again while an
-    active method has it updates that method with the fresh authorization
-    instead of adding a duplicate. The customer's first active method becomes
-    the default whatever `make_default` says.
+    The same card (processor signature) or bank account saved again on the same
+    side while an active method has it updates that method with the fresh
+    authorization instead of adding a duplicate; saved on the other side it is
+    another method (a test card is never a live one). The customer's first
+    active method of a side becomes that side's default whatever
+    `make_default` says.
     """
     fingerprint = secret_digest(new.fingerprint_source)
     fields = {
@@ -117,6 +145,7 @@ def payment_method_store(
         PaymentMethod.objects.select_for_update()
         .filter(
             customer=customer,
+            livemode=new.livemode,
             fingerprint=fingerprint,
             status=PaymentMethod.Status.ACTIVE,
         )
@@ -124,14 +153,16 @@ def payment_method_store(
     )
     if method is None:
         method = PaymentMethod.objects.create(
-            customer=customer, fingerprint=fingerprint, **fields
+            customer=customer, livemode=new.livemode, fingerprint=fingerprint, **fields
         )
     else:
         for name, value in fields.items():
             setattr(method, name, value)
         method.save(update_fields=[*fields, "updated_at"])
     has_default = (
-        PaymentMethod.objects.filter(customer=customer, is_default=True)
+        PaymentMethod.objects.filter(
+            customer=customer, livemode=method.livemode, is_default=True
+        )
         .exclude(pk=method.pk)
         .exists()
     )
@@ -141,20 +172,24 @@ def payment_method_store(
 
 
 def _make_default(customer: Customer, method: PaymentMethod) -> None:
-    # Clear first, then set: the partial unique index allows one default.
-    PaymentMethod.objects.filter(customer=customer, is_default=True).exclude(
-        pk=method.pk
-    ).update(is_default=False, updated_at=timezone.now())
+    # Clear first, then set: the partial unique index allows one default (of
+    # each side: the other side's default stays).
+    PaymentMethod.objects.filter(
+        customer=customer, livemode=method.livemode, is_default=True
+    ).exclude(pk=method.pk).update(is_default=False, updated_at=timezone.now())
     if not method.is_default:
         method.is_default = True
         method.save(update_fields=["is_default", "updated_at"])
 
 
-def promote_newest_default(customer: Customer) -> PaymentMethod | None:
-    """After the default went away: the newest active method becomes default."""
+def promote_newest_default(
+    customer: Customer, *, livemode: bool = True
+) -> PaymentMethod | None:
+    """After a side's default went away: its newest active method becomes
+    default."""
     newest = (
         PaymentMethod.objects.filter(
-            customer=customer, status=PaymentMethod.Status.ACTIVE
+            customer=customer, livemode=livemode, status=PaymentMethod.Status.ACTIVE
         )
         .order_by("-created_at", "-id")
         .first()
@@ -184,5 +219,5 @@ def payment_method_delete(*, customer: Customer, public_id: str) -> PaymentMetho
         method.is_default = False
         method.transition_to(PaymentMethod.Status.DELETED, update_fields=["is_default"])
         if was_default:
-            promote_newest_default(customer)
+            promote_newest_default(customer, livemode=method.livemode)
     return method

@@ -19,7 +19,12 @@ from config.api.errors import InvalidRequest
 
 from ...customers.models import Customer
 from ...gateway.models import InboundRequest, ProcessorEvent
-from ...gateway.processors import FailureReason, TransactionResult, get_processor
+from ...gateway.processors import (
+    FailureReason,
+    TransactionResult,
+    get_processor,
+    sandbox_processor,
+)
 from ..hooks import RevokedPaymentMethod, notify_revocation
 from ..models import PaymentMethod, secret_digest
 from .methods import promote_newest_default
@@ -104,7 +109,8 @@ def _customer_revoke(
             status=PaymentMethod.Status.ACTIVE,
         )
     )
-    was_default = any(method.is_default for method in methods)
+    # The sides whose default goes (the same authorization is one side's).
+    default_sides = {method.livemode for method in methods if method.is_default}
     for method in methods:
         method.is_default = False
         method.revocation_reason = event[:64]
@@ -113,8 +119,8 @@ def _customer_revoke(
             at=at,
             update_fields=["is_default", "revocation_reason"],
         )
-    if was_default:
-        promote_newest_default(customer)
+    for livemode in default_sides:
+        promote_newest_default(customer, livemode=livemode)
     for method in methods:
         notify_revocation(
             RevokedPaymentMethod(
@@ -181,11 +187,16 @@ def revoked_mandates_poll() -> int:
     """Nightly: the processor's revoked mandates; returns how many methods this
     run deactivated (mandates handled before are skipped by the unique key)."""
     deactivated = 0
-    for mandate in get_processor().list_revoked_mandates():
-        outcome = revocation_handle(
-            authorization_code=mandate.authorization_code,
-            event=POLL_EVENT,
-            source=Source.POLL,
-        )
-        deactivated += len(outcome.methods)
+    # Both sides: the live processor's mandates, and the sandbox's (the test
+    # side's) where the live processor is another one.
+    processors = {get_processor().name: get_processor()}
+    processors.setdefault("sandbox", sandbox_processor())
+    for processor in processors.values():
+        for mandate in processor.list_revoked_mandates():
+            outcome = revocation_handle(
+                authorization_code=mandate.authorization_code,
+                event=POLL_EVENT,
+                source=Source.POLL,
+            )
+            deactivated += len(outcome.methods)
     return deactivated

@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from ...gateway.errors import ProcessorError, ProcessorRefused, ProcessorTimeout
 from ...gateway.processors import (
     FailureReason,
+    Processor,
     TransactionResult,
     TransactionStatus,
+    processor_for,
+    side_processor,
 )
-from ...gateway.processors import get_processor as _get_processor
 from ..models import PaymentMethod
 from .declines import declined_method_retire
 
@@ -74,8 +76,11 @@ def _not_charged(reference: str, message: str) -> ChargeOutcome:
     )
 
 
-def charge_verify(*, reference: str, unseen_is_failed: bool) -> ChargeOutcome:
-    """What the processor knows of `reference`; UNKNOWN when it cannot say.
+def charge_verify(
+    *, processor: Processor, reference: str, unseen_is_failed: bool
+) -> ChargeOutcome:
+    """What `processor` (the one the charge went to: the processor of the
+    record's side) knows of `reference`; UNKNOWN when it cannot say.
 
     A reference the processor has never seen is FAILED (`processor_error`, never
     charged) only with `unseen_is_failed`: right after a timeout the request may
@@ -83,7 +88,7 @@ def charge_verify(*, reference: str, unseen_is_failed: bool) -> ChargeOutcome:
     that no request can still arrive.
     """
     try:
-        result = _get_processor().verify_transaction(reference=reference)
+        result = processor.verify_transaction(reference=reference)
     except (ProcessorError, ProcessorTimeout, ProcessorRefused) as error:
         logger.warning("Verifying %s failed: %s", reference, error)
         return ChargeOutcome(status=UNKNOWN, reference=reference, message=str(error))
@@ -96,16 +101,28 @@ def charge_verify(*, reference: str, unseen_is_failed: bool) -> ChargeOutcome:
     return _from_result(result)
 
 
-def charge_find(*, reference: str) -> ChargeOutcome | None:
-    """What the processor knows of `reference`: None when it has never seen it,
+def charge_find(*, processor: Processor, reference: str) -> ChargeOutcome | None:
+    """What `processor` knows of `reference`: None when it has never seen it,
     UNKNOWN when it cannot say now (for callers old enough to know that no
     request with this reference can still arrive, e.g. a crashed attempt)."""
     try:
-        result = _get_processor().verify_transaction(reference=reference)
+        result = processor.verify_transaction(reference=reference)
     except (ProcessorError, ProcessorTimeout, ProcessorRefused) as error:
         logger.warning("Verifying %s failed: %s", reference, error)
         return ChargeOutcome(status=UNKNOWN, reference=reference, message=str(error))
     return None if result is None else _from_result(result)
+
+
+def method_processor(method: PaymentMethod) -> Processor | None:
+    """The processor `method` was saved with (a test method's is the sandbox
+    whatever PROCESSOR says), when it is also the processor of the method's
+    side; None otherwise: the service has left that processor, or a live method
+    was saved with the sandbox before the deployment moved to a real processor
+    (charging it there would mark a live plan paid with no money taken)."""
+    processor = processor_for(method.processor)
+    if processor is None or processor.name != side_processor(method.livemode).name:
+        return None
+    return processor
 
 
 def saved_method_charge(
@@ -126,12 +143,12 @@ def saved_method_charge(
     expired card is marked expired, a revoked authorization or a closed
     account deactivated, as a revocation would.
     """
-    processor = _get_processor()
-    if method.processor != processor.name:
+    processor = method_processor(method)
+    if processor is None:
         return _not_charged(
             reference,
             f"This payment method was saved with {method.processor}; the service "
-            f"now uses {processor.name}.",
+            "now uses another processor.",
         )
     try:
         result = processor.charge_authorization(
@@ -145,7 +162,9 @@ def saved_method_charge(
     except ProcessorRefused as error:
         if "duplicate" in error.processor_message.lower():
             # An earlier call with this reference reached the processor.
-            return charge_verify(reference=reference, unseen_is_failed=False)
+            return charge_verify(
+                processor=processor, reference=reference, unseen_is_failed=False
+            )
         return ChargeOutcome(
             status=FAILED,
             reference=reference,
@@ -154,7 +173,9 @@ def saved_method_charge(
         )
     except (ProcessorError, ProcessorTimeout) as error:
         logger.warning("Charge %s has no answer (%s); verifying", reference, error)
-        return charge_verify(reference=reference, unseen_is_failed=False)
+        return charge_verify(
+            processor=processor, reference=reference, unseen_is_failed=False
+        )
     if result.status == TransactionStatus.FAILED:
         declined_method_retire(method=method, result=result)
     return _from_result(result)
@@ -172,8 +193,8 @@ def saved_method_partial_debit(
     `reference` (DESIGN section 15: partial collection). As
     `saved_method_charge`: never raises for a processor problem, a lost answer
     is verified, and a SUCCEEDED outcome's `amount` is what was collected."""
-    processor = _get_processor()
-    if method.processor != processor.name:
+    processor = method_processor(method)
+    if processor is None:
         return _not_charged(reference, "This payment method was saved elsewhere.")
     try:
         result = processor.partial_debit(
@@ -186,11 +207,15 @@ def saved_method_partial_debit(
         )
     except ProcessorRefused as error:
         if "duplicate" in error.processor_message.lower():
-            return charge_verify(reference=reference, unseen_is_failed=False)
+            return charge_verify(
+                processor=processor, reference=reference, unseen_is_failed=False
+            )
         return _not_charged(reference, error.processor_message)
     except (ProcessorError, ProcessorTimeout) as error:
         logger.warning(
             "Partial debit %s has no answer (%s); verifying", reference, error
         )
-        return charge_verify(reference=reference, unseen_is_failed=False)
+        return charge_verify(
+            processor=processor, reference=reference, unseen_is_failed=False
+        )
     return _from_result(result)

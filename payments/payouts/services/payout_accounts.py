@@ -7,7 +7,7 @@ from merchants.audit.actors import SYSTEM, Actor
 from merchants.audit.services import audit_record
 from merchants.models import Merchant
 
-from ...gateway.processors import get_processor
+from ...gateway.processors import processor_of
 from ...gateway.selectors import bank_by_code
 
 ACCOUNT_NUMBER_DIGITS = 10
@@ -26,7 +26,10 @@ def payout_account_set(
     errors = {}
     if not (len(account_number) == ACCOUNT_NUMBER_DIGITS and account_number.isdigit()):
         errors["account_number"] = ["A NUBAN account number has exactly 10 digits."]
-    bank = bank_by_code(bank_code)
+    # The processor of the merchant's side: a test side's account is checked
+    # against the sandbox's banks and names, never sent to the live processor.
+    processor = processor_of(merchant)
+    bank = bank_by_code(bank_code, processor=processor)
     if bank is None:
         errors["bank_code"] = [
             "Unknown bank_code: GET /api/v1/payment-methods/banks lists the "
@@ -34,7 +37,7 @@ def payout_account_set(
         ]
     if errors:
         raise ValidationError(errors)
-    resolved = get_processor().resolve_account(
+    resolved = processor.resolve_account(
         bank_code=bank.code, account_number=account_number
     )
     with transaction.atomic(durable=True):

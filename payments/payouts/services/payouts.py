@@ -32,6 +32,7 @@ from ...gateway.processors import (
     TransferResult,
     get_processor,
     processor_for,
+    processor_of,
 )
 from ...ledger.services import (
     payout_post,
@@ -87,7 +88,8 @@ def payout_create(*, merchant: Merchant) -> Payout | None:
             bank_code=merchant.payout_bank_code,
             account_number=merchant.payout_account_number,
             account_name=merchant.payout_account_name,
-            processor=get_processor().name,
+            # Its side's processor pays it (the sandbox for a test side).
+            processor=processor_of(merchant).name,
         )
         PayoutItem.objects.bulk_create(
             (PayoutItem(payout=payout, line_id=pk) for pk, _ in lines),

@@ -10,7 +10,7 @@ same transaction as the outcome makes it take effect once.
 from django.db import transaction
 
 from ...gateway.models import InboundRequest
-from ...gateway.processors import get_processor
+from ...gateway.processors import processor_for
 from ...gateway.services.processor_events import (
     NotSettled,
     event_already_handled,
@@ -34,7 +34,12 @@ def transfer_event_handle(
     payout = Payout.objects.filter(public_id=reference).first()
     if payout is None:
         return "ignored: no payout has this reference"
-    result = get_processor().verify_transfer(reference=reference)
+    # Verified where the payout was made (a test side's at the sandbox), the
+    # event being only the news that it moved.
+    processor = processor_for(payout.processor)
+    if processor is None:
+        return "ignored: the payout was made on a processor no longer in use"
+    result = processor.verify_transfer(reference=reference)
     if result is None:
         return "ignored: the processor knows no transfer with this reference"
     if not result.conclusive:
