@@ -115,6 +115,8 @@ def engine(installments: int, merchants: int, customers: int) -> None:
                 PaymentMethod(
                     public_id=new_public_id("pm"),
                     customer=person,
+                    # The side of the one plan this customer has (below).
+                    livemode=i % 2 == 0,
                     type=PaymentMethod.Type.CARD,
                     status=PaymentMethod.Status.ACTIVE,
                     is_default=True,
@@ -128,7 +130,7 @@ def engine(installments: int, merchants: int, customers: int) -> None:
                     authorization_code_hash=hashlib.sha256(code.encode()).hexdigest(),
                     fingerprint=hashlib.sha256(f"SIG_{person.pk}".encode()).hexdigest(),
                 )
-                for person, code in zip(people, codes, strict=True)
+                for i, (person, code) in enumerate(zip(people, codes, strict=True))
             ],
             batch_size=BATCH,
         )

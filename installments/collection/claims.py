@@ -50,8 +50,7 @@ _CLAIM_FIELDS = (
     "plan__order_reference",
     "plan__installment_count",
     "plan__merchant_id",
-    "plan__merchant__id",
-    "plan__merchant__livemode",
+    "livemode",
     "plan__customer_id",
     "plan__customer__id",
     "plan__customer__public_id",
@@ -125,8 +124,9 @@ class Claim:
     # A manual plan's (DESIGN section 17): without a method to charge, the
     # customer is told the installment is due instead (charging.py).
     manual: bool = False
-    # The plan's side (its merchant row's): only that side's methods are
-    # charged, at that side's processor.
+    # The installment's side (its plan's merchant row's, copied on the
+    # installment): only that side's methods are charged, at that side's
+    # processor.
     livemode: bool = True
 
     def reference(self, method_number: int = 1) -> str:
@@ -165,7 +165,7 @@ class Claim:
             partial_reference=installment.partial_reference,
             last_failure_reason=installment.last_failure_reason,
             manual=plan.collection == PaymentPlan.Collection.MANUAL,
-            livemode=plan.merchant.livemode,
+            livemode=installment.livemode,
         )
 
 
@@ -211,7 +211,7 @@ def waiting(
     new_method = payment_methods_added_after(
         customer=OuterRef("plan__customer_id"),
         after=OuterRef("status_changed_at"),
-        livemode=OuterRef("plan__merchant__livemode"),
+        livemode=OuterRef("livemode"),
     )
     # A waiting installment moved to a later date (reschedules/) is not tried
     # before that date, method or not; any other one is overdue already.
@@ -250,7 +250,7 @@ def stale(
 def _locked(queryset: QuerySet[Installment], limit: int) -> list[Installment]:
     return list(
         queryset.select_for_update(skip_locked=True, of=("self",))
-        .select_related("plan__customer", "plan__merchant")
+        .select_related("plan__customer")
         .only(*_CLAIM_FIELDS)
         .order_by("next_attempt_at", "id")[:limit]
     )
