@@ -136,7 +136,7 @@ class MerchantAdmin(admin.ModelAdmin):
     search_fields = ("public_id", "email", "business_name", "business_url")
     readonly_fields = (
         "public_id",
-        "test_side",
+        "test_side_facts",
         "status",
         "api_access_enabled",
         "approved_at",
@@ -153,7 +153,7 @@ class MerchantAdmin(admin.ModelAdmin):
             {
                 "fields": (
                     "public_id",
-                    "test_side",
+                    "test_side_facts",
                     "business_name",
                     "email",
                     "business_url",
@@ -204,11 +204,11 @@ class MerchantAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         # The live rows only: a test side is shown on its account's page
-        # (`test_side`), so no list, action or edit ever reaches one.
+        # (`test_side_facts`), so no list, action or edit ever reaches one.
         return super().get_queryset(request).filter(livemode=True)
 
     @admin.display(description="Test side")
-    def test_side(self, merchant):
+    def test_side_facts(self, merchant):
         """The account's test side, read only: its id and its API keys."""
         side = selectors.test_side_of(merchant) if merchant.pk else None
         if side is None:

@@ -424,3 +424,15 @@ def test_the_payout_run_paid_each_side_from_its_own_wallet(sides):
             kind="payout", reference=payout.public_id
         )
         assert posted.livemode is side.livemode
+
+
+def test_each_sides_events_went_to_its_own_webhook(sides):
+    """The delivery pass (the outbox's scheduled job) delivers both sides'
+    events, each to its own side's URL only."""
+    for side in sides:
+        urls = set(
+            DeliveryAttempt.objects.filter(merchant=side.merchant).values_list(
+                "url", flat=True
+            )
+        )
+        assert urls == {side.merchant.webhook_url}
