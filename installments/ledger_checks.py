@@ -7,6 +7,9 @@ collection), a partial collection's (`inst_..._a<n>p`, for the installment's
 `amount_paid`), the deposit attempt's reference
 (`plan_..._d<n>`) or a payoff's (`plan_..._po<k>`: one collection for the
 installments it paid); the database allows one collection per reference.
+
+Each check runs on one side (`livemode`): that side's collections against the
+plans of that side's merchant rows.
 """
 
 from collections.abc import Iterator
@@ -23,19 +26,19 @@ from .plans.purged import purged
 CHUNK = 2000
 
 
-def _collections() -> dict[str, tuple[int, int | None]]:
-    """reference -> (amount, merchant pk) of every collection."""
+def _collections(livemode: bool) -> dict[str, tuple[int, int | None]]:
+    """reference -> (amount, merchant pk) of every collection of one side."""
     return {
         reference: (amount, merchant_id)
         for reference, amount, merchant_id in LedgerTransaction.objects.filter(
-            kind=LedgerTransaction.Kind.COLLECTION
+            kind=LedgerTransaction.Kind.COLLECTION, livemode=livemode
         )
         .values_list("reference", "amount", "merchant_id")
         .iterator(chunk_size=CHUNK)
     }
 
 
-def _paid() -> Iterator[tuple[str, str, int, int]]:
+def _paid(livemode: bool) -> Iterator[tuple[str, str, int, int]]:
     """(what, reference, amount, merchant pk) of every payment collected: paid
     installments (each on its own, for what was left after a partial
     collection, unless a payoff paid it), partial collections (DESIGN section
@@ -77,18 +80,19 @@ def _paid() -> Iterator[tuple[str, str, int, int]]:
         ),
     ):
         for row in (
-            paid.order_by("id")
+            paid.filter(plan__merchant__livemode=livemode)
+            .order_by("id")
             .values_list(reference, amount, "plan__merchant_id")
             .iterator(chunk_size=CHUNK)
         ):
             yield what, *row
 
 
-def paid_installments_have_one_collection() -> Iterator[str]:
+def paid_installments_have_one_collection(livemode: bool) -> Iterator[str]:
     """Each paid installment (and each paid deposit) has exactly one collection,
     for its amount, in its plan's merchant's wallet."""
-    collections = _collections()
-    for what, reference, amount, merchant_id in _paid():
+    collections = _collections(livemode)
+    for what, reference, amount, merchant_id in _paid(livemode):
         found = collections.get(reference)
         if found is None:
             yield f"{what} {reference} is paid but has no collection"
@@ -99,10 +103,10 @@ def paid_installments_have_one_collection() -> Iterator[str]:
             )
 
 
-def collections_have_a_payment() -> Iterator[str]:
+def collections_have_a_payment(livemode: bool) -> Iterator[str]:
     """No collection without a paid installment or a paid deposit behind it."""
-    paid = {reference for _, reference, _, _ in _paid()}
-    strays = set(_collections()) - paid
+    paid = {reference for _, reference, _, _ in _paid(livemode)}
+    strays = set(_collections(livemode)) - paid
     # A collection of a plan purged after the retention period (its ledger
     # rows are kept: installments/retention/) has nothing left behind it.
     strays = sorted(strays - purged(strays))
@@ -119,11 +123,13 @@ def collections_have_a_payment() -> Iterator[str]:
             yield f"collection {reference} matches no paid installment or deposit"
 
 
-def payoffs_cover_their_installments() -> Iterator[str]:
+def payoffs_cover_their_installments(livemode: bool) -> Iterator[str]:
     """A successful payoff paid each installment it claimed, and its one
     collection is what they add up to."""
     payoffs = EarlyPayment.objects.filter(
-        kind=EarlyPayment.Kind.PAYOFF, status=EarlyPayment.Status.SUCCEEDED
+        kind=EarlyPayment.Kind.PAYOFF,
+        status=EarlyPayment.Status.SUCCEEDED,
+        plan__merchant__livemode=livemode,
     ).prefetch_related("items__installment")
     for payoff in payoffs.order_by("id").iterator(chunk_size=CHUNK):
         items = list(payoff.items.all())

@@ -2,6 +2,12 @@
 
 No key material is ever shown: keys appear only as masked prefixes, and password
 hashes are excluded from every form.
+
+Staff see accounts by their live row (test mode, DESIGN section 21): the list and
+every action (approve, API access, suspend) are the live rows' only, and a
+merchant's page shows its test side read-only, on one line (its id and its
+keys). A test side is never approved, edited or suspended here: it follows its
+account.
 """
 
 from django.contrib import admin, messages
@@ -9,7 +15,7 @@ from django.template.response import TemplateResponse
 
 from config.admin import ReadOnlyAdminMixin
 
-from . import services
+from . import selectors, services
 from .audit.actors import actor_from_request
 from .audit.services import changes_between
 from .models import ApiKey, Merchant
@@ -130,6 +136,7 @@ class MerchantAdmin(admin.ModelAdmin):
     search_fields = ("public_id", "email", "business_name", "business_url")
     readonly_fields = (
         "public_id",
+        "test_side_facts",
         "status",
         "api_access_enabled",
         "approved_at",
@@ -146,6 +153,7 @@ class MerchantAdmin(admin.ModelAdmin):
             {
                 "fields": (
                     "public_id",
+                    "test_side_facts",
                     "business_name",
                     "email",
                     "business_url",
@@ -193,6 +201,21 @@ class MerchantAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         # Merchants register themselves; staff review them.
         return False
+
+    def get_queryset(self, request):
+        # The live rows only: a test side is shown on its account's page
+        # (`test_side_facts`), so no list, action or edit ever reaches one.
+        return super().get_queryset(request).filter(livemode=True)
+
+    @admin.display(description="Test side")
+    def test_side_facts(self, merchant):
+        """The account's test side, read only: its id and its API keys."""
+        side = selectors.test_side_of(merchant) if merchant.pk else None
+        if side is None:
+            return "not made yet (no test key or test data)"
+        keys = ApiKey.objects.filter(merchant=side)
+        in_use = keys.filter(revoked_at__isnull=True).count()
+        return f"{side.public_id}: {in_use} test key(s) in use, {keys.count()} made"
 
     def save_model(self, request, obj, form, change):
         """Staff's edits are saved as Django's admin saves them; a change of

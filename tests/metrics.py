@@ -24,4 +24,9 @@ def scrape(client=None) -> dict:
 
 
 def value(samples: dict, name: str, **labels) -> float:
-    return samples.get((name, frozenset(labels.items())), 0.0)
+    """The sample of `name` with `labels`; a business figure's live series
+    (`mode="live"`) when `mode` is not given and the family has that label."""
+    found = samples.get((name, frozenset(labels.items())))
+    if found is None and "mode" not in labels:
+        found = samples.get((name, frozenset({**labels, "mode": "live"}.items())))
+    return found or 0.0

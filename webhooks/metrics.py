@@ -1,10 +1,16 @@
 """Outbound webhooks' figures for /metrics, counted from the outbox at scrape time
 (config/observability/sources.py): attempts by outcome, deliveries by status and
-how late the due ones are. Delivery itself does no metrics work."""
+how late the due ones are. Delivery itself does no metrics work.
+
+Attempts and deliveries are counted by side (`mode`: live, test; a test event
+goes to the test webhook); what is due and how late is the outbox's, which
+delivers both sides alike, and has none."""
 
 from django.db.models import Count, Min
 from django.utils import timezone
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+
+from config.observability.families import MODES, mode_of
 
 from .models import Delivery, DeliveryAttempt
 
@@ -17,9 +23,9 @@ def metric_families():
 
 def _attempts():
     counts = {
-        (trigger, delivered): n
-        for trigger, delivered, n in DeliveryAttempt.objects.values_list(
-            "trigger", "delivered"
+        (trigger, delivered, mode_of(live)): n
+        for trigger, delivered, live, n in DeliveryAttempt.objects.values_list(
+            "trigger", "delivered", "merchant__livemode"
         )
         .annotate(n=Count("id"))
         .order_by()
@@ -27,27 +33,35 @@ def _attempts():
     family = CounterMetricFamily(
         "webhooks_delivery_attempts",
         "HTTP attempts to deliver an event, by what sent them (the retry "
-        "schedule, a merchant's replay, a test) and their result.",
-        labels=["trigger", "result"],
+        "schedule, a merchant's replay, a test), their result and mode.",
+        labels=["trigger", "result", "mode"],
     )
-    for trigger in DeliveryAttempt.Trigger.values:
-        for delivered, result in ((True, "delivered"), (False, "failed")):
-            family.add_metric([trigger, result], counts.get((trigger, delivered), 0))
+    for mode in MODES.values():
+        for trigger in DeliveryAttempt.Trigger.values:
+            for delivered, result in ((True, "delivered"), (False, "failed")):
+                n = counts.get((trigger, delivered, mode), 0)
+                family.add_metric([trigger, result, mode], n)
     return family
 
 
 def _deliveries():
-    counts = dict(
-        Delivery.objects.values_list("status").annotate(n=Count("id")).order_by()
-    )
+    counts = {
+        (status, mode_of(live)): n
+        for status, live, n in Delivery.objects.values_list(
+            "status", "event__merchant__livemode"
+        )
+        .annotate(n=Count("id"))
+        .order_by()
+    }
     family = GaugeMetricFamily(
         "webhooks_deliveries",
         "Events by delivery status (failed: every scheduled attempt failed; a "
-        "replay may still deliver it).",
-        labels=["status"],
+        "replay may still deliver it) and mode.",
+        labels=["status", "mode"],
     )
-    for status in Delivery.Status.values:
-        family.add_metric([status], counts.get(status, 0))
+    for mode in MODES.values():
+        for status in Delivery.Status.values:
+            family.add_metric([status, mode], counts.get((status, mode), 0))
     return family
 
 

@@ -2,11 +2,16 @@
 time (put together with the other features' in installments/metrics.py):
 successful charges (deposits at checkout and installments), declines by
 reason, and how far the auto-debit engine is behind. The engine and checkout do
-no metrics work of their own."""
+no metrics work of their own.
+
+Collections and declines are business figures, by side (`mode`: live, test);
+the backlog is the engine's, which works both sides alike, and has none."""
 
 from django.db.models import Count, Min, Q, Sum
 from django.utils import timezone
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+
+from config.observability.families import MODES, mode_of
 
 from ..deposits.models import DepositAttempt
 from ..deposits.services import FAILURE_REASONS
@@ -20,55 +25,72 @@ REASONS = tuple(sorted(FAILURE_REASONS))
 UNKNOWN_REASON = "unknown"
 
 
+def _by_side(rows) -> dict[str, tuple[int, int]]:
+    """{mode: (count, kobo)} of `rows`, by their plan's merchant's side."""
+    return {
+        mode_of(live): (n, kobo or 0)
+        for live, n, kobo in rows.values_list("plan__merchant__livemode")
+        .annotate(n=Count("id"), kobo=Sum("amount"))
+        .values_list("plan__merchant__livemode", "n", "kobo")
+        .order_by()
+    }
+
+
 def collections():
-    deposits = DepositAttempt.objects.filter(
-        status=DepositAttempt.Status.SUCCEEDED
-    ).aggregate(count=Count("id"), kobo=Sum("amount"))
-    installments = Installment.objects.filter(status=Installment.Status.PAID).aggregate(
-        count=Count("id"), kobo=Sum("amount")
+    deposits = _by_side(
+        DepositAttempt.objects.filter(status=DepositAttempt.Status.SUCCEEDED)
     )
+    installments = _by_side(Installment.objects.filter(status=Installment.Status.PAID))
     count = CounterMetricFamily(
         "installments_collections",
-        "Successful charges: deposits at checkout and installments collected.",
-        labels=["kind"],
+        "Successful charges: deposits at checkout and installments collected, "
+        "by mode (live, test).",
+        labels=["kind", "mode"],
     )
     kobo = CounterMetricFamily(
         "installments_collected_kobo",
         "Kobo collected by those charges (gross, before the platform fee).",
-        labels=["kind"],
+        labels=["kind", "mode"],
     )
     for kind, totals in (("deposit", deposits), ("installment", installments)):
-        count.add_metric([kind], totals["count"])
-        kobo.add_metric([kind], totals["kobo"] or 0)
+        for mode in MODES.values():
+            n, total = totals.get(mode, (0, 0))
+            count.add_metric([kind, mode], n)
+            kobo.add_metric([kind, mode], total)
     return count, kobo
 
 
 def declines():
-    found = {(kind, reason): 0 for kind in KINDS for reason in REASONS}
+    found = {
+        (kind, reason, mode): 0
+        for kind in KINDS
+        for reason in REASONS
+        for mode in MODES.values()
+    }
     deposits = (
         DepositAttempt.objects.filter(status=DepositAttempt.Status.FAILED)
-        .values_list("failure_reason")
+        .values_list("failure_reason", "plan__merchant__livemode")
         .annotate(n=Count("id"))
         .order_by()
     )
     # Every move to `failed` is one attempt that failed (the history).
     installments = (
         InstallmentStatusChange.objects.filter(to_status=Installment.Status.FAILED)
-        .values_list("reason")
+        .values_list("reason", "installment__plan__merchant__livemode")
         .annotate(n=Count("id"))
         .order_by()
     )
     for kind, rows in (("deposit", deposits), ("installment", installments)):
-        for reason, n in rows:
-            key = (kind, reason or UNKNOWN_REASON)
+        for reason, live, n in rows:
+            key = (kind, reason or UNKNOWN_REASON, mode_of(live))
             found[key] = found.get(key, 0) + n
     family = CounterMetricFamily(
         "installments_declines",
-        "Charges that failed, by kind and normalized reason.",
-        labels=["kind", "reason"],
+        "Charges that failed, by kind, normalized reason and mode (live, test).",
+        labels=["kind", "reason", "mode"],
     )
-    for (kind, reason), n in sorted(found.items()):
-        family.add_metric([kind, reason], n)
+    for (kind, reason, mode), n in sorted(found.items()):
+        family.add_metric([kind, reason, mode], n)
     return family
 
 

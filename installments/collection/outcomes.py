@@ -129,6 +129,7 @@ def _record_paid(batch: Batch, results: list[Result]) -> None:
             Collection(
                 merchant_pk=result.claim.merchant_pk,
                 merchant_public_id=batch.merchants[result.claim.merchant_pk].public_id,
+                livemode=batch.merchants[result.claim.merchant_pk].livemode,
                 customer_pk=result.claim.customer_pk,
                 amount=result.claim.amount,
                 reference=result.claim.public_id,
@@ -300,7 +301,7 @@ def apply_outcomes(results: list[Result], *, pass_date: date) -> Tally:
             return Tally(skipped=len(results))
         plans = {result.claim.plan_pk: plans[result.claim.plan_pk] for result in mine}
         merchants = Merchant.objects.only(
-            "id", "public_id", "email", "business_name", "release_rule"
+            "id", "public_id", "livemode", "email", "business_name", "release_rule"
         ).in_bulk({plan.merchant_id for plan in plans.values()})
         batch = Batch(
             now=now, pass_date=pass_date, rows=rows, plans=plans, merchants=merchants

@@ -50,6 +50,7 @@ def partials_record(
             Collection(
                 merchant_pk=claim.merchant_pk,
                 merchant_public_id=merchant.public_id,
+                livemode=merchant.livemode,
                 customer_pk=claim.customer_pk,
                 amount=result.partial_amount,
                 reference=reference,

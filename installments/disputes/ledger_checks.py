@@ -1,7 +1,8 @@
 """Invariants between disputes, their plans and the ledger, run by
 `check_ledger` (registered in InstallmentsConfig.ready()). The ledger checks on
 its own that each dispute is held once and released or lost at most once and
-that `disputes_held` holds the open ones (payments/ledger/checks.py)."""
+that `disputes_held` holds the open ones (payments/ledger/checks.py). On one
+side at a time: that side's plans, disputes and postings."""
 
 from collections.abc import Iterator
 
@@ -24,22 +25,26 @@ EXPECTED = {
 }
 
 
-def disputes_match_plans_and_postings() -> Iterator[str]:
+def disputes_match_plans_and_postings(livemode: bool) -> Iterator[str]:
     """Each plan's `open_disputes` (what the engine and early payments read to
     stop collecting) counts its open disputes, and its `amount_charged_back`
     what its lost or accepted disputes held; each dispute has the postings
     its status calls for, for the amount it holds."""
-    plans = PaymentPlan.objects.annotate(
-        open_found=Count("disputes", filter=Q(disputes__status__in=Dispute.OPEN)),
-        back_found=Sum(
-            "disputes__amount_held",
-            filter=Q(disputes__status__in=Dispute.CHARGED_BACK),
-        ),
-    ).filter(
-        Q(open_disputes__gt=0)
-        | Q(amount_charged_back__gt=0)
-        | Q(open_found__gt=0)
-        | Q(back_found__gt=0)
+    plans = (
+        PaymentPlan.objects.filter(merchant__livemode=livemode)
+        .annotate(
+            open_found=Count("disputes", filter=Q(disputes__status__in=Dispute.OPEN)),
+            back_found=Sum(
+                "disputes__amount_held",
+                filter=Q(disputes__status__in=Dispute.CHARGED_BACK),
+            ),
+        )
+        .filter(
+            Q(open_disputes__gt=0)
+            | Q(amount_charged_back__gt=0)
+            | Q(open_found__gt=0)
+            | Q(back_found__gt=0)
+        )
     )
     for plan in plans.values_list(
         "public_id", "open_disputes", "open_found", "amount_charged_back", "back_found"
@@ -54,12 +59,15 @@ def disputes_match_plans_and_postings() -> Iterator[str]:
             )
     postings: dict[str, dict] = {}
     for reference, kind, amount in LedgerTransaction.objects.filter(
-        kind__in=(Kind.DISPUTE_HELD, Kind.DISPUTE_RELEASED, Kind.DISPUTE_LOST)
+        kind__in=(Kind.DISPUTE_HELD, Kind.DISPUTE_RELEASED, Kind.DISPUTE_LOST),
+        livemode=livemode,
     ).values_list("reference", "kind", "amount"):
         postings.setdefault(reference, {})[kind] = amount
-    for public_id, status, held in Dispute.objects.values_list(
-        "public_id", "status", "amount_held"
-    ).order_by("id"):
+    for public_id, status, held in (
+        Dispute.objects.filter(merchant__livemode=livemode)
+        .values_list("public_id", "status", "amount_held")
+        .order_by("id")
+    ):
         found = postings.pop(public_id, {})
         expected = EXPECTED[status] if held else set()
         if set(found) != expected:

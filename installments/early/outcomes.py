@@ -55,6 +55,7 @@ def _collection(
     return Collection(
         merchant_pk=plan.merchant_id,
         merchant_public_id=plan.merchant.public_id,
+        livemode=plan.merchant.livemode,
         customer_pk=plan.customer_id,
         amount=payment.amount,
         reference=reference,

@@ -9,7 +9,8 @@ from .models import Refund
 
 
 def refunds():
-    """Merchants' refunds of plans by status: how many and how much (kobo)."""
+    """Merchants' refunds of plans by status and side: how many and how much
+    (kobo)."""
     return count_and_kobo_by_status(
         Refund.objects.all(),
         statuses=Refund.Status.values,
@@ -22,5 +23,6 @@ def refunds():
             "installments_refunded_kobo",
             "Kobo those refunds took off orders (reduced and paid back).",
         ),
+        livemode="merchant__livemode",
         family=CounterMetricFamily,
     )

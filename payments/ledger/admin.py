@@ -20,10 +20,13 @@ class LedgerLineInline(admin.TabularInline):
 
 @admin.register(LedgerTransaction)
 class LedgerTransactionAdmin(ReadOnlyModelAdmin):
-    """The journal, read-only: corrections are new transactions, never edits."""
+    """The journal, read-only: corrections are new transactions, never edits.
+    Its side (`livemode`) is shown and filtered on: a test transaction's
+    platform lines are on the `test:` accounts."""
 
     list_display = (
         "public_id",
+        "livemode",
         "kind",
         "reference",
         "merchant",
@@ -32,7 +35,7 @@ class LedgerTransactionAdmin(ReadOnlyModelAdmin):
         "net",
         "created_at",
     )
-    list_filter = ("kind",)
+    list_filter = ("livemode", "kind")
     search_fields = ("public_id", "reference", "merchant__public_id")
     list_select_related = ("merchant",)
     inlines = [LedgerLineInline]

@@ -27,7 +27,7 @@ class WalletApi(CsvListApi):
             return csv_response(
                 WALLET_TRANSACTIONS,
                 selectors.wallet_transactions(merchant),
-                merchant_id=merchant.public_id,
+                merchant_id=merchant.api_id,
                 output=wallet_transaction_output,
             )
         balances = selectors.wallet_balances(merchant)

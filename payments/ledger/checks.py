@@ -9,6 +9,12 @@ what higher apps registered through `payments.ledger.hooks.register_ledger_check
 
 Sums are done by the database (one grouped query per check); rows are walked in
 Python only where a rule needs them (transactions, payouts), in chunks.
+
+Each check runs on one side (`livemode`, hooks.py): the transactions of that
+side against that side's accounts (`side_account`: `test:processor_clearing` on
+the test side) and that side's records (payouts, refunds, plans of merchant rows
+of that side), so `check_ledger --side live|test` proves each side's books on
+their own.
 """
 
 from collections import defaultdict
@@ -17,9 +23,9 @@ from collections.abc import Iterator
 from django.db.models import Count, F, Q, QuerySet, Sum, Value
 from django.db.models.functions import Concat
 
-from .balances import kept_differences
 from .fees import platform_fee
 from .hooks import NamedLedgerCheck
+from .kept_checks import kept_balances_match
 from .models import (
     CUSTOMER_REFUNDS,
     DISPUTES_HELD,
@@ -30,18 +36,12 @@ from .models import (
     WALLET_PREFIX,
     LedgerLine,
     LedgerTransaction,
+    side_account,
+    side_accounts,
 )
 from .selectors import HELD_CHANGE, LEFT_CHANGE
 
 Kind = LedgerTransaction.Kind
-FIXED_ACCOUNTS = (
-    PROCESSOR_CLEARING,
-    PLATFORM_FEES,
-    PAYOUTS_IN_TRANSIT,
-    CUSTOMER_REFUNDS,
-    REFUNDS_IN_TRANSIT,
-    DISPUTES_HELD,
-)
 REFUND_KINDS = (Kind.REFUND, Kind.REFUND_SETTLED, Kind.REFUND_RETURNED)
 DISPUTE_KINDS = (Kind.DISPUTE_HELD, Kind.DISPUTE_RELEASED, Kind.DISPUTE_LOST)
 CHUNK = 2000
@@ -55,12 +55,11 @@ def totals_by(rows: QuerySet, by: str, field: str = "amount") -> dict:
     )
 
 
-def transactions_balance() -> Iterator[str]:
+def transactions_balance(livemode: bool) -> Iterator[str]:
     """Every transaction's lines sum to zero, and it has at least two lines."""
     bad = (
-        LedgerTransaction.objects.annotate(
-            total=Sum("lines__amount"), count=Count("lines")
-        )
+        LedgerTransaction.objects.filter(livemode=livemode)
+        .annotate(total=Sum("lines__amount"), count=Count("lines"))
         .filter(Q(total__isnull=True) | ~Q(total=0) | Q(count__lt=2))
         .values_list("public_id", "total", "count")
         .order_by("id")
@@ -72,19 +71,31 @@ def transactions_balance() -> Iterator[str]:
         )
 
 
-def accounts_known() -> Iterator[str]:
-    """Lines post only to the known accounts; a wallet line belongs to a
-    transaction of that wallet's own merchant."""
+def accounts_known(livemode: bool) -> Iterator[str]:
+    """A transaction is on its merchant row's side; its lines post only to the
+    known accounts of its side (a test transaction never to a live platform
+    account, nor a live one to a `test:` one); a wallet line belongs to a
+    transaction of that wallet's own merchant (so of its side)."""
+    astray = (
+        LedgerTransaction.objects.filter(livemode=livemode, merchant__isnull=False)
+        .exclude(merchant__livemode=livemode)
+        .values_list("public_id", "merchant__public_id")
+        .order_by("id")
+    )
+    for public_id, merchant_id in astray.iterator(chunk_size=CHUNK):
+        yield f"transaction {public_id} is not on its merchant {merchant_id}'s side"
+    lines = LedgerLine.objects.filter(transaction__livemode=livemode)
     unknown = (
-        LedgerLine.objects.exclude(account__in=FIXED_ACCOUNTS)
+        lines.exclude(account__in=side_accounts(livemode))
         .exclude(account__startswith=WALLET_PREFIX)
         .values_list("account", flat=True)
+        .order_by()
         .distinct()
     )
     for account in unknown:
         yield f"lines post to an unknown account {account!r}"
     strays = (
-        LedgerLine.objects.filter(account__startswith=WALLET_PREFIX)
+        lines.filter(account__startswith=WALLET_PREFIX)
         .annotate(
             owner=Concat(Value(WALLET_PREFIX), "transaction__merchant__public_id")
         )
@@ -96,16 +107,23 @@ def accounts_known() -> Iterator[str]:
         yield f"transaction {public_id} posts to {account} for another merchant"
 
 
-def _per_transaction_sums():
+def _per_transaction_sums(livemode: bool):
     wallet = Q(lines__account__startswith=WALLET_PREFIX)
+
+    def of(account):
+        return Sum(
+            "lines__amount", filter=Q(lines__account=side_account(account, livemode))
+        )
+
     return (
-        LedgerTransaction.objects.annotate(
-            clearing=Sum("lines__amount", filter=Q(lines__account=PROCESSOR_CLEARING)),
-            fees=Sum("lines__amount", filter=Q(lines__account=PLATFORM_FEES)),
-            transit=Sum("lines__amount", filter=Q(lines__account=PAYOUTS_IN_TRANSIT)),
-            refunds=Sum("lines__amount", filter=Q(lines__account=CUSTOMER_REFUNDS)),
-            refunding=Sum("lines__amount", filter=Q(lines__account=REFUNDS_IN_TRANSIT)),
-            held=Sum("lines__amount", filter=Q(lines__account=DISPUTES_HELD)),
+        LedgerTransaction.objects.filter(livemode=livemode)
+        .annotate(
+            clearing=of(PROCESSOR_CLEARING),
+            fees=of(PLATFORM_FEES),
+            transit=of(PAYOUTS_IN_TRANSIT),
+            refunds=of(CUSTOMER_REFUNDS),
+            refunding=of(REFUNDS_IN_TRANSIT),
+            held=of(DISPUTES_HELD),
             wallet=Sum("lines__amount", filter=wallet),
         )
         .values(
@@ -178,7 +196,7 @@ _MERCHANT_KINDS = (
 )
 
 
-def headers_match_lines() -> Iterator[str]:
+def headers_match_lines(livemode: bool) -> Iterator[str]:
     """Each transaction's amount, fee and net are what its lines say: the fee is
     the 2.5% rule, net is the wallet's change, and every account holds what the
     kind of movement moves."""
@@ -191,7 +209,7 @@ def headers_match_lines() -> Iterator[str]:
         "held",
         "wallet",
     )
-    for row in _per_transaction_sums().iterator(chunk_size=CHUNK):
+    for row in _per_transaction_sums(livemode).iterator(chunk_size=CHUNK):
         name = f"transaction {row['public_id']} ({row['kind']})"
         expected = _expected_lines(row)
         if expected is None:
@@ -219,12 +237,12 @@ def headers_match_lines() -> Iterator[str]:
                 )
 
 
-def _refund_movements(kinds=REFUND_KINDS) -> dict[str, dict]:
+def _refund_movements(kinds, livemode: bool) -> dict[str, dict]:
     """Per part reference (or dispute id, with `DISPUTE_KINDS`): its postings
-    {kind: (amount, fee, collection reference, merchant pk)}."""
+    {kind: (amount, fee, collection reference, merchant pk)}, on one side."""
     found: dict[str, dict] = defaultdict(dict)
     for reference, kind, amount, fee, collection, merchant_id in (
-        LedgerTransaction.objects.filter(kind__in=kinds)
+        LedgerTransaction.objects.filter(kind__in=kinds, livemode=livemode)
         .values_list(
             "reference", "kind", "amount", "fee", "processor_reference", "merchant_id"
         )
@@ -273,12 +291,13 @@ def _credit_balance(account: str) -> int:
     return -(total or 0)
 
 
-def _collections_by_reference() -> dict[str, list]:
-    """{processor reference: [amount, fee, merchant pk]} of every collection."""
+def _collections_by_reference(livemode: bool) -> dict[str, list]:
+    """{processor reference: [amount, fee, merchant pk]} of every collection of
+    one side."""
     return {
         reference: [amount, fee, merchant_id]
         for reference, amount, fee, merchant_id in LedgerTransaction.objects.filter(
-            kind=Kind.COLLECTION
+            kind=Kind.COLLECTION, livemode=livemode
         )
         .exclude(processor_reference="")
         .values_list("processor_reference", "amount", "fee", "merchant_id")
@@ -286,7 +305,7 @@ def _collections_by_reference() -> dict[str, list]:
     }
 
 
-def refunds_match_collections() -> Iterator[str]:
+def refunds_match_collections(livemode: bool) -> Iterator[str]:
     """Every plan refund posting (DESIGN section 14) and every dispute posting
     (section 19) belongs to a collection of its merchant; each part is
     requested once and settled or returned at most once, each dispute held
@@ -295,15 +314,15 @@ def refunds_match_collections() -> Iterator[str]:
     the fee of what it has left counting what open disputes hold (collected
     minus refunds not returned minus disputes lost); refunds_in_transit holds
     exactly the parts still open, disputes_held the disputes still open."""
-    collections = _collections_by_reference()
+    collections = _collections_by_reference(livemode)
     touched: set[str] = set()
     open_total = 0
     held_total = 0
     # What open disputes hold of each collection: in the fee's base.
     holding: dict[str, int] = defaultdict(int)
     movements = [
-        ("refund", _refund_breaches, _refund_movements(REFUND_KINDS)),
-        ("dispute", _dispute_breaches, _refund_movements(DISPUTE_KINDS)),
+        ("refund", _refund_breaches, _refund_movements(REFUND_KINDS, livemode)),
+        ("dispute", _dispute_breaches, _refund_movements(DISPUTE_KINDS, livemode)),
     ]
     for what, breaches, found in movements:
         for reference, kinds in sorted(found.items()):
@@ -338,29 +357,10 @@ def refunds_match_collections() -> Iterator[str]:
         (REFUNDS_IN_TRANSIT, "the open refunds", open_total),
         (DISPUTES_HELD, "the open disputes", held_total),
     ):
+        account = side_account(account, livemode)
         held = _credit_balance(account)
         if held != total:
             yield f"{account} holds {held}, {what} {total}"
-
-
-def kept_balances_match() -> Iterator[str]:
-    """Every kept balance (balances.py) holds exactly the sum and the number of
-    its lines through the newest checkpoint, and no lines through it are left
-    out of one; a difference names the account."""
-    for (
-        account,
-        merchant_pk,
-        kind,
-        kept,
-        kept_n,
-        summed,
-        summed_n,
-    ) in kept_differences():
-        whose = f"merchant #{merchant_pk}'s " if merchant_pk else ""
-        yield (
-            f"kept balance of {account} ({whose}{kind} lines) is {kept} over "
-            f"{kept_n} line(s), but its lines sum to {summed} over {summed_n}"
-        )
 
 
 BUILT_IN = (

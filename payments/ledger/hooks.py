@@ -6,8 +6,9 @@ AppConfig.ready() (e.g. "each paid installment has exactly one collection")."""
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-# A check yields one readable sentence per breach found (nothing when clean).
-LedgerCheck = Callable[[], Iterable[str]]
+# A check yields one readable sentence per breach found (nothing when clean),
+# on the side it is given: check(livemode).
+LedgerCheck = Callable[[bool], Iterable[str]]
 
 
 @dataclass(frozen=True)

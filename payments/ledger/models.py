@@ -27,6 +27,32 @@ REFUNDS_IN_TRANSIT = "refunds_in_transit"
 # resolved (DESIGN section 19).
 DISPUTES_HELD = "disputes_held"
 WALLET_PREFIX = "merchant_wallet:"
+# The platform's own accounts, named as the live side names them.
+PLATFORM_ACCOUNTS = (
+    PROCESSOR_CLEARING,
+    PLATFORM_FEES,
+    PAYOUTS_IN_TRANSIT,
+    CUSTOMER_REFUNDS,
+    REFUNDS_IN_TRANSIT,
+    DISPUTES_HELD,
+)
+# What a platform account of the test side is named by: `test:platform_fees`.
+TEST_PREFIX = "test:"
+
+
+def side_account(account: str, livemode: bool) -> str:
+    """The name of platform account `account` (named as on the live side) on
+    one side: itself on the live side, `test:<account>` on the test side. A
+    wallet's name is already its side's (its merchant row's) and is left as
+    it is."""
+    if livemode or account not in PLATFORM_ACCOUNTS:
+        return account
+    return f"{TEST_PREFIX}{account}"
+
+
+def side_accounts(livemode: bool) -> tuple[str, ...]:
+    """The platform accounts of one side."""
+    return tuple(side_account(account, livemode) for account in PLATFORM_ACCOUNTS)
 
 
 def wallet_account(merchant_public_id: str) -> str:
@@ -74,6 +100,11 @@ class LedgerTransaction(AppendOnly):
         blank=True,
         related_name="ledger_transactions",
     )
+    # The side it is on (module docstring): its merchant row's, or for a
+    # movement of no merchant (a verification charge) the side of the payment
+    # method it charged. Every row from before test mode is live; the
+    # database default also covers the rows bulk loads write (bench).
+    livemode = models.BooleanField(default=True, db_default=True)
     customer = models.ForeignKey(
         Customer,
         on_delete=models.PROTECT,

@@ -18,6 +18,7 @@ from .models import (
     WALLET_PREFIX,
     LedgerLine,
     LedgerTransaction,
+    side_account,
     wallet_account,
 )
 
@@ -44,7 +45,8 @@ def wallets_available() -> dict[str, int]:
 
 def merchant_in_transit(merchant, account: str = REFUNDS_IN_TRANSIT) -> int:
     """The merchant's share of a shared in-transit account (its own
-    transactions' lines), as a positive amount."""
+    transactions' lines, on its side's account), as a positive amount."""
+    account = side_account(account, merchant.livemode)
     return -sum(
         total.amount for total in totals([Scope(account, merchant.pk)]).values()
     )
@@ -68,7 +70,8 @@ def wallet_balances(merchant) -> WalletBalances:
     left the wallet (`payout` lines), the ones that failed or were reversed came
     back (`payout_returned`), and the rest is either still in transit or paid."""
     wallet = wallet_account(merchant.public_id)
-    found = totals([Scope(wallet), Scope(PAYOUTS_IN_TRANSIT, merchant.pk)])
+    in_transit = side_account(PAYOUTS_IN_TRANSIT, merchant.livemode)
+    found = totals([Scope(wallet), Scope(in_transit, merchant.pk)])
 
     def of(account, *kinds):
         return sum(
@@ -77,7 +80,7 @@ def wallet_balances(merchant) -> WalletBalances:
             if name == account and (not kinds or kind in kinds)
         )
 
-    pending = -of(PAYOUTS_IN_TRANSIT)
+    pending = -of(in_transit)
     left = of(wallet, Kind.PAYOUT) + of(wallet, Kind.PAYOUT_RETURNED)
     return WalletBalances(
         available_balance=-of(wallet),

@@ -26,7 +26,9 @@ def wallet_transaction_output(txn) -> dict:
 
 def wallet_output(*, merchant, balances, transactions) -> dict:
     return {
-        "merchant_id": merchant.public_id,
+        # The id the merchant knows, the same on both sides (never the test
+        # side row's own, DESIGN section 21).
+        "merchant_id": merchant.api_id,
         "currency": "NGN",
         "available_balance": balances.available_balance,
         "pending_payout": balances.pending_payout,

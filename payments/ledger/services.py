@@ -4,6 +4,11 @@ Callers post inside their own transaction (the one that changes the installment,
 session or payout the money belongs to), so money and state commit together. One
 transaction per (kind, reference) is a database rule: a second posting for the same
 movement fails instead of counting money twice.
+
+This is the one place lines are built, so it is the one place a test
+transaction's platform lines are renamed to its side's accounts
+(`side_account`: `test:processor_clearing`, ...): the postings below name the
+live accounts, and `ledger_post` and `collections_post` put each on its side.
 """
 
 from collections.abc import Sequence
@@ -23,8 +28,23 @@ from .models import (
     REFUNDS_IN_TRANSIT,
     LedgerLine,
     LedgerTransaction,
+    side_account,
     wallet_account,
 )
+
+
+def _side_of(merchant, livemode: bool | None) -> bool:
+    """A transaction's side: its merchant row's; `livemode` is for a movement of
+    no merchant (a verification charge), and must agree with the merchant's
+    when both are given."""
+    if merchant is None:
+        return True if livemode is None else livemode
+    if livemode is not None and livemode != merchant.livemode:
+        raise ValueError(
+            f"a posting for merchant {merchant.public_id} is on its side "
+            f"(livemode={merchant.livemode}), not livemode={livemode}"
+        )
+    return merchant.livemode
 
 
 def ledger_post(
@@ -42,13 +62,18 @@ def ledger_post(
     processor_reference: str = "",
     resource_type: str = "",
     resource_id: str = "",
+    livemode: bool | None = None,
 ) -> LedgerTransaction:
     """Write one balanced transaction. Refuses unbalanced or empty postings.
     A movement of a merchant's wallet names the processor reference that moved
-    the money and the resource it belongs to (what the wallet shows)."""
+    the money and the resource it belongs to (what the wallet shows). `lines`
+    name the live side's platform accounts: on the test side (the merchant's,
+    or `livemode` False for a movement of no merchant) they post to its own."""
+    livemode = _side_of(merchant, livemode)
     # One line per account (the wallet counts a transaction by its line).
     merged: dict[str, int] = {}
     for account, value in lines:
+        account = side_account(account, livemode)
         merged[account] = merged.get(account, 0) + value
     lines = [(account, value) for account, value in merged.items() if value != 0]
     if not lines or sum(value for _, value in lines) != 0:
@@ -67,6 +92,7 @@ def ledger_post(
             processor_reference=processor_reference,
             resource_type=resource_type,
             resource_id=resource_id,
+            livemode=livemode,
         )
         LedgerLine.objects.bulk_create(
             LedgerLine(transaction=txn, account=account, amount=value)
@@ -82,6 +108,9 @@ class Collection:
 
     merchant_pk: int
     merchant_public_id: str
+    # The merchant row's side (`Merchant.livemode`): asked of every caller, so
+    # that no batch can post a test collection to the live accounts.
+    livemode: bool
     customer_pk: int
     amount: int
     reference: str
@@ -118,11 +147,12 @@ def collections_post(collections: Sequence[Collection]) -> list[LedgerTransactio
             processor_reference=item.processor_reference,
             resource_type=item.resource_type,
             resource_id=item.resource_id,
+            livemode=item.livemode,
         )
         transactions.append(txn)
         for account, value in (
-            (PROCESSOR_CLEARING, item.amount),
-            (PLATFORM_FEES, -fee),
+            (side_account(PROCESSOR_CLEARING, item.livemode), item.amount),
+            (side_account(PLATFORM_FEES, item.livemode), -fee),
             (wallet_account(item.merchant_public_id), -net),
         ):
             if value:
@@ -161,6 +191,7 @@ def collection_post(
             Collection(
                 merchant_pk=merchant.pk,
                 merchant_public_id=merchant.public_id,
+                livemode=merchant.livemode,
                 customer_pk=customer.pk,
                 amount=amount,
                 reference=reference,
@@ -201,7 +232,7 @@ _VERIFICATION = {
 }
 
 
-def _verification_post(kind, customer, amount, reference, currency):
+def _verification_post(kind, customer, amount, reference, currency, livemode):
     description, into, out_of = _VERIFICATION[kind]
     return _move(
         kind=kind,
@@ -212,23 +243,48 @@ def _verification_post(kind, customer, amount, reference, currency):
         customer=customer,
         currency=currency,
         description=description,
+        livemode=livemode,
     )
 
 
 def verification_charge_post(
-    *, customer, amount: int, reference: str, currency: str = "NGN"
+    *,
+    customer,
+    amount: int,
+    reference: str,
+    currency: str = "NGN",
+    livemode: bool = True,
 ) -> LedgerTransaction:
-    """The card/mandate verification charge: held for the customer until refunded."""
+    """The card/mandate verification charge: held for the customer until
+    refunded. It names no merchant, so its side is given: the side of the
+    payment method it verifies (`PaymentMethod.livemode`; a charge of a test
+    checkout is a test one)."""
     kind = LedgerTransaction.Kind.VERIFICATION_CHARGE
-    return _verification_post(kind, customer, amount, reference, currency)
+    return _verification_post(kind, customer, amount, reference, currency, livemode)
 
 
 def verification_refund_post(
-    *, customer, amount: int, reference: str, currency: str = "NGN"
+    *,
+    customer,
+    amount: int,
+    reference: str,
+    currency: str = "NGN",
+    livemode: bool | None = None,
 ) -> LedgerTransaction:
-    """The verification charge given back to the customer."""
+    """The verification charge given back to the customer, on the side its
+    charge was posted on (`livemode` None: read from the charge's posting,
+    under the same reference; live when there is none)."""
     kind = LedgerTransaction.Kind.VERIFICATION_REFUND
-    return _verification_post(kind, customer, amount, reference, currency)
+    if livemode is None:
+        livemode = (
+            LedgerTransaction.objects.filter(
+                kind=LedgerTransaction.Kind.VERIFICATION_CHARGE, reference=reference
+            )
+            .values_list("livemode", flat=True)
+            .first()
+        )
+        livemode = True if livemode is None else livemode
+    return _verification_post(kind, customer, amount, reference, currency, livemode)
 
 
 def _payout(payout) -> dict:

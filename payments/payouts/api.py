@@ -53,7 +53,7 @@ class PayoutListApi(CsvListApi):
             request,
             payouts,
             export=exports.PAYOUTS,
-            merchant_id=merchant.public_id,
+            merchant_id=merchant.api_id,
             output=payout_output,
         )
 
@@ -74,7 +74,7 @@ class PayoutSettlementApi(CsvListApi):
             return csv_response(
                 exports.SETTLEMENT,
                 selectors.settlement_report(payout),
-                merchant_id=merchant.public_id,
+                merchant_id=merchant.api_id,
                 output=settlement_line_output,
                 name=f"settlement_{payout.public_id}",
             )

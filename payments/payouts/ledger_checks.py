@@ -1,6 +1,7 @@
 """The ledger's invariants about wallets and payouts: each wallet matches its
 transactions, each payout has the postings its status calls for. Run by
-`check_ledger` after the ledger's own (payments/ledger/checks.py)."""
+`check_ledger` after the ledger's own (payments/ledger/checks.py), on one side
+at a time: that side's wallets, payouts and in-transit account."""
 
 from collections import defaultdict
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from ..ledger.models import (
     WALLET_PREFIX,
     LedgerLine,
     LedgerTransaction,
+    side_account,
 )
 from ..ledger.selectors import account_balance
 from .models import Payout, PayoutItem
@@ -31,35 +33,37 @@ _WALLET_KINDS = (
 )
 
 
-def _wallet_nets() -> dict[str, int]:
+def _wallet_nets(livemode: bool) -> dict[str, int]:
     """Per merchant: the sum of the `net` of every kind that moves a wallet."""
     return totals_by(
-        LedgerTransaction.objects.filter(kind__in=_WALLET_KINDS),
+        LedgerTransaction.objects.filter(kind__in=_WALLET_KINDS, livemode=livemode),
         "merchant__public_id",
         "net",
     )
 
 
-def wallets_match() -> Iterator[str]:
+def wallets_match(livemode: bool) -> Iterator[str]:
     """Each merchant's available balance (wallet lines) equals its collections
     net of fees less payouts plus returned payouts less refunds plus refunds
     returned less disputes held plus disputes released and fees given back on
     disputes lost; it is never negative unless refunds or disputes made it so
     (money already paid out given back, DESIGN sections 14 and 19); its
     pending payout (its share of payouts_in_transit) equals its open payouts."""
-    lines = totals_by(
-        LedgerLine.objects.filter(account__startswith=WALLET_PREFIX), "account"
-    )
-    headers = _wallet_nets()
+    side_lines = LedgerLine.objects.filter(transaction__livemode=livemode)
+    lines = totals_by(side_lines.filter(account__startswith=WALLET_PREFIX), "account")
+    headers = _wallet_nets(livemode)
     in_transit = totals_by(
-        LedgerLine.objects.filter(account=PAYOUTS_IN_TRANSIT),
+        side_lines.filter(account=side_account(PAYOUTS_IN_TRANSIT, livemode)),
         "transaction__merchant__public_id",
     )
     open_payouts = totals_by(
-        Payout.objects.filter(status__in=Payout.OPEN), "merchant__public_id"
+        Payout.objects.filter(status__in=Payout.OPEN, merchant__livemode=livemode),
+        "merchant__public_id",
     )
     refunded = set(
-        LedgerTransaction.objects.filter(kind__in=(Kind.REFUND, Kind.DISPUTE_HELD))
+        LedgerTransaction.objects.filter(
+            kind__in=(Kind.REFUND, Kind.DISPUTE_HELD), livemode=livemode
+        )
         .values_list("merchant__public_id", flat=True)
         .distinct()
         .order_by()
@@ -97,19 +101,20 @@ _EXPECTED_BY_STATUS = {
 }
 
 
-def payouts_match() -> Iterator[str]:
+def payouts_match(livemode: bool) -> Iterator[str]:
     """Each payout has exactly the postings its status calls for, for its own
     amount and merchant; every payout posting belongs to a payout; and
     payouts_in_transit holds exactly the open payouts."""
     postings = defaultdict(dict)
     for reference, kind, amount, merchant_id in (
-        LedgerTransaction.objects.filter(kind__in=_PAYOUT_KINDS)
+        LedgerTransaction.objects.filter(kind__in=_PAYOUT_KINDS, livemode=livemode)
         .values_list("reference", "kind", "amount", "merchant_id")
         .iterator(chunk_size=CHUNK)
     ):
         postings[reference][kind] = (amount, merchant_id)
+    payouts = Payout.objects.filter(merchant__livemode=livemode)
     for payout in (
-        Payout.objects.only("public_id", "status", "amount", "merchant_id")
+        payouts.only("public_id", "status", "amount", "merchant_id")
         .order_by("id")
         .iterator(chunk_size=CHUNK)
     ):
@@ -129,24 +134,28 @@ def payouts_match() -> Iterator[str]:
                 )
     for reference in sorted(postings):
         yield f"payout postings for {reference}, which is no payout"
-    in_transit = -account_balance(PAYOUTS_IN_TRANSIT)
+    account = side_account(PAYOUTS_IN_TRANSIT, livemode)
+    in_transit = -account_balance(account)
     open_total = (
-        Payout.objects.filter(status__in=Payout.OPEN).aggregate(total=Sum("amount"))[
-            "total"
-        ]
+        payouts.filter(status__in=Payout.OPEN).aggregate(total=Sum("amount"))["total"]
         or 0
     )
     if in_transit != open_total:
-        yield (f"payouts_in_transit holds {in_transit}, the open payouts {open_total}")
+        yield f"{account} holds {in_transit}, the open payouts {open_total}"
 
 
-def payouts_match_their_lines() -> Iterator[str]:
+def payouts_match_their_lines(livemode: bool) -> Iterator[str]:
     """Each payout's amount is what the wallet lines it paid out add up to (its
     settlement report), and each wallet's available balance is what its lines
     no live payout paid out add up to (what the next payout pays)."""
-    covered = totals_by(PayoutItem.objects.all(), "payout_id", "line__amount")
+    covered = totals_by(
+        PayoutItem.objects.filter(payout__merchant__livemode=livemode),
+        "payout_id",
+        "line__amount",
+    )
     for pk, public_id, amount in (
-        Payout.objects.order_by("id")
+        Payout.objects.filter(merchant__livemode=livemode)
+        .order_by("id")
         .values_list("pk", "public_id", "amount")
         .iterator(chunk_size=CHUNK)
     ):
@@ -155,7 +164,9 @@ def payouts_match_their_lines() -> Iterator[str]:
                 f"payout {public_id} is for {amount}, the lines it paid out add "
                 f"up to {-(covered.get(pk) or 0)}"
             )
-    wallet_lines = LedgerLine.objects.filter(account__startswith=WALLET_PREFIX)
+    wallet_lines = LedgerLine.objects.filter(
+        account__startswith=WALLET_PREFIX, transaction__livemode=livemode
+    )
     balances = totals_by(wallet_lines, "account")
     unpaid = totals_by(
         wallet_lines.exclude(transaction__kind__in=PAYOUT_KINDS).filter(

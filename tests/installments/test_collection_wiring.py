@@ -285,6 +285,7 @@ def test_the_database_refuses_a_second_collection_for_an_installment(plan_active
                 Collection(
                     merchant_pk=plan.merchant_id,
                     merchant_public_id=plan.merchant.public_id,
+                    livemode=plan.merchant.livemode,
                     customer_pk=plan.customer_id,
                     amount=first.amount,
                     reference=first.public_id,
@@ -311,6 +312,7 @@ def test_a_batch_holding_one_collection_already_posted_is_refused_whole(plan_act
         return Collection(
             merchant_pk=plan.merchant_id,
             merchant_public_id=plan.merchant.public_id,
+            livemode=plan.merchant.livemode,
             customer_pk=plan.customer_id,
             amount=installment.amount,
             reference=installment.public_id,

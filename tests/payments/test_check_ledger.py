@@ -60,7 +60,11 @@ def books(payee, alice, committed):
 
 
 def test_clean_books_pass_with_exit_status_zero(books):
-    assert check_ledger() == "check_ledger: clean (9 checks).\n"
+    assert check_ledger() == (
+        "live: clean (9 checks).\n"
+        "test: clean (9 checks).\n"
+        "check_ledger: clean (9 checks on each side: live, test).\n"
+    )
 
 
 def test_a_payout_whose_lines_do_not_add_up_to_it_fails_the_check(books):
@@ -149,8 +153,9 @@ def test_a_refund_posting_that_names_no_charge_fails_the_check(books, alice):
 
 
 def test_checks_registered_by_other_apps_run_too(books):
-    def paid_installments_have_one_collection():
-        yield "installment inst_x is paid but has 0 collections"
+    def paid_installments_have_one_collection(livemode):
+        if livemode:
+            yield "installment inst_x is paid but has 0 collections"
 
     register_ledger_check(paid_installments_have_one_collection)
     try:
@@ -159,9 +164,10 @@ def test_checks_registered_by_other_apps_run_too(books):
         unregister_ledger_check("paid_installments_have_one_collection")
 
     assert (
-        "BREACH [paid_installments_have_one_collection] installment inst_x is paid "
-        "but has 0 collections"
+        "BREACH live [paid_installments_have_one_collection] installment inst_x is "
+        "paid but has 0 collections"
     ) in output
+    assert "test: clean (10 checks)" in output
     assert "clean (9 checks)" in check_ledger()
 
 
@@ -170,9 +176,10 @@ def test_a_terminal_shows_a_progress_line(books):
     check_ledger(stdout=screen)
 
     shown = screen.getvalue()
-    assert "\r  0% 0/9 every transaction balances" in shown
-    assert "\r100% 9/9 done" in shown
-    assert shown.endswith("check_ledger: clean (9 checks).\n")
+    assert "\r  0% 0/9 live: every transaction balances" in shown
+    assert "\r100% 9/9 live: done" in shown
+    assert "\r  0% 0/9 test: every transaction balances" in shown
+    assert shown.endswith("check_ledger: clean (9 checks on each side: live, test).\n")
 
 
 def test_a_pipe_gets_no_progress_line(books):

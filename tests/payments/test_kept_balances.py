@@ -227,6 +227,7 @@ def _batch(merchant, count: int, tag: str) -> list[Collection]:
         Collection(
             merchant_pk=merchant.pk,
             merchant_public_id=merchant.public_id,
+            livemode=merchant.livemode,
             customer_pk=customer.pk,
             amount=10_000 + n,
             reference=f"inst_{tag}{n}",

@@ -1,7 +1,10 @@
 """`python manage.py check_ledger`: verify the ledger's invariants.
 
 Prints every breach and exits with status 1 when there is any, 0 when the books
-are clean (usable in cron and CI).
+are clean (usable in cron and CI). Each side's books are checked on their own
+(test mode, DESIGN section 21): `--side live`, `--side test` or `--side both`
+(the default: live, then test, each reported on its own), every check comparing
+that side's accounts with that side's records only.
 """
 
 from django.core.management.base import BaseCommand, CommandError
@@ -12,6 +15,9 @@ from payments.ledger import checks as ledger_checks
 from payments.ledger.hooks import NamedLedgerCheck
 from payments.ledger.hooks import ledger_checks as registered
 from payments.payouts import ledger_checks as payout_checks
+
+# --side: the sides it checks, each by its livemode.
+SIDES = {"live": (True,), "test": (False,), "both": (True, False)}
 
 
 def all_checks() -> tuple[NamedLedgerCheck, ...]:
@@ -28,26 +34,47 @@ def all_checks() -> tuple[NamedLedgerCheck, ...]:
 class Command(BaseCommand):
     help = (
         "Verify the ledger: every transaction balances, wallets and payouts match "
-        "their postings, plus the checks other apps registered. Exits 1 on a breach."
+        "their postings, plus the checks other apps registered, on each side "
+        "(live, test) on its own. Exits 1 on a breach."
     )
 
-    def handle(self, *args, **options):
-        checks = all_checks()
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--side",
+            choices=sorted(SIDES),
+            default="both",
+            help="The side whose books to check (default: both, each on its own).",
+        )
+
+    def _check_side(self, checks, livemode: bool) -> int:
+        side = "live" if livemode else "test"
         progress = ProgressLine(self.stdout)
         breaches = 0
         for number, named in enumerate(checks, start=1):
-            progress.update(number - 1, len(checks), named.name)
-            found = 0
-            for breach in named.check():
+            progress.update(number - 1, len(checks), f"{side}: {named.name}")
+            for breach in named.check(livemode):
                 progress.finish()
-                self.stdout.write(f"BREACH [{named.name}] {breach}")
-                found += 1
-            breaches += found
-        progress.update(len(checks), len(checks), "done")
+                self.stdout.write(f"BREACH {side} [{named.name}] {breach}")
+                breaches += 1
+        progress.update(len(checks), len(checks), f"{side}: done")
         progress.finish()
         if breaches:
+            self.stdout.write(f"{side}: {breaches} breach(es) in {len(checks)} checks.")
+        else:
+            self.stdout.write(f"{side}: clean ({len(checks)} checks).")
+        return breaches
+
+    def handle(self, *args, **options):
+        checks = all_checks()
+        sides = SIDES[options["side"]]
+        breaches = sum(self._check_side(checks, livemode) for livemode in sides)
+        names = ", ".join("live" if livemode else "test" for livemode in sides)
+        if breaches:
             raise CommandError(
-                f"check_ledger: {breaches} breach(es) in {len(checks)} checks.",
+                f"check_ledger: {breaches} breach(es) in {len(checks)} checks "
+                f"on each side ({names}).",
                 returncode=1,
             )
-        self.stdout.write(f"check_ledger: clean ({len(checks)} checks).")
+        self.stdout.write(
+            f"check_ledger: clean ({len(checks)} checks on each side: {names})."
+        )
