@@ -14,6 +14,7 @@ from .errors import TermsNotAccepted
 from .serializers import (
     InitializeCardInput,
     InitiateMandateInput,
+    MethodListQuery,
     SubmitBirthdayInput,
     SubmitOtpInput,
     SubmitPhoneInput,
@@ -40,9 +41,14 @@ class PaymentMethodListApi(CustomerApi):
 
     def get(self, request, customer_id):
         customer = own_customer(request.user, customer_id)
+        query = MethodListQuery(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        livemode = query.validated_data["livemode"]
         return paginated(
             request,
-            selectors.payment_methods_listed(customer).select_related("customer"),
+            selectors.payment_methods_listed(
+                customer, livemode=livemode
+            ).select_related("customer"),
             payment_method_output,
         )
 

@@ -4,7 +4,7 @@ imported by payments/schema.py."""
 from datetime import date
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 
 from config.api.request_fields import describe_fields, url_schema
 from config.api.schema import (
@@ -104,6 +104,11 @@ PAYMENT_METHOD = component(
                 "description": "False once the processor revoked it (kept as "
                 "history, never charged).",
             },
+            "livemode": {
+                "type": "boolean",
+                "description": "False for a test method (saved at the sandbox "
+                "for test checkouts only; see [Test mode](/docs/test-mode/)).",
+            },
             "created_at": TIMESTAMP,
             "brand": string("Cards only."),
             "exp_month": string("Cards only, `MM`."),
@@ -145,7 +150,16 @@ extend_schema_view(
     get=extend_schema(
         operation_id="payment_methods_list",
         summary="List a customer's payment methods",
-        parameters=[CUSTOMER_ID, *PAGINATION],
+        parameters=[
+            CUSTOMER_ID,
+            OpenApiParameter(
+                "livemode",
+                {"type": "boolean", "default": True},
+                description="`false`: the customer's test methods, for test "
+                "checkouts (see [Test mode](/docs/test-mode/)).",
+            ),
+            *PAGINATION,
+        ],
         responses={200: list_envelope(PAYMENT_METHOD)},
     )
 )(api.PaymentMethodListApi)

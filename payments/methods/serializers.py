@@ -29,9 +29,19 @@ class CustomerIdInput(StrictSerializer):
     customer_id = StrictCharField(max_length=40)
 
 
+class MethodListQuery(serializers.Serializer):
+    """Query of endpoint 10 (`limit`/`offset` are the paginator's): which
+    side's methods, live unless `livemode=false` (docs/test-mode.md)."""
+
+    livemode = serializers.BooleanField(required=False, default=True)
+
+
 class InitializeCardInput(CustomerIdInput):
     callback_url = StrictURLField(max_length=2000)
     is_default = StrictBooleanField(required=False, default=False)
+    # The side the card is saved on (docs/test-mode.md): false saves a test
+    # card, at the sandbox, for test checkouts only.
+    livemode = StrictBooleanField(required=False, default=True)
 
     def validate_callback_url(self, value):
         return web_url(value, "callback_url must be an http(s) URL.")
@@ -64,6 +74,8 @@ class InitiateMandateInput(StrictSerializer):
     bank_code = StrictCharField(max_length=16)
     account_number = StrictCharField(max_length=20)
     is_default = StrictBooleanField(required=False, default=False)
+    # The side the mandate is made on (docs/test-mode.md), as initialize-card's.
+    livemode = StrictBooleanField(required=False, default=True)
     # The customer ticked the box of the mandate terms (methods/terms.py):
     # true; the API answers anything else 422 terms_not_accepted first.
     terms_accepted = AcceptedField()
@@ -132,6 +144,7 @@ def payment_method_output(method) -> dict:
         "last4": method.last4,
         "is_default": method.is_default,
         "is_active": method.is_active,
+        "livemode": method.livemode,
         "created_at": iso_utc(method.created_at),
     }
     if method.type == method.Type.CARD:

@@ -107,11 +107,16 @@ def register(email: str, password: str = PASSWORD) -> Shopper:
     )
 
 
-def add_card(shopper: Shopper, card_number: str = CARD_OK) -> str:
-    """The redirect flow: initialize, the sandbox's card form, verify."""
+def add_card(shopper: Shopper, card_number: str = CARD_OK, *, livemode=True) -> str:
+    """The redirect flow: initialize, the sandbox's card form, verify; a test
+    card (for test checkouts) with `livemode=False`."""
     started = shopper.post(
         "/api/v1/payment-methods/initialize-card",
-        {"customer_id": shopper.customer_id, "callback_url": CALLBACK_URL},
+        {
+            "customer_id": shopper.customer_id,
+            "callback_url": CALLBACK_URL,
+            "livemode": livemode,
+        },
     )
     assert started.status_code == 200, started.content
     form = APIClient().post(

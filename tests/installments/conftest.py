@@ -34,7 +34,8 @@ class PlanSetup:
 def make_active_plan(owner=None, email="ada@mail.example.com", **session) -> PlanSetup:
     owner = owner or make_merchant_with_key()
     shopper = register(email)
-    card = add_card(shopper)
+    # A plan made with a test key is on the test side: its card is a test one.
+    card = add_card(shopper, livemode=not owner.api_key.startswith("service_test_sk_"))
     token = open_session(owner, **session)
     response = complete(shopper, token, card)
     assert response.status_code == 201, response.content

@@ -16,8 +16,7 @@ from ...gateway.processors import (
     Authorization,
     TransactionResult,
     TransactionStatus,
-    get_processor,
-    processor_of,
+    side_processor,
 )
 from ...gateway.services.charges import (
     charge_record_result,
@@ -51,17 +50,21 @@ def card_setup_initialize(
     callback_url: str,
     is_default: bool,
     merchant: "Merchant | None" = None,
+    livemode: bool = True,
 ) -> CardSetup:
     """A card setup of the side of `merchant` (the checkout's, when the card is
-    added from one: a test checkout saves a test card, at the sandbox), or a
-    live one (the customer's own account pages, no merchant)."""
-    processor = get_processor() if merchant is None else processor_of(merchant)
+    added from one: a test checkout saves a test card, at the sandbox), or of
+    `livemode` without one (the customer API names the side; the customer's
+    own account pages are live)."""
+    if merchant is not None:
+        livemode = merchant.livemode
+    processor = side_processor(livemode)
     setup, charge = verification_open(
         CardSetup,
         "card",
         customer=customer,
         processor=processor,
-        livemode=True if merchant is None else merchant.livemode,
+        livemode=livemode,
         callback_url=callback_url,
         is_default=is_default,
     )

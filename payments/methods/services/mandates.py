@@ -35,8 +35,7 @@ from ...gateway.errors import InvalidOtp
 from ...gateway.processors import (
     ChargeStatus,
     ChargeStep,
-    get_processor,
-    processor_of,
+    side_processor,
 )
 from ...gateway.selectors import bank_by_code
 from ...gateway.services.charges import charge_record
@@ -98,14 +97,18 @@ def mandate_initiate(
     is_default: bool,
     consent: MandateConsent | None,
     merchant: "Merchant | None" = None,
+    livemode: bool = True,
 ) -> MandateOutcome:
     """Start a mandate the customer accepted the terms of (`consent`; None:
     422 `terms_not_accepted`, nothing charged), on the side of `merchant` (the
     checkout's it was started from: a test checkout's is a test mandate, at
-    the sandbox), or live (the customer's own account pages)."""
+    the sandbox), or of `livemode` without one (the customer API names the
+    side; the customer's own account pages are live)."""
     if consent is None:
         raise TermsNotAccepted()
-    processor = get_processor() if merchant is None else processor_of(merchant)
+    if merchant is not None:
+        livemode = merchant.livemode
+    processor = side_processor(livemode)
     bank = bank_by_code(bank_code, processor=processor)
     if bank is None:
         raise ValidationError({"bank_code": [_UNKNOWN_BANK]})
@@ -114,7 +117,7 @@ def mandate_initiate(
         "mandate",
         customer=customer,
         processor=processor,
-        livemode=True if merchant is None else merchant.livemode,
+        livemode=livemode,
         bank_code=bank.code,
         bank_name=bank.name,
         account_number=account_number,
