@@ -308,7 +308,7 @@ def api_key_rotate(
             livemode=side.livemode,
         )
         audit_record(
-            merchant=account,
+            merchant=side,
             action="api_key.rotated" if previous else "api_key.created",
             actor=actor,
             object_type="api_key",

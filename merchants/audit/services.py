@@ -59,9 +59,11 @@ def audit_record(
     if request is not None:
         ip, user_agent = request_ip(request), request_user_agent(request)
     return AuditEntry.objects.create(
-        # One log per account: what is done on its test side is recorded there
-        # too (the object id names the test side's row where it is the object).
-        merchant=merchant.account,
+        # The side's log (DESIGN section 21): what is done on the test side
+        # (a test refund, a test key) is in the test side's log, which the
+        # dashboard's test mode and a test key read; the live log holds only
+        # live work and the account's own (the team, sign-in, approval).
+        merchant=merchant,
         actor_kind=actor.kind,
         actor_id=actor.id,
         actor_label=actor.label,

@@ -54,7 +54,7 @@ class AuditLogFilterForm(FilterForm):
 def _entries(request):
     form = AuditLogFilterForm(request.GET)
     form.is_valid()
-    return form, selectors.audit_entries(request.account, **form.filters())
+    return form, selectors.audit_entries(request.merchant, **form.filters())
 
 
 class AuditLogView(MerchantLoginRequiredMixin, View):
@@ -84,6 +84,6 @@ class AuditLogCsv(MerchantLoginRequiredMixin, View):
         return csv_response(
             AUDIT_LOG,
             entries,
-            merchant_id=request.account.public_id,
+            merchant_id=request.merchant.public_id,
             output=audit_csv_row,
         )

@@ -277,11 +277,21 @@ def test_a_link_made_in_test_mode_is_a_test_link(dashboard_for, merchant_active)
 # --- the account's pages ---------------------------------------------------------
 
 
-def test_team_and_audit_log_show_the_accounts_data_in_test_mode(merchant_active):
+def test_the_team_is_the_accounts_and_the_audit_log_the_sides_in_test_mode(
+    merchant_active,
+):
+    """The team is the account's on both sides; the audit log is the side's
+    (DESIGN section 21: no list mixes the sides): a live key's creation is in
+    the live log only, a test key's in the test log only."""
     team = team_of(merchant_active)
-    key, _ = merchant_services.api_key_rotate(merchant=merchant_active, name="server")
-    client = in_test_mode(signed_in(team[Role.OWNER]))
+    live_key, _ = merchant_services.api_key_rotate(merchant=merchant_active)
+    test_key, _ = merchant_services.api_key_rotate(
+        merchant=merchant_active, mode="test"
+    )
+    client = signed_in(team[Role.OWNER])
 
+    live_audit = client.get("/dashboard/audit-log/").content.decode()
+    in_test_mode(client)
     team_page = client.get("/dashboard/team/").content.decode()
     audit_page = client.get("/dashboard/audit-log/").content.decode()
     csv = b"".join(client.get("/dashboard/audit-log.csv").streaming_content).decode()
@@ -289,8 +299,11 @@ def test_team_and_audit_log_show_the_accounts_data_in_test_mode(merchant_active)
     assert BAND in team_page and BAND in audit_page
     for member in team.values():
         assert member.email in team_page
-    assert key.masked_prefix in audit_page
-    assert key.masked_prefix in csv
+    assert test_key.masked_prefix in audit_page and test_key.masked_prefix in csv
+    assert live_key.masked_prefix not in audit_page
+    assert live_key.masked_prefix not in csv
+    assert live_key.masked_prefix in live_audit
+    assert test_key.masked_prefix not in live_audit
 
 
 def test_the_status_banner_is_the_accounts_in_test_mode(

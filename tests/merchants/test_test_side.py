@@ -51,8 +51,9 @@ def test_live_and_test_keys_rotate_each_on_their_own(merchant_active):
         "test",
         "live",
     ]
-    # Both rotations are in the account's one audit log.
-    assert AuditEntry.objects.filter(merchant=merchant_active).count() == 3
+    # Each side's rotations are in its own audit log.
+    assert AuditEntry.objects.filter(merchant=merchant_active).count() == 1
+    assert AuditEntry.objects.filter(merchant=test.merchant).count() == 2
 
 
 def test_the_test_side_copies_the_account_and_is_never_found_by_id_or_email(
