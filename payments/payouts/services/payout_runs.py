@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from django.db.models import Q
 from django.utils import timezone
 
-from merchants.models import Merchant
+from merchants.models import TEST_SIDE_SUFFIX, Merchant
 
 from ...ledger.selectors import wallets_available
 from ..models import Payout
@@ -30,19 +30,29 @@ class PayoutRun:
 
 
 def merchants_due_payout(merchant_ids: list[str] | None = None) -> list[Merchant]:
-    """Active merchants with a payout account whose wallet holds the minimum."""
+    """Active merchants with a payout account whose wallet holds the minimum:
+    merchant rows of either side (DESIGN section 21; `merchant_ids` names
+    accounts, each with its test side), a test side not while its account is
+    suspended."""
     public_ids = [
         public_id
         for public_id, available in wallets_available().items()
         if available >= MINIMUM_PAYOUT
     ]
     if merchant_ids is not None:
-        public_ids = [mid for mid in public_ids if mid in set(merchant_ids)]
+        named = _with_test_sides(merchant_ids)
+        public_ids = [mid for mid in public_ids if mid in named]
     return list(
         Merchant.objects.filter(public_id__in=public_ids, status=Merchant.Status.ACTIVE)
         .exclude(Q(payout_bank_code="") | Q(payout_account_number=""))
+        .exclude(live_account__status=Merchant.Status.SUSPENDED)
         .order_by("pk")
     )
+
+
+def _with_test_sides(merchant_ids: list[str]) -> set[str]:
+    """The rows of the accounts named: each live id and its test side's."""
+    return {*merchant_ids, *(f"{mid}{TEST_SIDE_SUFFIX}" for mid in merchant_ids)}
 
 
 def payouts_stale(merchant_ids: list[str] | None = None) -> list[Payout]:
@@ -50,7 +60,7 @@ def payouts_stale(merchant_ids: list[str] | None = None) -> list[Payout]:
     cutoff = timezone.now() - STALE_AFTER
     stale = Payout.objects.filter(status__in=Payout.OPEN, updated_at__lte=cutoff)
     if merchant_ids is not None:
-        stale = stale.filter(merchant__public_id__in=merchant_ids)
+        stale = stale.filter(merchant__public_id__in=_with_test_sides(merchant_ids))
     return list(stale.order_by("pk"))
 
 
