@@ -24,6 +24,7 @@ from config.api.request_fields import (
 from config.api.schema import (
     DATE,
     KOBO,
+    LIVEMODE,
     PAGINATION,
     TIMESTAMP,
     component,
@@ -154,6 +155,7 @@ SESSION_CREATED = component(
     obj(
         {
             "session_token": string("`fcs_...`: pass it to the widget."),
+            "livemode": LIVEMODE,
             "expires_at": TIMESTAMP,
         }
     ),
@@ -166,6 +168,7 @@ SESSION_PUBLIC = component(
             "amount": KOBO,
             "currency": string(example="NGN"),
             "merchant_name": string(),
+            "livemode": LIVEMODE,
             "status": string(enum=["open", "completed", "expired"]),
             "expires_at": TIMESTAMP,
         }
@@ -323,6 +326,7 @@ PAYMENT_LINK = component(
     obj(
         {
             "id": string("`pl_...`"),
+            "livemode": LIVEMODE,
             "slug": string("Short public token of the link."),
             "publicUrl": string(
                 "The consumer address plus `/l/<slug>`: share it.", format="uri"

@@ -17,6 +17,7 @@ from config.api.request_fields import (
     webhook_url,
 )
 from config.api.schema import (
+    LIVEMODE,
     PAGINATION,
     TIMESTAMP,
     component,
@@ -139,6 +140,7 @@ MERCHANT = component(
     obj(
         {
             "merchantId": string("`mer_...`"),
+            "livemode": LIVEMODE,
             "status": string("`pending` after registration.", enum=["pending"]),
             "email": string(format="email"),
         }
@@ -173,6 +175,7 @@ REVOKED_KEY = component(
     obj(
         {
             "name": string("The label given at rotation (may be empty)."),
+            "livemode": LIVEMODE,
             "prefix": string("Masked key, e.g. `service_live_sk_Ab12...`."),
             "created_at": TIMESTAMP,
             "revoked_at": TIMESTAMP,
@@ -185,6 +188,7 @@ MERCHANT_SETTINGS = component(
         {
             "merchant_id": string("`mer_...`"),
             "webhook_url": string("Empty when not set."),
+            "livemode": LIVEMODE,
             "webhook_secret_set": {"type": "boolean"},
             "payout_bank_code": string(),
             "payout_account_number": string(),

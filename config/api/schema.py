@@ -121,6 +121,12 @@ TIMESTAMP = string("UTC ISO 8601 timestamp ending in Z.", format="date-time")
 DATE = string("Calendar date (Lagos), YYYY-MM-DD.", format="date")
 KOBO = {"type": "integer", "description": "Amount in kobo (100 kobo = 1 naira)."}
 TRUE = {"type": "boolean", "enum": [True]}
+LIVEMODE = {
+    "type": "boolean",
+    "description": "`true` for live data, `false` for test data (made with a "
+    "`service_test_sk_` key or the dashboard's test switch, on the sandbox "
+    "processor: [test mode](/docs/test-mode/)).",
+}
 
 ERROR_DETAIL = component(
     "ExceptionError",

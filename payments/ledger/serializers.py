@@ -12,6 +12,7 @@ def wallet_transaction_output(txn) -> dict:
     net = txn.wallet_change
     return {
         "id": txn.public_id,
+        "livemode": txn.livemode,
         "type": txn.kind,
         "amount": net + txn.fee,
         "fee": txn.fee,
@@ -26,7 +27,8 @@ def wallet_transaction_output(txn) -> dict:
 
 def wallet_output(*, merchant, balances, transactions) -> dict:
     return {
-        "merchant_id": merchant.public_id,
+        "merchant_id": merchant.api_id,
+        "livemode": merchant.livemode,
         "currency": "NGN",
         "available_balance": balances.available_balance,
         "pending_payout": balances.pending_payout,
