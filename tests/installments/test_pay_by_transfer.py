@@ -37,6 +37,7 @@ pytestmark = pytest.mark.django_db
 PAYMENT_KEYS = {
     "id",
     "payment_plan_id",
+    "livemode",
     "kind",
     "installment_ids",
     "status",
