@@ -69,6 +69,7 @@ def deposit_payment_output(attempt: DepositAttempt) -> dict:
     return {
         "id": attempt.public_id,
         "payment_plan_id": attempt.plan.public_id,
+        "livemode": attempt.plan.merchant.livemode,
         "kind": "deposit",
         "installment_ids": [],
         "status": status,

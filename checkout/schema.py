@@ -24,12 +24,10 @@ from config.api.request_fields import (
 from config.api.schema import (
     DATE,
     KOBO,
-    PAGINATION,
+    LIVEMODE,
     TIMESTAMP,
     component,
     errors,
-    list_envelope,
-    nullable,
     obj,
     ok_envelope,
     path_id,
@@ -38,11 +36,14 @@ from config.api.schema import (
 from installments.plans import rules
 from installments.plans.schema import PAYMENT_PLAN, PREFERRED_DAY
 
-from . import api, key_facts_schema  # noqa: F401 (describes its operation)
+from . import (  # noqa: F401 (each describes its operations)
+    api,
+    key_facts_schema,
+    links_schema,
+)
 from .serializers import (
     CompleteInput,
     PaymentLinkCreateInput,
-    PaymentLinkToggleInput,
     PreferredDayField,
     PreviewInput,
     SessionCreateInput,
@@ -154,6 +155,7 @@ SESSION_CREATED = component(
     obj(
         {
             "session_token": string("`fcs_...`: pass it to the widget."),
+            "livemode": LIVEMODE,
             "expires_at": TIMESTAMP,
         }
     ),
@@ -166,6 +168,7 @@ SESSION_PUBLIC = component(
             "amount": KOBO,
             "currency": string(example="NGN"),
             "merchant_name": string(),
+            "livemode": LIVEMODE,
             "status": string(enum=["open", "completed", "expired"]),
             "expires_at": TIMESTAMP,
         }
@@ -315,84 +318,3 @@ extend_schema_view(
         responses={201: ok_envelope(PAYMENT_PLAN), **errors(402, 409, 422)},
     )
 )(api.SessionCompleteApi)
-
-# --- payment links (endpoints 4-6; camelCase answers) ---
-
-PAYMENT_LINK = component(
-    "PaymentLink",
-    obj(
-        {
-            "id": string("`pl_...`"),
-            "slug": string("Short public token of the link."),
-            "publicUrl": string(
-                "The consumer address plus `/l/<slug>`: share it.", format="uri"
-            ),
-            "merchantId": string("`mer_...`"),
-            "title": string(),
-            "description": nullable(string("Null when not set.")),
-            "amount": obj(
-                {"amount": KOBO, "currency": string(example="NGN")},
-            ),
-            "redirectUrl": nullable(
-                string(
-                    "Where the customer goes after paying; null: their own "
-                    "account page."
-                )
-            ),
-            "isActive": {"type": "boolean"},
-            "createdAt": TIMESTAMP,
-            "updatedAt": TIMESTAMP,
-        }
-    ),
-)
-
-extend_schema_view(
-    post=extend_schema(
-        operation_id="payment_link_create",
-        summary="Create a payment link",
-        description="Every visit of its `publicUrl` opens a fresh 30-minute "
-        "checkout session for the link's title and amount. Same merchant checks as "
-        "sessions; amount 10,000 to 1,000,000,000 kobo (`amount_out_of_range`), "
-        "`NGN` only (`unsupported_currency`).",
-        request=PaymentLinkCreateInput,
-        examples=[
-            OpenApiExample(
-                "An office chair",
-                request_only=True,
-                value={
-                    "merchant_id": "mer_3vQbXk2m9TzP1aLw",
-                    "title": "Ergonomic office chair",
-                    "amount": 4_500_000,
-                    "currency": "NGN",
-                    "description": "Black, with armrests",
-                    "redirect_url": "https://mystore.example/thanks",
-                },
-            )
-        ],
-        responses={201: ok_envelope(PAYMENT_LINK), **errors(404)},
-    )
-)(api.PaymentLinkCreateApi)
-
-extend_schema_view(
-    get=extend_schema(
-        operation_id="payment_links_list",
-        summary="List your payment links, newest first",
-        description="With `total`, the number of your links.",
-        parameters=[
-            path_id("merchant_id", "mer", "The merchant's identifier"),
-            *PAGINATION,
-        ],
-        responses={200: list_envelope(PAYMENT_LINK)},
-    )
-)(api.PaymentLinkListApi)
-
-extend_schema_view(
-    patch=extend_schema(
-        operation_id="payment_link_toggle",
-        summary="Switch a payment link on or off",
-        description="Another merchant's link id is a 404.",
-        parameters=[path_id("link_id", "pl", "The payment link's identifier")],
-        request=PaymentLinkToggleInput,
-        responses={200: ok_envelope(PAYMENT_LINK)},
-    )
-)(api.PaymentLinkToggleApi)

@@ -109,6 +109,7 @@ def session_created_output(session) -> dict:
     return {
         "session_token": session.token,
         "expires_at": iso_utc(session.expires_at),
+        "livemode": session.merchant.livemode,
     }
 
 
@@ -121,6 +122,8 @@ def session_public_output(session) -> dict:
         "merchant_name": session.merchant.business_name,
         "status": session.status_at(),
         "expires_at": iso_utc(session.expires_at),
+        # The widget shows a test session as one (docs/test-mode.md).
+        "livemode": session.merchant.livemode,
     }
 
 
@@ -178,7 +181,8 @@ def payment_link_output(link) -> dict:
         "id": link.public_id,
         "slug": link.slug,
         "publicUrl": public_link_url(link),
-        "merchantId": link.merchant.public_id,
+        "merchantId": link.merchant.api_id,
+        "livemode": link.merchant.livemode,
         "title": link.title,
         "description": link.description or None,
         "amount": {"amount": link.amount, "currency": link.currency},

@@ -12,7 +12,7 @@ from . import account_settings, selectors, services
 from .audit.actors import actor_from_request, member_actor
 from .audit.services import audit_record
 from .authentication import resolve_merchant
-from .errors import TwoFactorRequired
+from .errors import LiveModeForbidden, TwoFactorRequired
 from .serializers import (
     LoginInput,
     LoginMfaInput,
@@ -88,13 +88,30 @@ class ApiKeyRotateApi(APIView):
     permission_classes = [accepts("api_key", "merchant_jwt"), role_needs("keys")]
 
     def post(self, request, merchant_id):
-        merchant = resolve_merchant(request, merchant_id, require_api_access=True)
+        # The credential checks come before the body's (docs/api.md), but which
+        # ones depends on the side asked for: a test key is open to an account
+        # still pending approval, a live one needs approval and API access.
+        test = isinstance(request.data, dict) and request.data.get("mode") == "test"
+        merchant = resolve_merchant(
+            request, merchant_id, require_api_access=not test, pending_ok=test
+        )
         require_fresh_code(request)
         values = RotateKeyInput.validated(request.data)
-        _, plaintext = services.api_key_rotate(
-            merchant=merchant, name=values["name"], actor=actor_from_request(request)
+        if values["mode"] == "live" and not merchant.livemode:
+            # A test key opens test data only: were it to make a live key, a
+            # leaked test key would be a leaked live one.
+            raise LiveModeForbidden()
+        key, plaintext = services.api_key_rotate(
+            merchant=merchant,
+            name=values["name"],
+            mode=values["mode"],
+            actor=actor_from_request(request),
         )
-        return responses.no_store(responses.created({"apiKey": plaintext}))
+        return responses.no_store(
+            responses.created(
+                {"apiKey": plaintext, "mode": values["mode"], "livemode": key.livemode}
+            )
+        )
 
 
 class ApiKeyHistoryApi(APIView):
@@ -103,7 +120,7 @@ class ApiKeyHistoryApi(APIView):
     def get(self, request, merchant_id):
         merchant = resolve_merchant(request, merchant_id)
         return paginated(
-            request, selectors.revoked_api_keys(merchant), revoked_key_output
+            request, selectors.revoked_account_api_keys(merchant), revoked_key_output
         )
 
 

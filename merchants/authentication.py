@@ -42,13 +42,19 @@ class ApiKeyAuthentication(BaseAuthentication):
 
 
 def resolve_merchant(
-    request, merchant_id: str | None = None, *, require_api_access: bool = False
+    request,
+    merchant_id: str | None = None,
+    *,
+    require_api_access: bool = False,
+    pending_ok: bool = False,
 ) -> Merchant:
     """The merchant a request acts for, after the documented 404/403 checks.
 
     `merchant_id` is the id named in the path or body (None: the credential's own).
     API-key requests always need API access; merchant-JWT requests only where
-    `require_api_access` says so (issuing a key).
+    `require_api_access` says so (issuing a live key). `pending_ok` lets an
+    account waiting for approval through (not a suspended one): what it asks
+    for is on its test side, open from sign-up (issuing a test key).
 
     A test key's request (DESIGN section 21) names the account's id like a live
     one and acts on the account's test side: the row its key belongs to, which
@@ -70,7 +76,9 @@ def resolve_merchant(
             raise MerchantMismatch()
     else:
         merchant = principal
-    if not merchant.is_active:
+    if not merchant.is_active and not (
+        pending_ok and merchant.account.status == Merchant.Status.PENDING
+    ):
         raise MerchantNotActive()
     needs_access = require_api_access or credential_kind(request) == "api_key"
     if needs_access and not merchant.api_access_enabled:

@@ -19,6 +19,20 @@ class MerchantNotActive(DomainError):
     message = "The merchant account is not active (pending approval or suspended)."
 
 
+class LiveModeForbidden(DomainError):
+    """Live data refused here (DESIGN section 21, docs/test-mode.md): a test
+    key asking for a live key, or a live key calling a sandbox endpoint on a
+    deployment with a real processor (the sandbox is for test data only
+    there, with the message saying so)."""
+
+    code = "live_mode_forbidden"
+    http_status = 403
+    message = (
+        "A test key (service_test_sk_) acts only on test data: use a live key "
+        "(service_live_sk_) or the dashboard for this."
+    )
+
+
 class ApiAccessDisabled(DomainError):
     code = "api_access_disabled"
     http_status = 403

@@ -52,6 +52,7 @@ GUIDES = (
     Guide("errors", "Errors", "The two error shapes and every error code."),
     Guide("privacy", "Your customers' data", "What is held, how long, erasure."),
     Guide("audit-log", "Audit log", "Who signed in and changed what, and when."),
+    Guide("test-mode", "Test mode", "Test keys, test data, going live."),
     Guide("sandbox", "Sandbox", "Test cards, bank accounts and OTPs."),
     Guide("dashboard", "Dashboard", "Every page of the merchant dashboard."),
     Guide("team", "Your team", "Members, roles and what each may do."),

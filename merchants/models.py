@@ -266,8 +266,13 @@ class Merchant(StateMachine):
 
     @property
     def api_id(self) -> str:
-        """The id merchants know, the same on both sides: the live row's."""
-        return self.account.public_id
+        """The id merchants know, the same on both sides: the live row's.
+        Read off the test side's own id (`<live id>_test`, services.
+        test_side_for) rather than its live row, so that every representation
+        can show it without loading a second row per record."""
+        if self.livemode:
+            return self.public_id
+        return self.public_id.removesuffix(TEST_SIDE_SUFFIX)
 
     @property
     def mode(self) -> str:

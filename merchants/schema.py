@@ -17,6 +17,7 @@ from config.api.request_fields import (
     webhook_url,
 )
 from config.api.schema import (
+    LIVEMODE,
     PAGINATION,
     TIMESTAMP,
     component,
@@ -148,6 +149,7 @@ MERCHANT = component(
     obj(
         {
             "merchantId": string("`mer_...`"),
+            "livemode": LIVEMODE,
             "status": string("`pending` after registration.", enum=["pending"]),
             "email": string(format="email"),
         }
@@ -182,7 +184,14 @@ REVOKED_KEY = component(
     obj(
         {
             "name": string("The label given at rotation (may be empty)."),
-            "prefix": string("Masked key, e.g. `service_live_sk_Ab12...`."),
+            "mode": string(
+                "`live` or `test`: which side the key opened.", enum=["live", "test"]
+            ),
+            "livemode": LIVEMODE,
+            "prefix": string(
+                "Masked key, e.g. `service_live_sk_Ab12...` or "
+                "`service_test_sk_Cd34...`."
+            ),
             "created_at": TIMESTAMP,
             "revoked_at": TIMESTAMP,
         }
@@ -194,6 +203,7 @@ MERCHANT_SETTINGS = component(
         {
             "merchant_id": string("`mer_...`"),
             "webhook_url": string("Empty when not set."),
+            "livemode": LIVEMODE,
             "webhook_secret_set": {"type": "boolean"},
             "test_webhook_url": string("The test events' URL; empty when not set."),
             "test_webhook_secret_set": {"type": "boolean"},
@@ -300,12 +310,31 @@ extend_schema_view(
 extend_schema_view(
     post=extend_schema(
         operation_id="merchant_api_key_rotate",
-        summary="Generate a new API key (the previous one stops working)",
-        description="The plaintext key appears only in this answer; the previous "
-        "key stops working at once. Needs API access enabled.",
+        summary="Generate a new API key (the previous one of its mode stops working)",
+        description="`mode` chooses the key: `live` (the default, "
+        "`service_live_sk_...`) or `test` (`service_test_sk_...`, for [test "
+        "mode](/docs/test-mode/)); anything else is a 400. Each mode has its own "
+        "key in use: the plaintext appears only in this answer, and the previous "
+        "key of the same mode stops working at once. A live key needs the account "
+        "approved and API access enabled; a test key only an account not "
+        "suspended, so a pending account's member makes one with their JWT. A "
+        "test key makes test keys only: `mode: live` with one is a 403 "
+        "`live_mode_forbidden`.",
         parameters=[MERCHANT_ID],
         request=RotateKeyInput,
-        responses={201: ok_envelope(obj({"apiKey": string("`service_live_sk_...`")}))},
+        responses={
+            201: ok_envelope(
+                obj(
+                    {
+                        "apiKey": string(
+                            "`service_live_sk_...` or `service_test_sk_...`."
+                        ),
+                        "mode": string(enum=["live", "test"]),
+                        "livemode": LIVEMODE,
+                    }
+                )
+            )
+        },
     )
 )(api.ApiKeyRotateApi)
 
@@ -313,6 +342,8 @@ extend_schema_view(
     get=extend_schema(
         operation_id="merchant_api_key_history",
         summary="List your revoked API keys",
+        description="Both modes' revoked keys (each with its `mode`), newest "
+        "revocation first, whichever key or token asks.",
         parameters=[MERCHANT_ID, *PAGINATION],
         responses={200: list_envelope(REVOKED_KEY)},
     )

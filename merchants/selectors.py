@@ -58,6 +58,16 @@ def account_api_keys(merchant: Merchant):
     )
 
 
+def revoked_account_api_keys(merchant: Merchant):
+    """The account's revoked keys of both sides (each says its `livemode`),
+    newest revocation first."""
+    return (
+        account_api_keys(merchant)
+        .filter(revoked_at__isnull=False)
+        .order_by("-revoked_at", "-id")
+    )
+
+
 def missing_legal_settings(merchant: Merchant) -> list[str]:
     """The key facts' details this merchant has not given (DESIGN section 18),
     in the order of `LEGAL_SETTINGS`."""

@@ -56,13 +56,24 @@ class LoginMfaInput(StrictSerializer):
     code = StrictCharField(max_length=32)
 
 
+KEY_MODES = ("live", "test")
+
+
 class RotateKeyInput(StrictSerializer):
     name = StrictCharField(max_length=100, required=False, allow_blank=True, default="")
+    # Which side's key (DESIGN section 21): a `service_live_sk_` key or a
+    # `service_test_sk_` one; each side has its own key in use.
+    mode = serializers.ChoiceField(
+        choices=KEY_MODES,
+        default="live",
+        error_messages={"invalid_choice": 'mode is "live" or "test".'},
+    )
 
 
 def merchant_output(merchant) -> dict:
     return {
-        "merchantId": merchant.public_id,
+        "merchantId": merchant.api_id,
+        "livemode": merchant.livemode,
         "status": merchant.status,
         "email": merchant.email,
     }
@@ -71,6 +82,8 @@ def merchant_output(merchant) -> dict:
 def revoked_key_output(key) -> dict:
     return {
         "name": key.name,
+        "mode": "live" if key.livemode else "test",
+        "livemode": key.livemode,
         "prefix": key.masked_prefix,
         "created_at": iso_utc(key.created_at),
         "revoked_at": iso_utc(key.revoked_at),
@@ -173,6 +186,7 @@ def settings_output(merchant) -> dict:
     test_side = test_side_of(merchant)
     return {
         "merchant_id": merchant.api_id,
+        "livemode": merchant.livemode,
         "webhook_url": merchant.webhook_url,
         "webhook_secret_set": bool(merchant.webhook_secret),
         "test_webhook_url": test_side.webhook_url if test_side else "",

@@ -12,15 +12,19 @@ def envelope_body(
     *,
     event_id: str,
     event_type: str,
-    merchant_public_id: str,
+    merchant_id: str,
+    livemode: bool,
     created_at: datetime,
     data: dict,
 ) -> str:
-    """The body as sent, serialized once: every attempt sends these bytes."""
+    """The body as sent, serialized once: every attempt sends these bytes.
+    `merchantId` is the id the merchant knows (the same on both sides), and
+    `livemode` says the side (a test event goes only to the test webhook)."""
     envelope = {
         "eventId": event_id,
         "eventType": event_type,
-        "merchantId": merchant_public_id,
+        "merchantId": merchant_id,
+        "livemode": livemode,
         "createdAt": iso_utc(created_at),
         "data": data,
     }

@@ -26,6 +26,7 @@ def delivery_row(event: Event) -> dict:
         "last_attempted_at": iso_utc(event.last_attempted_at),
         "next_attempt_at": iso_utc(delivery.next_attempt_at) if delivery else None,
         "delivered_at": iso_utc(delivery.delivered_at) if delivery else None,
+        "livemode": event.merchant.livemode,
     }
 
 
@@ -46,5 +47,6 @@ DELIVERIES = CsvExport(
         "last_attempted_at",
         "next_attempt_at",
         "delivered_at",
+        "livemode",
     ),
 )

@@ -11,6 +11,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from config.api.request_fields import describe_fields, webhook_url
 from config.api.schema import (
     CSV_FORMAT,
+    LIVEMODE,
     PAGINATION,
     TIMESTAMP,
     TRUE,
@@ -63,6 +64,7 @@ FAILED_ATTEMPT = component(
     obj(
         {
             "id": string("`dlv_...`"),
+            "livemode": LIVEMODE,
             "event_id": string(
                 "`evt_...`; for a `test` attempt, the id of the test event it "
                 "sent (not stored: it cannot be replayed)."
@@ -112,6 +114,7 @@ EVENT_ENVELOPE = component(
                 + " ([event catalogue](/docs/webhooks/#event-catalogue))."
             ),
             "merchantId": string("`mer_...`"),
+            "livemode": LIVEMODE,
             "createdAt": TIMESTAMP,
             "data": {"type": "object", "additionalProperties": True},
         },
@@ -185,7 +188,7 @@ extend_schema_view(
             "`event_id, created_at, event_type, resource_type, resource_id, "
             "order_reference, delivery_status, attempts, last_trigger, "
             "last_status_code, last_error, last_attempted_at, next_attempt_at, "
-            "delivered_at`.",
+            "delivered_at, livemode`.",
         ),
     )
 )(api.EventListApi)

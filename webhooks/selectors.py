@@ -11,7 +11,11 @@ from .models import DeliveryAttempt, Event
 
 def event_of_merchant(*, merchant: Merchant, public_id: str) -> Event | None:
     """The merchant's own event; another merchant's id reads as unknown."""
-    return row_by_public_id(Event.objects.filter(merchant=merchant), public_id, "evt")
+    return row_by_public_id(
+        Event.objects.filter(merchant=merchant).select_related("merchant"),
+        public_id,
+        "evt",
+    )
 
 
 # How far back the events API reaches (DESIGN section 16): older events are
@@ -20,9 +24,10 @@ EVENTS_LISTED_FOR = timedelta(days=30)
 
 
 def _recent_events(merchant: Merchant, now: datetime) -> QuerySet[Event]:
+    # With its merchant: an event's representation says its side.
     return Event.objects.filter(
         merchant=merchant, created_at__gte=now - EVENTS_LISTED_FOR
-    )
+    ).select_related("merchant")
 
 
 def recent_events(
@@ -68,7 +73,7 @@ def failed_attempts(
         attempts = attempts.filter(
             Q(event__public_id=event_id) | Q(test_event_id=event_id)
         )
-    return attempts.select_related("event").order_by("-attempted_at", "-id")
+    return attempts.select_related("event", "merchant").order_by("-attempted_at", "-id")
 
 
 def with_latest_attempt(events: QuerySet[Event]) -> QuerySet[Event]:

@@ -33,6 +33,7 @@ def failed_attempt_output(attempt) -> dict:
     """An item of endpoint 23: `attempt` counts within its `trigger`."""
     return {
         "id": attempt.public_id,
+        "livemode": attempt.merchant.livemode,
         "event_id": attempt.event_public_id,
         "event_type": attempt.event_type,
         "url": attempt.url,
@@ -95,5 +96,10 @@ class EventListQuery(serializers.Serializer):
 
 def event_output(event: Event) -> dict:
     """An event as its webhook carried it: the stored body every attempt sends,
-    parsed, so the API and the deliveries cannot differ."""
-    return event.envelope
+    parsed, so the API and the deliveries cannot differ. An event stored before
+    envelopes said their side is shown with it (its merchant row's, loaded by
+    the events' queries) and still sent as it was stored."""
+    envelope = event.envelope
+    if "livemode" not in envelope:
+        envelope["livemode"] = event.merchant.livemode
+    return envelope

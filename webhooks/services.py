@@ -72,7 +72,8 @@ def _new_event(*, merchant: Merchant, event_type: str, data: dict, now) -> Event
     event.body = envelope_body(
         event_id=event.public_id,
         event_type=event_type,
-        merchant_public_id=merchant.public_id,
+        merchant_id=merchant.api_id,
+        livemode=merchant.livemode,
         created_at=now,
         data=data,
     )
@@ -274,7 +275,8 @@ def webhook_test(*, merchant: Merchant, url: str, secret: str) -> transport.Outc
     body = envelope_body(
         event_id=event_id,
         event_type=TEST_EVENT_TYPE,
-        merchant_public_id=merchant.public_id,
+        merchant_id=merchant.api_id,
+        livemode=merchant.livemode,
         created_at=now,
         data=webhook_test_data(),
     ).encode()

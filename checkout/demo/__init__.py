@@ -21,6 +21,8 @@ from django_q.conf import Conf
 from config import sms
 from installments.plans.models import PaymentPlan
 from merchants import demo as accounts
+from merchants import selectors as merchant_selectors
+from merchants import services as merchant_services
 from payments.gateway.processors import get_processor
 
 from .month import Month
@@ -36,6 +38,7 @@ class Seeded:
     emails: int = 0  # e-mails kept out of the console
     texts: int = 0
     webhooks: int = 0  # requests the local receiver answered
+    test_key: str | None = None  # the demo's test key, when this run made it
 
 
 def month_needed() -> bool:
@@ -98,6 +101,7 @@ def seed(progress: Callable[[int, int], None]) -> Seeded:
         else:
             found = merchant()
         return Seeded(
+            test_key=_test_key_ensure(found),
             merchant=found,
             password=created.get("password"),
             staff_password=staff_password,
@@ -106,6 +110,22 @@ def seed(progress: Callable[[int, int], None]) -> Seeded:
             texts=len(sms.outbox) - texts,
             webhooks=receiver.received if receiver else 0,
         )
+
+
+TEST_KEY_NAME = "Try the API"
+
+
+def _test_key_ensure(merchant) -> str | None:
+    """The demo's test key (docs/test-mode.md): the one the README's examples
+    and a first try of the API use, made once; its plaintext exists only in
+    the run that made it (None on the next ones)."""
+    side = merchant_selectors.test_side_of(merchant)
+    if side is not None and merchant_selectors.live_api_key_of(side) is not None:
+        return None
+    _, plaintext = merchant_services.api_key_rotate(
+        merchant=merchant, name=TEST_KEY_NAME, mode="test"
+    )
+    return plaintext
 
 
 def summary(merchant) -> str:

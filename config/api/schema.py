@@ -32,11 +32,14 @@ SECURITY_SCHEMES = {
     "ApiKey": {
         "type": "http",
         "scheme": "bearer",
-        "bearerFormat": "service_live_sk_<secret>",
+        "bearerFormat": "service_test_sk_<secret> or service_live_sk_<secret>",
         "description": "A merchant's secret API key, sent from the merchant's server "
-        "only: `Authorization: Bearer service_live_sk_...`. Generated in the "
-        "dashboard or with `POST /api/v1/merchant/{merchant_id}/rotate-api-key` once "
-        "the account is approved and API access is enabled.",
+        "only: `Authorization: Bearer service_test_sk_...`. A test key "
+        "(`service_test_sk_`, from sign-up on) works on test data with the sandbox "
+        "processor; a live key (`service_live_sk_`) on live data, once the account "
+        "is approved and API access is enabled ([test mode](/docs/test-mode/)). "
+        "Generated in the dashboard or with `POST /api/v1/merchant/{merchant_id}/"
+        "rotate-api-key`.",
     },
     "MerchantJWT": {
         "type": "http",
@@ -121,6 +124,12 @@ TIMESTAMP = string("UTC ISO 8601 timestamp ending in Z.", format="date-time")
 DATE = string("Calendar date (Lagos), YYYY-MM-DD.", format="date")
 KOBO = {"type": "integer", "description": "Amount in kobo (100 kobo = 1 naira)."}
 TRUE = {"type": "boolean", "enum": [True]}
+LIVEMODE = {
+    "type": "boolean",
+    "description": "`true` for live data, `false` for test data (made with a "
+    "`service_test_sk_` key or the dashboard's test switch, on the sandbox "
+    "processor: [test mode](/docs/test-mode/)).",
+}
 
 ERROR_DETAIL = component(
     "ExceptionError",

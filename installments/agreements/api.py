@@ -26,6 +26,7 @@ def _plan(request, plan_id):
 def agreement_output(agreement: Agreement) -> dict:
     return {
         "version": agreement.version,
+        "livemode": agreement.plan.merchant.livemode,
         "accepted_at": iso_utc(agreement.accepted_at),
         "document_sha256": agreement.document_sha256,
         "key_facts": agreement.key_facts,

@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from config.api.schema import (
     KOBO,
+    LIVEMODE,
     TIMESTAMP,
     component,
     obj,
@@ -76,6 +77,7 @@ AGREEMENT = component(
     obj(
         {
             "version": string("The version of the key facts the customer accepted."),
+            "livemode": LIVEMODE,
             "accepted_at": TIMESTAMP,
             "document_sha256": string(
                 "SHA-256 (hex) of the PDF: the bytes `document_url` answers hash "

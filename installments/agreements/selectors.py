@@ -10,7 +10,9 @@ from .models import Agreement
 
 def agreement_of(plan) -> Agreement:
     """`plan`'s agreement (the caller has checked the plan is the reader's)."""
-    agreement = Agreement.objects.filter(plan=plan).select_related("plan").first()
+    agreement = (
+        Agreement.objects.filter(plan=plan).select_related("plan__merchant").first()
+    )
     if agreement is None:
         raise AgreementNotFound()
     return agreement

@@ -1,15 +1,16 @@
 """HTTP in/out for the sandbox's time travel (`collect-next`), clock
 (`advance`) and pending bank transfer or USSD payments (`complete`,
-`expire`): the plan's merchant with its API key, on the sandbox processor
-only."""
+`expire`): the plan's merchant with its API key. On a deployment with a real
+processor they are for test data only (DESIGN section 21): a test key's, on
+the account's test side, whose processor is always the sandbox."""
 
 from django.conf import settings
-from django.http import Http404
 from rest_framework.views import APIView
 
 from config.api import responses
 from config.api.permissions import accepts
 from merchants.authentication import resolve_merchant
+from merchants.errors import LiveModeForbidden
 
 from ..early.sandbox import sandbox_payment_find
 from ..plans import selectors
@@ -18,17 +19,24 @@ from .sandbox_clock import plan_advance
 from .serializers import AdvanceInput, SandboxCompleteInput
 from .time_travel import plan_collect_next
 
+SANDBOX_NEEDS_TEST_KEY = (
+    "The sandbox endpoints act on test data only on this service (its live "
+    "processor is real): call them with a test key (service_test_sk_)."
+)
+
 
 class SandboxApi(APIView):
-    """A sandbox-only endpoint: API key of the plan's merchant; on a live
-    processor the path does not exist (404, before authentication)."""
+    """A sandbox endpoint: API key of the plan's merchant. On a sandbox
+    deployment either key works (each on its own side); on one with a real
+    processor, a live key is refused (403 `live_mode_forbidden`, after
+    authentication), so that nothing here ever acts on live data."""
 
     permission_classes = [accepts("api_key")]
 
     def initial(self, request, *args, **kwargs):
-        if settings.PROCESSOR != "sandbox":
-            raise Http404("Sandbox time travel exists only on the sandbox processor.")
         super().initial(request, *args, **kwargs)
+        if settings.PROCESSOR != "sandbox" and request.user.livemode:
+            raise LiveModeForbidden(SANDBOX_NEEDS_TEST_KEY)
 
 
 class SandboxCollectNextApi(SandboxApi):

@@ -22,8 +22,11 @@ extend_schema_view(
     post=extend_schema(
         operation_id="sandbox_plan_collect_next",
         summary="Sandbox time travel: collect the plan's next installment now",
-        description="Only when the service runs the sandbox processor (404 "
-        "otherwise). With the API key of the plan's merchant: makes the next unpaid "
+        description="On a service that runs the sandbox processor, with either "
+        "key; on one whose live processor is real, with a test key only, on test "
+        "data (a live "
+        "key is a 403 `live_mode_forbidden`: [test mode](/docs/test-mode/)). "
+        "With the API key of the plan's merchant: makes the next unpaid "
         "installment due now and collects it, so the merchant sees installment.paid, "
         "payment.failed, goods.release and completion without waiting. A plan with "
         "nothing left to collect is a 409 plan_not_collectable, and so, for a "
@@ -66,8 +69,11 @@ extend_schema_view(
     post=extend_schema(
         operation_id="sandbox_plan_advance",
         summary="Sandbox clock: run the plan's life up to a date",
-        description="Only when the service runs the sandbox processor (404 "
-        "otherwise). With the API key of the plan's merchant: runs everything that "
+        description="On a service that runs the sandbox processor, with either "
+        "key; on one whose live processor is real, with a test key only, on test "
+        "data (a live "
+        "key is a 403 `live_mode_forbidden`: [test mode](/docs/test-mode/)). "
+        "With the API key of the plan's merchant: runs everything that "
         "would happen to the plan up to the end of the Lagos date `to`, day by day "
         "in date order (reminders, collections on due dates, retries, the wait for "
         "a payment method after a hard decline, default, receipts), through the "
@@ -111,8 +117,11 @@ extend_schema_view(
     post=extend_schema(
         operation_id="sandbox_payment_complete",
         summary="Sandbox: the customer pays a pending bank transfer or USSD payment",
-        description="Only when the service runs the sandbox processor (404 "
-        "otherwise). With the API key of the payment's plan's merchant: the "
+        description="On a service that runs the sandbox processor, with either "
+        "key; on one whose live processor is real, with a test key only, on test "
+        "data (a live "
+        "key is a 403 `live_mode_forbidden`: [test mode](/docs/test-mode/)). "
+        "With the API key of the payment's plan's merchant: the "
         "customer's money lands, as the processor's `charge.success` (checked "
         "again, like Paystack's), so the payment `succeeded`, its installments "
         "are `paid` and `installment.paid` is sent with `channel`. `amount` (kobo) "
@@ -139,8 +148,11 @@ extend_schema_view(
     post=extend_schema(
         operation_id="sandbox_payment_expire",
         summary="Sandbox: a pending bank transfer or USSD payment runs out now",
-        description="Only when the service runs the sandbox processor (404 "
-        "otherwise). With the API key of the payment's plan's merchant: the "
+        description="On a service that runs the sandbox processor, with either "
+        "key; on one whose live processor is real, with a test key only, on test "
+        "data (a live "
+        "key is a 403 `live_mode_forbidden`: [test mode](/docs/test-mode/)). "
+        "With the API key of the payment's plan's merchant: the "
         "payment ends now, as it would after its 30 minutes: `expired`, every "
         "installment back exactly as it was, and `payment.failed` with the reason "
         "`expired` once. A payment no longer pending is 409 `payment_expired` or "

@@ -31,7 +31,7 @@ class SandboxResolveInput(StrictSerializer):
 
 def dispute_of_merchant(merchant, dispute_id: str) -> Dispute:
     """The merchant's own dispute; any other id (another merchant's) is a 404."""
-    rows = Dispute.objects.select_related("plan", "installment").filter(
+    rows = Dispute.objects.select_related("merchant", "plan", "installment").filter(
         merchant=merchant
     )
     dispute = row_by_public_id(rows, dispute_id, "dp")

@@ -17,8 +17,11 @@ extend_schema_view(
     post=extend_schema(
         operation_id="sandbox_dispute_resolve",
         summary="Sandbox: the customer's bank decides a dispute",
-        description="Only when the service runs the sandbox processor (404 "
-        "otherwise). With the API key of the dispute's merchant: the bank decides "
+        description="On a service that runs the sandbox processor, with either "
+        "key; on one whose live processor is real, with a test key only, on test "
+        "data (a live "
+        "key is a 403 `live_mode_forbidden`: [test mode](/docs/test-mode/)). "
+        "With the API key of the dispute's merchant: the bank decides "
         "an open dispute now, as the processor's `charge.dispute.resolve` (checked "
         "again, like Paystack's). `won`: the held amount returns to your wallet, "
         "the plan collects again and `dispute.won` is sent; `lost`: the amount is "

@@ -7,6 +7,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from config.api.request_fields import CONTROL, describe_fields, refusing
 from config.api.schema import (
     KOBO,
+    LIVEMODE,
     PAGINATION,
     TIMESTAMP,
     component,
@@ -64,6 +65,7 @@ DISPUTE = component(
     obj(
         {
             "id": string("`dp_...`"),
+            "livemode": LIVEMODE,
             "payment_plan_id": string("`plan_...`"),
             "collection_reference": string(
                 "The processor reference of the disputed collection (the "

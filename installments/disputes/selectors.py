@@ -13,7 +13,7 @@ def disputes_of_merchant(
 ) -> QuerySet[Dispute]:
     """The merchant's disputes, the nearest deadline first."""
     rows = Dispute.objects.filter(merchant=merchant).select_related(
-        "plan", "installment"
+        "merchant", "plan", "installment"
     )
     if status:
         rows = rows.filter(status=status)

@@ -100,6 +100,7 @@ def dispute_output(dispute: Dispute) -> dict:
     return {
         "id": dispute.public_id,
         "payment_plan_id": dispute.plan.public_id,
+        "livemode": dispute.merchant.livemode,
         "collection_reference": dispute.collection_reference,
         "installment_id": (
             dispute.installment.public_id if dispute.installment_id else None

@@ -6,6 +6,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from config.api.request_fields import describe_body, describe_fields
 from config.api.schema import (
     KOBO,
+    LIVEMODE,
     TIMESTAMP,
     component,
     errors,
@@ -93,6 +94,7 @@ PAYMENT = component(
     obj(
         {
             "id": string("The payment's identifier (`pay_...`)."),
+            "livemode": LIVEMODE,
             "payment_plan_id": string("Its plan (`plan_...`)."),
             "kind": string(
                 "`installment` (one installment) or `payoff` (everything left).",

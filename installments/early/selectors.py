@@ -46,7 +46,7 @@ def early_payment_choices(customer, plan: PaymentPlan) -> EarlyPaymentChoices:
 
 def _early_payment(rows, payment_id: str) -> EarlyPayment:
     """The early payment of `rows` with this `pay_...` id; 404 for any other."""
-    payment = row_by_public_id(rows.select_related("plan"), payment_id, "pay")
+    payment = row_by_public_id(rows.select_related("plan__merchant"), payment_id, "pay")
     if payment is None:
         raise EarlyPaymentNotFound()
     return payment

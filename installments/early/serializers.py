@@ -100,6 +100,7 @@ def early_payment_output(payment: EarlyPayment) -> dict:
     return {
         "id": payment.public_id,
         "payment_plan_id": payment.plan.public_id,
+        "livemode": payment.plan.merchant.livemode,
         "kind": payment.kind,
         "installment_ids": [item.installment.public_id for item in items],
         "status": status,

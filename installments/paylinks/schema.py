@@ -3,6 +3,7 @@
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
 from config.api.schema import (
+    LIVEMODE,
     TIMESTAMP,
     component,
     errors,
@@ -24,6 +25,7 @@ PAY_LINK = component(
                 format="uri",
             ),
             "expires_at": TIMESTAMP,
+            "livemode": LIVEMODE,
         }
     ),
 )

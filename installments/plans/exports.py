@@ -50,6 +50,7 @@ PLANS = CsvExport(
         "schedule_type",
         "installment_count",
         "next_due_date",
+        "livemode",
         money=(
             "total_amount",
             "deposit_amount",
@@ -79,6 +80,7 @@ INSTALLMENTS = CsvExport(
         "last_failure_reason",
         "paid_at",
         "processor_reference",
+        "livemode",
         money=("amount", "original_amount", "amount_paid"),
     ),
 )

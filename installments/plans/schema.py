@@ -11,6 +11,7 @@ from config.api.schema import (
     CSV_FORMAT,
     DATE,
     KOBO,
+    LIVEMODE,
     PAGINATION,
     TIMESTAMP,
     component,
@@ -47,6 +48,7 @@ INSTALLMENT = component(
     obj(
         {
             "id": string("`inst_...`"),
+            "livemode": LIVEMODE,
             "sequence": {"type": "integer", "minimum": 1},
             "amount": {
                 **KOBO,
@@ -80,6 +82,7 @@ PAYMENT_PLAN = component(
         {
             "id": string("`plan_...`"),
             "status": string(enum=list(PaymentPlan.Status.values)),
+            "livemode": LIVEMODE,
             "merchant_id": string("`mer_...`"),
             "customer_id": string("`cus_...`"),
             "order_reference": string(),
@@ -185,7 +188,7 @@ extend_schema_view(
             "`id, created_at, order_reference, customer_id, status, currency, "
             "total_amount, deposit_amount, amount_paid, amount_remaining, "
             "amount_refunded, amount_refund_pending, schedule_type, "
-            "installment_count, next_due_date`.",
+            "installment_count, next_due_date, livemode`.",
         ),
     )
 )(api.PlanListApi)
@@ -240,7 +243,8 @@ extend_schema_view(
             list_envelope(DUE_INSTALLMENT),
             "`id, payment_plan_id, order_reference, customer_id, sequence, "
             "due_date, status, currency, amount, original_amount, amount_paid, "
-            "attempts, last_failure_reason, paid_at, processor_reference`.",
+            "attempts, last_failure_reason, paid_at, processor_reference, "
+            "livemode`.",
         ),
     )
 )(api.InstallmentListApi)

@@ -122,7 +122,7 @@ def installments_due(
     """The merchant's installments due between two dates (both included, either
     open), by due date, with their plan and customer."""
     rows = Installment.objects.filter(plan__merchant=merchant).select_related(
-        "plan__customer"
+        "plan__customer", "plan__merchant"
     )
     if due_from is not None:
         rows = rows.filter(due_date__gte=due_from)

@@ -29,8 +29,11 @@ class InstallmentListQuery(serializers.Serializer):
 
 
 def installment_output(installment) -> dict:
+    """An installment; its side is its plan's (the plan and its merchant are
+    loaded with it by every query that lists installments)."""
     return {
         "id": installment.public_id,
+        "livemode": installment.plan.merchant.livemode,
         "sequence": installment.sequence,
         "amount": installment.amount,
         "original_amount": installment.original_amount,
@@ -47,7 +50,8 @@ def plan_output(plan) -> dict:
     return {
         "id": plan.public_id,
         "status": plan.status,
-        "merchant_id": plan.merchant.public_id,
+        "merchant_id": plan.merchant.api_id,
+        "livemode": plan.merchant.livemode,
         "customer_id": plan.customer.public_id,
         "order_reference": plan.order_reference,
         "currency": plan.currency,

@@ -7,6 +7,7 @@ from config.api.idempotency import UUID_V4_PATTERN
 from config.api.request_fields import CONTROL, describe_fields, refusing
 from config.api.schema import (
     KOBO,
+    LIVEMODE,
     PAGINATION,
     TIMESTAMP,
     component,
@@ -49,6 +50,7 @@ REFUND = component(
     obj(
         {
             "id": string("`rf_...`"),
+            "livemode": LIVEMODE,
             "payment_plan_id": string("`plan_...`"),
             "amount": {
                 **KOBO,

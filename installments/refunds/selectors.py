@@ -27,7 +27,7 @@ def plan_collected(plan: PaymentPlan) -> list[Collected]:
 
 
 def refunds_with_parts() -> QuerySet[Refund]:
-    return Refund.objects.select_related("plan").prefetch_related(
+    return Refund.objects.select_related("plan__merchant").prefetch_related(
         Prefetch("parts", queryset=RefundPart.objects.order_by("number"))
     )
 

@@ -47,6 +47,9 @@ def refund_output(refund) -> dict:
     return {
         "id": refund.public_id,
         "payment_plan_id": refund.plan.public_id,
+        # The plan's side (its merchant is loaded with it, the refund's own
+        # merchant is not: the same row).
+        "livemode": refund.plan.merchant.livemode,
         "amount": refund.amount,
         "amount_requested": refund.amount_requested,
         "amount_reduced": refund.amount_reduced,

@@ -16,6 +16,7 @@ WALLET_TRANSACTIONS = CsvExport(
         "reference",
         "resource_type",
         "resource_id",
+        "livemode",
         money=("amount", "fee", "net"),
     ),
 )

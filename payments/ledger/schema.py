@@ -6,6 +6,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from config.api.schema import (
     CSV_FORMAT,
     KOBO,
+    LIVEMODE,
     PAGINATION,
     TIMESTAMP,
     component,
@@ -35,6 +36,7 @@ WALLET_TRANSACTION = component(
     obj(
         {
             "id": string("`txn_...`"),
+            "livemode": LIVEMODE,
             "type": string(
                 "`collection` (a deposit or installment collected), `payout` (left "
                 "for your bank), `payout_returned` (a payout came back), `refund` "
@@ -94,6 +96,7 @@ WALLET = component(
     obj(
         {
             "merchant_id": string("`mer_...`"),
+            "livemode": LIVEMODE,
             "currency": string(example="NGN"),
             "available_balance": {
                 **KOBO,
@@ -140,8 +143,8 @@ extend_schema_view(
                 },
             ),
             "`id, created_at, type, description, amount, fee, net, reference, "
-            "resource_type, resource_id` (every transaction, as `transactions` "
-            "shows them).",
+            "resource_type, resource_id, livemode` (every transaction, as "
+            "`transactions` shows them).",
         ),
     )
 )(api.WalletApi)

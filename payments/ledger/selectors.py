@@ -122,10 +122,12 @@ class WalletTransactions:
             .order_by("newest")
         )
 
-    @staticmethod
-    def _transaction(line):
+    def _transaction(self, line):
         txn = line.transaction
         txn.wallet_change = -line.amount
+        # A line of this wallet is on this wallet's side (its transaction's
+        # merchant is the same row, or none for a platform movement).
+        txn.livemode = self.merchant.livemode
         return txn
 
     def __iter__(self):

@@ -12,6 +12,7 @@ def wallet_transaction_output(txn) -> dict:
     net = txn.wallet_change
     return {
         "id": txn.public_id,
+        "livemode": txn.livemode,
         "type": txn.kind,
         "amount": net + txn.fee,
         "fee": txn.fee,
@@ -29,6 +30,7 @@ def wallet_output(*, merchant, balances, transactions) -> dict:
         # The id the merchant knows, the same on both sides (never the test
         # side row's own, DESIGN section 21).
         "merchant_id": merchant.api_id,
+        "livemode": merchant.livemode,
         "currency": "NGN",
         "available_balance": balances.available_balance,
         "pending_payout": balances.pending_payout,

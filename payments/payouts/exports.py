@@ -19,6 +19,7 @@ PAYOUTS = CsvExport(
         "failed_at",
         "reversed_at",
         "failure_reason",
+        "livemode",
         money=("amount",),
     ),
 )
@@ -40,6 +41,7 @@ SETTLEMENT = CsvExport(
         "net",
         "currency",
         "description",
+        "livemode",
         money=("gross", "fee", "net"),
     ),
 )

@@ -7,6 +7,7 @@ from config.api.request_fields import describe_fields
 from config.api.schema import (
     CSV_FORMAT,
     KOBO,
+    LIVEMODE,
     PAGINATION,
     TIMESTAMP,
     component,
@@ -34,6 +35,7 @@ PAYOUT_ACCOUNT = component(
             "payout_bank_code": string("CBN bank code."),
             "payout_account_number": string("10-digit NUBAN."),
             "payout_account_name": string("Resolved by the processor; read-only."),
+            "livemode": LIVEMODE,
         }
     ),
 )
@@ -54,6 +56,7 @@ extend_schema_view(
 PAYOUT_ID = path_id("payout_id", "po", "The payout's identifier")
 PAYOUT_FIELDS = {
     "id": string("`po_...`: also the transfer's reference at the bank."),
+    "livemode": LIVEMODE,
     "status": string(
         "`pending` and `processing` while on its way, `paid`, `failed` (never "
         "paid: the money is back in the wallet) or `reversed` (paid, then "
@@ -82,6 +85,7 @@ SETTLEMENT_LINE = component(
     obj(
         {
             "payout_id": string("`po_...`"),
+            "livemode": LIVEMODE,
             "transaction_id": string("The wallet transaction, `txn_...`."),
             "type": string(
                 "`collection` (a deposit or installment), `refund` (a refund out "
@@ -144,12 +148,14 @@ SETTLEMENT = component(
 )
 PAYOUT_COLUMNS = (
     "`id, created_at, status, amount, currency, bank_code, account_last4, "
-    "account_name, lines, paid_at, failed_at, reversed_at, failure_reason`."
+    "account_name, lines, paid_at, failed_at, reversed_at, failure_reason, "
+    "livemode`."
 )
 SETTLEMENT_COLUMNS = (
     "`payout_id, transaction_id, created_at, type, order_reference, "
     "payment_plan_id, installment_id, refund_id, processor_reference, gross, fee, "
-    "net, currency, description`; the `net` column adds up to the payout's amount."
+    "net, currency, description, livemode`; the `net` column adds up to the "
+    "payout's amount."
 )
 
 extend_schema_view(

@@ -21,6 +21,7 @@ def payouts_of(merchant) -> QuerySet[Payout]:
     lines it paid out."""
     return (
         Payout.objects.filter(merchant=merchant)
+        .select_related("merchant")  # its side, in every representation
         .annotate(line_count=Count("items"))
         .order_by("-created_at", "-id")
     )
@@ -80,6 +81,7 @@ class SettlementLine:
     net: int
     currency: str
     description: str
+    livemode: bool
 
 
 def settlement_items(payout: Payout) -> QuerySet[PayoutItem]:
@@ -109,6 +111,7 @@ def _line(payout: Payout, item: PayoutItem, order: orders.OrderOf) -> Settlement
         net=net,
         currency=txn.currency,
         description=txn.description,
+        livemode=payout.merchant.livemode,
     )
 
 

@@ -19,6 +19,7 @@ def payout_account_output(merchant) -> dict:
         "payout_bank_code": merchant.payout_bank_code,
         "payout_account_number": merchant.payout_account_number,
         "payout_account_name": merchant.payout_account_name,
+        "livemode": merchant.livemode,
     }
 
 
@@ -27,6 +28,7 @@ def payout_output(payout) -> dict:
     report), when the query annotated them."""
     return {
         "id": payout.public_id,
+        "livemode": payout.merchant.livemode,
         "status": payout.status,
         "amount": payout.amount,
         "currency": payout.currency,
@@ -46,6 +48,7 @@ def settlement_line_output(line) -> dict:
     """One line of a settlement report (`SettlementLine`)."""
     return {
         "payout_id": line.payout_id,
+        "livemode": line.livemode,
         "transaction_id": line.transaction_id,
         "type": line.type,
         "order_reference": line.order_reference,

@@ -160,12 +160,15 @@ def test_camel_case_envelopes_are_documented_as_the_spec_names_them(schema):
     components = schema["components"]["schemas"]
     assert set(components["Merchant"]["properties"]) == {
         "merchantId",
+        # DESIGN section 21: the side of the data (docs/test-mode.md).
+        "livemode",
         "status",
         "email",
     }
     rotate = schema["paths"]["/api/v1/merchant/{merchant_id}/rotate-api-key"]["post"]
     created = rotate["responses"]["201"]["content"]["application/json"]["schema"]
-    assert created["properties"]["data"]["required"] == ["apiKey"]
+    # DESIGN section 21: the key's mode, and its side.
+    assert created["properties"]["data"]["required"] == ["apiKey", "mode", "livemode"]
 
 
 @pytest.mark.parametrize("path", ["/api/docs/", "/api/redoc/"])
@@ -196,6 +199,8 @@ def test_the_outbound_event_envelope_is_documented_in_camel_case(schema):
         "eventId",
         "eventType",
         "merchantId",
+        # DESIGN section 21: the side of the data (docs/test-mode.md).
+        "livemode",
         "createdAt",
         "data",
     ]
@@ -205,6 +210,8 @@ def test_payment_links_are_documented_in_camel_case(schema):
     link = schema["components"]["schemas"]["PaymentLink"]
     assert link["required"] == [
         "id",
+        # DESIGN section 21: the side of the data (docs/test-mode.md).
+        "livemode",
         "slug",
         "publicUrl",
         "merchantId",
@@ -224,6 +231,8 @@ def test_plan_and_wallet_are_documented_as_the_design_names_them(schema):
     assert components["PaymentPlan"]["required"] == [
         "id",
         "status",
+        # DESIGN section 21: the side of the data (docs/test-mode.md).
+        "livemode",
         "merchant_id",
         "customer_id",
         "order_reference",
@@ -251,6 +260,8 @@ def test_plan_and_wallet_are_documented_as_the_design_names_them(schema):
     ]
     assert components["Installment"]["required"] == [
         "id",
+        # DESIGN section 21: the side of the data (docs/test-mode.md).
+        "livemode",
         "sequence",
         "amount",
         "original_amount",
@@ -263,6 +274,8 @@ def test_plan_and_wallet_are_documented_as_the_design_names_them(schema):
     ]
     assert components["Refund"]["required"] == [
         "id",
+        # DESIGN section 21: the side of the data (docs/test-mode.md).
+        "livemode",
         "payment_plan_id",
         "amount",
         # Issue 25: what was asked, what of the money is on its way, what failed.
@@ -284,6 +297,8 @@ def test_plan_and_wallet_are_documented_as_the_design_names_them(schema):
     ]
     assert components["Wallet"]["required"] == [
         "merchant_id",
+        # DESIGN section 21: the side of the data (docs/test-mode.md).
+        "livemode",
         "currency",
         "available_balance",
         "pending_payout",
@@ -292,6 +307,8 @@ def test_plan_and_wallet_are_documented_as_the_design_names_them(schema):
     ]
     assert components["WalletTransaction"]["required"] == [
         "id",
+        # DESIGN section 21: the side of the data (docs/test-mode.md).
+        "livemode",
         "type",
         "amount",
         "fee",

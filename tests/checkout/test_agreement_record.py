@@ -136,6 +136,7 @@ def test_every_route_serves_the_stored_bytes(merchant_with_key, shopper, card, c
         data = answer.json()["data"]
         assert data == {
             "version": agreement.version,
+            "livemode": True,
             "accepted_at": iso_utc(agreement.accepted_at),
             "document_sha256": agreement.document_sha256,
             "key_facts": agreement.key_facts,

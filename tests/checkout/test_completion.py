@@ -51,6 +51,7 @@ def test_completion_charges_the_deposit_and_answers_201_with_the_plan(
     assert plan | {"id": None, "installments": None, "created_at": None} == {
         "id": None,
         "status": "active",
+        "livemode": True,
         "merchant_id": merchant_with_key.merchant.public_id,
         "customer_id": shopper.customer_id,
         "order_reference": "ORD-1001",

@@ -48,6 +48,7 @@ def test_creating_a_link_answers_201_with_the_camel_case_link(
     assert re.fullmatch(r"[0-9A-Za-z]{11}", link["slug"])
     assert link == {
         "id": link["id"],
+        "livemode": True,
         "slug": link["slug"],
         "publicUrl": f"https://pay.example.ng/l/{link['slug']}",
         "merchantId": merchant_with_key.merchant.public_id,

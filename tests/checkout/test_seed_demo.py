@@ -15,6 +15,7 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from checkout.models import CheckoutSession
 from installments.plans.models import Installment, PaymentPlan
@@ -61,6 +62,12 @@ def counts() -> dict:
     return {model.__name__: model.objects.count() for model in TABLES}
 
 
+def key_shown_in(output: str) -> str:
+    found = re.search(r"\|   test key: (\S+) +\|", output)
+    assert found, output
+    return found.group(1)
+
+
 def password_in(output: str) -> str:
     found = re.search(r"\|   password: (\S+) +\|", output)
     assert found, output
@@ -70,7 +77,7 @@ def password_in(output: str) -> str:
 def test_a_month_of_every_state_through_the_real_services():
     output = seed(stdout=Terminal())
 
-    merchant = Merchant.objects.get(email=DEMO_MERCHANT_EMAIL)
+    merchant = Merchant.objects.get(email=DEMO_MERCHANT_EMAIL, livemode=True)
     assert merchant.status == Merchant.Status.ACTIVE and merchant.api_access_enabled
     plans = PaymentPlan.objects.filter(merchant=merchant)
     assert Counter(plans.values_list("status", flat=True)) == {
@@ -110,9 +117,20 @@ def test_a_month_of_every_state_through_the_real_services():
     assert "Subject:" not in output
     assert "30/30 days" in output  # the progress line, on a terminal
     lines = [line for line in output.splitlines() if line.strip()]
-    assert re.fullmatch(r"\+-+\+", lines[-1]) and re.fullmatch(r"\+-+\+", lines[-6])
+    assert re.fullmatch(r"\+-+\+", lines[-1]) and re.fullmatch(r"\+-+\+", lines[-7])
     assert "Lost the password? `make demo-password`" in lines[-2]
     assert owner_of(merchant).check_password(password_in(output))
+    # And a test key to try the API with (docs/test-mode.md): it opens the
+    # account's test side, empty of the live month.
+    key = key_shown_in(output)
+    assert key.startswith("service_test_sk_")
+    answer = APIClient().get(
+        f"/api/v1/merchant/{merchant.public_id}/api-key/history",
+        HTTP_AUTHORIZATION=f"Bearer {key}",
+    )
+    assert answer.status_code == 200
+    plans = APIClient().get("/api/v1/payment-plans", HTTP_AUTHORIZATION=f"Bearer {key}")
+    assert plans.json()["total"] == 0
 
 
 def test_a_second_run_adds_nothing():
@@ -125,6 +143,7 @@ def test_a_second_run_adds_nothing():
     assert "Demo data already there: 9 plans" in output
     assert "(printed when it was created)" in output
     assert "Staff user" not in output
+    assert "test key" not in output  # shown once, by the run that made it
     assert "clean" in check_ledger()
 
 
@@ -134,7 +153,7 @@ def test_the_demo_password_can_be_reset():
     output = seed("--reset-password")
 
     new = password_in(output)
-    merchant = Merchant.objects.get(email=DEMO_MERCHANT_EMAIL)
+    merchant = Merchant.objects.get(email=DEMO_MERCHANT_EMAIL, livemode=True)
     assert new != first
     owner = owner_of(merchant)
     assert owner.check_password(new) and not owner.check_password(first)

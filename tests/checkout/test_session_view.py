@@ -38,6 +38,7 @@ def test_anyone_with_the_token_sees_the_public_fields_only(
             "amount": 250_000,
             "currency": "NGN",
             "merchant_name": merchant_with_key.merchant.business_name,
+            "livemode": True,
             "status": "open",
             "expires_at": "2026-03-01T09:30:00.000Z",
         },

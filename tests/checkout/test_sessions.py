@@ -38,7 +38,11 @@ def test_creates_a_30_minute_session_with_an_unguessable_token(
     token = body["data"]["session_token"]
     assert body == {
         "ok": True,
-        "data": {"session_token": token, "expires_at": "2026-03-01T09:30:00.000Z"},
+        "data": {
+            "session_token": token,
+            "expires_at": "2026-03-01T09:30:00.000Z",
+            "livemode": True,
+        },
     }
     # base62: 22 characters carry at least 128 random bits
     assert re.fullmatch(r"fcs_[0-9A-Za-z]{22,}", token)

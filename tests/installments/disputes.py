@@ -12,6 +12,7 @@ from payments.ledger.models import LedgerTransaction
 DISPUTE_FIELDS = {
     "id",
     "payment_plan_id",
+    "livemode",
     "collection_reference",
     "installment_id",
     "amount",

@@ -37,6 +37,7 @@ pytestmark = pytest.mark.django_db
 PAYMENT_KEYS = {
     "id",
     "payment_plan_id",
+    "livemode",
     "kind",
     "installment_ids",
     "status",
@@ -476,12 +477,15 @@ def test_the_sandbox_calls_reach_only_the_plans_merchant(plan_active):
     assert EarlyPayment.objects.get().status == "processing"
 
 
-def test_the_sandbox_calls_do_not_exist_on_a_live_processor(plan_active, settings):
+def test_the_sandbox_calls_refuse_a_live_key_on_a_live_processor(plan_active, settings):
     setup = plan_active
     payment = pay_by_transfer(setup)
     settings.PROCESSOR = "paystack"
 
-    assert sandbox(setup, payment["id"], "complete").status_code == 404
+    refused = sandbox(setup, payment["id"], "complete")
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "live_mode_forbidden"
+    assert EarlyPayment.objects.get().status == "processing"
 
 
 def test_the_engines_recovery_leaves_a_pending_transfer_alone(plan_active):

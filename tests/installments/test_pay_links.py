@@ -63,7 +63,11 @@ def test_the_merchant_gets_a_link_valid_for_seven_days_stored_only_hashed(
     assert response.status_code == 201
     assert "no-store" in response["Cache-Control"]
     body = response.json()
-    assert body["ok"] is True and set(body["data"]) == {"url", "expires_at"}
+    assert body["ok"] is True and set(body["data"]) == {
+        "url",
+        "expires_at",
+        "livemode",
+    }
     url = body["data"]["url"]
     assert url.startswith("http://127.0.0.1:8000/pay/")
     token = url.rsplit("/", 1)[1]

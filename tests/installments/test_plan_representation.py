@@ -15,6 +15,7 @@ PLAN_KEYS = [
     "id",
     "status",
     "merchant_id",
+    "livemode",
     "customer_id",
     "order_reference",
     "currency",

@@ -55,6 +55,7 @@ def test_a_refund_smaller_than_the_unpaid_balance_moves_no_money_and_reduces_the
     assert data | {"id": None, "created_at": None} == {
         "id": None,
         "payment_plan_id": plan_active.plan.public_id,
+        "livemode": True,
         "amount": 70_000,
         "amount_requested": 70_000,
         "amount_reduced": 70_000,

@@ -388,13 +388,14 @@ def test_another_merchants_plan_and_other_credentials_are_refused():
     assert not charges_for(installments_of(setup.plan)[0]).exists()
 
 
-def test_the_clock_does_not_exist_on_a_live_processor(settings):
+def test_the_clock_refuses_a_live_key_on_a_live_processor(settings):
     with today():
         setup = bought_with(CARD_OK)
         settings.PROCESSOR = "paystack"
         response = advance(setup, due_dates(setup)[0])
 
-    assert response.status_code == 404
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "live_mode_forbidden"
     assert not charges_for(installments_of(setup.plan)[0]).exists()
 
 

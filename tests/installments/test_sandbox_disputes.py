@@ -194,12 +194,14 @@ def test_only_the_disputes_merchant_with_its_api_key(setup):
     assert dispute.status == Dispute.Status.NEEDS_RESPONSE
 
 
-def test_the_resolve_call_does_not_exist_on_a_live_processor(setup, settings):
+def test_the_resolve_call_refuses_a_live_key_on_a_live_processor(setup, settings):
     dispute = opened(setup)
     settings.PROCESSOR = "paystack"
 
-    assert resolve(dispute.public_id, "lost", setup.owner.headers).status_code == 404
-    assert resolve(dispute.public_id, "lost", {}).status_code == 404
+    refused = resolve(dispute.public_id, "lost", setup.owner.headers)
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "live_mode_forbidden"
+    assert resolve(dispute.public_id, "lost", {}).status_code == 401
     assert run_pass() == 0
     dispute.refresh_from_db()
     assert dispute.status == Dispute.Status.NEEDS_RESPONSE

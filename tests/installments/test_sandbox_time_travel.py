@@ -161,14 +161,15 @@ def test_credentials_other_than_the_api_key_are_refused(subscribed):
     assert collect_next(setup, plan_id="plan_doesnotexist000000000").status_code == 404
 
 
-def test_time_travel_does_not_exist_on_a_live_processor(subscribed, settings):
+def test_time_travel_refuses_a_live_key_on_a_live_processor(subscribed, settings):
     setup = subscribed()
     settings.PROCESSOR = "paystack"
 
     response = collect_next(setup)
 
-    assert response.status_code == 404
-    assert collect_next(setup, headers={}).status_code == 404
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "live_mode_forbidden"
+    assert collect_next(setup, headers={}).status_code == 401
     assert all(i.status == "scheduled" for i in installments_of(setup.plan))
 
 

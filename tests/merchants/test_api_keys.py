@@ -178,7 +178,15 @@ def test_history_lists_revoked_keys_with_masked_prefixes(api, merchant_active):
     assert response.status_code == 200
     assert body["total"] == 1
     [entry] = body["data"]
-    assert set(entry) == {"name", "prefix", "created_at", "revoked_at"}
+    assert set(entry) == {
+        "name",
+        "mode",
+        "livemode",
+        "prefix",
+        "created_at",
+        "revoked_at",
+    }
+    assert (entry["mode"], entry["livemode"]) == ("live", True)
     assert entry["name"] == "first"
     secret = first.removeprefix("service_live_sk_")
     assert entry["prefix"] == f"service_live_sk_{secret[:4]}..."

@@ -21,6 +21,7 @@ def test_defaults_are_the_designed_plan_configuration(api, merchant_active):
     assert response.status_code == 200
     assert response.json()["data"] == {
         "merchant_id": merchant_active.public_id,
+        "livemode": True,
         "webhook_url": "",
         "webhook_secret_set": False,
         "test_webhook_url": "",

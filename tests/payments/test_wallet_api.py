@@ -17,6 +17,7 @@ pytestmark = pytest.mark.django_db
 
 TRANSACTION_KEYS = {
     "id",
+    "livemode",
     "type",
     "amount",
     "fee",
@@ -50,6 +51,7 @@ def test_the_wallet_has_the_documented_shape(api, payee, committed):
     data = body["data"]
     assert set(data) == {
         "merchant_id",
+        "livemode",
         "currency",
         "available_balance",
         "pending_payout",
@@ -268,6 +270,7 @@ def test_setting_the_payout_account_resolves_the_account_name(
         "data": {
             "payout_bank_code": "058",
             "payout_account_number": "0123456789",
+            "livemode": True,
             "payout_account_name": "SANDBOX ACCOUNT 6789",
         },
     }

@@ -139,6 +139,7 @@ def test_a_test_event_is_recorded_as_a_test_attempt_without_storing_the_event(
     [item] = failed_items(subscriber)
     assert item == {
         "id": tests[1].public_id,
+        "livemode": True,
         "event_id": sent[1],
         "event_type": "webhook.test",
         "url": receiver.url,

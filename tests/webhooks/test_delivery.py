@@ -72,6 +72,7 @@ def test_emitted_event_is_sent_after_commit_signed_over_the_raw_body(
         "eventId": event.public_id,
         "eventType": "payment.success",
         "merchantId": subscriber.public_id,
+        "livemode": True,
         "createdAt": json.loads(event.body)["createdAt"],
         "data": PAID,
     }
@@ -254,6 +255,7 @@ def test_a_receiver_that_never_answers_well_gets_nine_attempts_then_the_event_fa
     newest = body["data"][0]
     assert newest == {
         "id": attempts[-1].public_id,
+        "livemode": True,
         "event_id": event.public_id,
         "event_type": "payment.success",
         "url": receiver.url,

@@ -94,7 +94,14 @@ def test_an_event_not_delivered_yet_is_listed_as_it_will_be_sent(api, shop):
     [item] = listed(api, shop.headers)["data"]
 
     assert item == json.loads(event.body)
-    assert set(item) == {"eventId", "eventType", "merchantId", "createdAt", "data"}
+    assert set(item) == {
+        "eventId",
+        "eventType",
+        "merchantId",
+        "livemode",
+        "createdAt",
+        "data",
+    }
     assert item["merchantId"] == shop.merchant.public_id
 
 

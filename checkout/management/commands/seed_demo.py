@@ -61,18 +61,23 @@ class Command(BaseCommand):
                 f"{seeded.staff_password} (lost it? manage.py changepassword "
                 f"{accounts.STAFF_USERNAME})"
             )
-        self.credentials(seeded.merchant, seeded.password)
+        self.credentials(seeded.merchant, seeded.password, test_key=seeded.test_key)
 
-    def credentials(self, merchant, password) -> None:
-        """The demo merchant's sign-in, last and boxed, so it stands out."""
+    def credentials(self, merchant, password, *, test_key=None) -> None:
+        """The demo merchant's sign-in and test key, last and boxed, so they
+        stand out."""
         shown = password or "(printed when it was created)"
         lines = [
             f"Demo merchant {merchant.public_id}: sign in at "
             f"{settings.BASE_URL}/dashboard/login/",
             f"  email:    {merchant.email}",
             f"  password: {shown}",
-            f"Lost the password? `{RESET_COMMAND}` prints a new one.",
         ]
+        if test_key:
+            # Test data only, on the sandbox processor (docs/test-mode.md):
+            # the key to try the API's examples with, shown this once.
+            lines.append(f"  test key: {test_key}")
+        lines.append(f"Lost the password? `{RESET_COMMAND}` prints a new one.")
         width = max(map(len, lines))
         rule = "+" + "-" * (width + 2) + "+"
         self.stdout.write("")

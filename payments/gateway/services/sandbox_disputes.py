@@ -60,7 +60,9 @@ def sandbox_disputes_run() -> int:
 def sandbox_dispute_decide(*, dispute_id: str, won: bool) -> str:
     """The sandbox's resolve call: the bank decides the dispute (for the
     merchant when `won`), and `charge.dispute.resolve` is handled at once, as
-    the pass would send it. Returns how the event was handled."""
+    the pass would send it. Returns how the event was handled. Always the
+    sandbox's: only its endpoint calls it, for a sandbox deployment's dispute
+    or test data's (DESIGN section 21)."""
     processor = sandbox_processor()
     processor.dispute_decide(dispute_id=dispute_id, won=won)
     return _announce(processor, "resolve", dispute_id)
