@@ -38,6 +38,11 @@ AUDIT_ENTRY = component(
                 }
             ),
             "object_type": string("What was changed: `settings`, `api_key`, ..."),
+            "livemode": {
+                "type": "boolean",
+                "description": "False in the test side's log (test work: see "
+                "[Test mode](/docs/test-mode/)).",
+            },
             "object_id": string(),
             "changes": {
                 "type": "object",

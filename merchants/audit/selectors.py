@@ -17,7 +17,7 @@ def audit_entries(
 ):
     """`actor` matches the actor's id (a member's id, a key's prefix, a staff
     username) or, case-insensitively, its label (an e-mail)."""
-    rows = AuditEntry.objects.filter(merchant=merchant)
+    rows = AuditEntry.objects.filter(merchant=merchant).select_related("merchant")
     if action:
         rows = rows.filter(action=action)
     if actor:

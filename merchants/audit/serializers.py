@@ -72,4 +72,6 @@ def audit_entry_output(entry: AuditEntry) -> dict:
         "changes": entry.changes,
         "ip": entry.ip,
         "user_agent": entry.user_agent,
+        # The side's log it is in (DESIGN section 21).
+        "livemode": entry.merchant.livemode,
     }

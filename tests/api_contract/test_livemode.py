@@ -18,7 +18,6 @@ NO_SIDE = {
     "MerchantTokens": "sign-in tokens (of the account's member)",
     "MerchantMfaChallenge": "a sign-in step",
     "TokenPair": "sign-in tokens",
-    "AuditEntry": "the audit log is the account's, both sides in one log",
     "WebhookDeliveryOutcome": "what one POST to a URL did, stored nowhere",
     "WebhookReplayOutcome": "what one POST to a URL did",
     "PlanPreview": "a computation, stored nowhere",
@@ -31,7 +30,6 @@ NO_SIDE = {
     "CustomerPasswordResetSent": "a message",
     "ProcessorPaystackEvent": "the processor's callback, not ours",
     "ProcessorRevocationEvent": "the processor's callback, not ours",
-    "PaymentMethod": "a customer's method: its side is its own (PaymentMethod)",
     "Bank": "a bank of the processor's list",
     "MandateStep": "a step of adding a method",
 }

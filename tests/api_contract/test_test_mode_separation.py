@@ -65,26 +65,6 @@ NOT_LISTS = {
     "/api/v1/payment-plans/{plan_id}/agreement.pdf": "one plan's agreement (PDF)",
     "/api/v1/payment-plans/{plan_id}/payments/{payment_id}": "one early payment",
 }
-# Lists that still mix, each with what it shows: read by
-# `test_known_mixes_are_still_there` (strict xfail), so fixing one fails it
-# until it is taken off here.
-KNOWN_MIXES = {
-    "/api/v1/audit-log": (
-        "the account's audit log: entries of the test side's actions (a test "
-        "payment link, refund or key) are recorded on the live account "
-        "(audit_record uses merchant.account) and listed to the live key; the "
-        "test key lists none"
-    ),
-}
-# Answers that still show the test side's own row id (`mer_..._test`) where
-# the account's id belongs (DESIGN section 21: `merchant.api_id`): no other
-# side's data, but an id no merchant should see. Each is read by
-# `test_the_test_rows_id_is_still_shown` (strict xfail).
-ROW_ID_SHOWN = {
-    "/api/v1/events": "events' payloads name `merchant_id` by the row's id",
-    "/api/v1/payment-links/merchant/{merchant_id}": "a link's `merchant_id`",
-    "/api/v1/payment-plans": "a plan's `merchant_id`",
-}
 # The merchant JWT has no test side (the dashboard's switch is the session's):
 # the routes it alone reads are read on the live side only, and must not show
 # the test side's ids.
@@ -184,9 +164,10 @@ def sides(settings, offline_webhooks, committed):
     _payout_account(live.merchant, "https://hooks.shop.example/live")
     _payout_account(test.merchant, "https://hooks.shop.example/test")
     shopper = sign_in(CustomerFactory())
-    card = add_card(shopper)["id"]
     with committed():
         for side in (live, test):
+            # Each side's checkouts take a card of their side.
+            card = add_card(shopper, livemode=side.livemode)["id"]
             _make_side(side, account.merchant, shopper, card)
     for side in (live, test):
         disputed(side.merchant.payment_plans.get(public_id=side.plans[1]))
@@ -254,7 +235,7 @@ class Read:
 def _read_everything(side: Side, account_id: str) -> Read:
     read = Read()
     for path, view in _list_routes():
-        if path in JWT_ONLY or path in KNOWN_MIXES:
+        if path in JWT_ONLY:
             continue
         url = path.format(
             merchant_id=account_id, **{n: f(side) for n, f in PARAMS.items()}
@@ -322,13 +303,13 @@ def test_each_side_reads_only_its_own_ids_totals_and_amounts(sides):
         seen = reads[side.livemode].every_id()
         assert own & seen, "the side's lists show its own objects"
         # The test side's own row id is never shown (`merchantId` is the
-        # account's on both sides), but where ROW_ID_SHOWN says it still is.
+        # account's on both sides).
         leaks = {
             path
             for path, shown in reads[side.livemode].ids.items()
             if {i for i in shown if i.endswith("_test")}
         }
-        assert leaks <= set(ROW_ID_SHOWN), leaks - set(ROW_ID_SHOWN)
+        assert leaks == set()
     # The same objects on each side: every list and export counts as many.
     assert reads[True].totals == reads[False].totals
     assert reads[True].totals["/api/v1/payment-plans"] == 2
@@ -394,23 +375,6 @@ def test_the_platforms_accounts_and_each_sides_books_stay_apart(sides):
         assert accounts & set(side_accounts(livemode))
     assert "live: clean" in _ledger_clean("live")
     assert "test: clean" in _ledger_clean("test")
-
-
-@pytest.mark.xfail(strict=True, reason="KNOWN_MIXES: to be fixed on their side")
-@pytest.mark.parametrize("path", sorted(KNOWN_MIXES))
-def test_known_mixes_are_still_there(sides, path):
-    live, test = sides
-    shown = {side.livemode: _ids(side.get(path, limit=100).json()) for side in sides}
-    assert not shown[True] & _side_ids(test)
-    assert not shown[False] & _side_ids(live)
-
-
-@pytest.mark.xfail(strict=True, reason="ROW_ID_SHOWN: to be fixed where shown")
-@pytest.mark.parametrize("path", sorted(ROW_ID_SHOWN))
-def test_the_test_rows_id_is_still_shown(sides, path):
-    live, test = sides
-    response = test.get(path.format(merchant_id=live.merchant.public_id))
-    assert test.merchant.public_id not in response.content.decode()
 
 
 def test_the_payout_run_paid_each_side_from_its_own_wallet(sides):

@@ -101,10 +101,17 @@ def bob(fresh_cache) -> SignedIn:
     return sign_in(CustomerFactory(email="bob@mail.example.com"))
 
 
-def initialize_card(who: SignedIn, *, is_default=False, callback_url=CALLBACK_URL):
+def initialize_card(
+    who: SignedIn, *, is_default=False, callback_url=CALLBACK_URL, livemode=True
+):
     response = who.post(
         "/api/v1/payment-methods/initialize-card",
-        {"customer_id": who.id, "callback_url": callback_url, "is_default": is_default},
+        {
+            "customer_id": who.id,
+            "callback_url": callback_url,
+            "is_default": is_default,
+            "livemode": livemode,
+        },
     )
     assert response.status_code == 200, response.content
     return response.json()
@@ -127,9 +134,12 @@ def verify_card(who: SignedIn, reference: str, **extra):
     )
 
 
-def add_card(who: SignedIn, card_number=CARD_OK, *, is_default=False) -> dict:
-    """The whole redirect flow; returns the saved payment method."""
-    started = initialize_card(who, is_default=is_default)
+def add_card(
+    who: SignedIn, card_number=CARD_OK, *, is_default=False, livemode=True
+) -> dict:
+    """The whole redirect flow; returns the saved payment method (a test one,
+    for test checkouts, with `livemode=False`)."""
+    started = initialize_card(who, is_default=is_default, livemode=livemode)
     redirect = submit_card_form(APIClient(), started["authorization_url"], card_number)
     response = verify_card(who, reference_from_redirect(redirect))
     assert response.status_code == 200, response.content
