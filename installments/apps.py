@@ -15,6 +15,30 @@ class InstallmentsConfig(AppConfig):
         _register_sandbox_payments()
 
 
+def _declare_engine_schedules() -> None:
+    """The auto-debit engine; catch_up is off for the whole cluster
+    (Q_CLUSTER), so a cluster that was down runs one pass, not a backlog. One
+    schedule per side (DESIGN section 21): the two run apart, so that neither
+    side's backlog delays the other's collection."""
+    from django_q.models import Schedule
+
+    from config.schedules import ScheduleSpec, declare
+
+    for name, args in (
+        ("installments-collect-due", ""),
+        ("installments-collect-due-test", "('test',)"),
+    ):
+        declare(
+            ScheduleSpec(
+                name=name,
+                func="installments.tasks.collect_due_installments",
+                schedule_type=Schedule.MINUTES,
+                minutes=5,
+                args=args,
+            )
+        )
+
+
 def _declare_schedules() -> None:
     from datetime import time
 
@@ -22,26 +46,7 @@ def _declare_schedules() -> None:
 
     from config.schedules import ScheduleSpec, declare
 
-    # The auto-debit engine; catch_up is off for the whole cluster
-    # (Q_CLUSTER), so a cluster that was down runs one pass, not a backlog.
-    # One schedule per side (DESIGN section 21): the two run apart.
-    declare(
-        ScheduleSpec(
-            name="installments-collect-due",
-            func="installments.tasks.collect_due_installments",
-            schedule_type=Schedule.MINUTES,
-            minutes=5,
-        )
-    )
-    declare(
-        ScheduleSpec(
-            name="installments-collect-due-test",
-            func="installments.tasks.collect_due_installments",
-            schedule_type=Schedule.MINUTES,
-            minutes=5,
-            args="('test',)",
-        )
-    )
+    _declare_engine_schedules()
     # Reminders once a day at 09:00 Lagos; receipts by a sweep over recent
     # collections every 2 minutes (installments/notifications/).
     declare(

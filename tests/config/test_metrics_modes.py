@@ -48,7 +48,7 @@ def test_the_test_sides_plans_move_only_the_test_series():
     test_row.webhook_url = "https://hooks.shop.example/test"
     test_row.webhook_secret = "s" * 24
     test_row.save()
-    card = add_card(sign_in(CustomerFactory()))
+    card = add_card(sign_in(CustomerFactory()), livemode=False)
     method = PaymentMethod.objects.get(public_id=card["id"])
     before = scrape()
 

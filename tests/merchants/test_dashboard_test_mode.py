@@ -23,8 +23,8 @@ from ..conftest import MerchantWithKey, make_merchant_with_key
 from ..dashboards import sign_in
 from ..factories import MerchantFactory
 from ..installments.conftest import make_active_plan
+from .pages import PAGES
 from .team import signed_in, team_of
-from .test_role_matrix_pages import PAGES
 
 pytestmark = pytest.mark.django_db
 

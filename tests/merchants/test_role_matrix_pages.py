@@ -13,36 +13,15 @@ form...), never a 500.
 import re
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver
 
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
 from merchants.team.roles import PERMISSIONS, Role, may
 
+from .pages import PAGES
 from .team import signed_in, team_of
 
 pytestmark = pytest.mark.django_db
 FORBIDDEN = "merchants/dashboard/forbidden.html"
-
-
-def dashboard_pages() -> dict[str, type]:
-    """`{path with <params>: view class}` of every signed-in dashboard page."""
-    found = {}
-
-    def walk(patterns, prefix):
-        for pattern in patterns:
-            route = prefix + str(pattern.pattern)
-            if isinstance(pattern, URLResolver):
-                walk(pattern.url_patterns, route)
-            elif isinstance(pattern, URLPattern):
-                view = getattr(pattern.callback, "view_class", None)
-                if view is not None and issubclass(view, MerchantLoginRequiredMixin):
-                    found["/" + route] = view
-
-    walk(get_resolver().url_patterns, "")
-    return found
-
-
-PAGES = dashboard_pages()
 
 
 def concrete(path: str) -> str:

@@ -7,7 +7,6 @@ import pytest
 from payments.models import PaymentMethod
 
 from ..checkout.conftest import add_card, register
-from .test_test_mode_processors import paystack  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +19,7 @@ def listed(shopper, query=""):
     return [(m["id"], m["livemode"]) for m in response.json()["data"]]
 
 
-def test_a_test_card_is_saved_at_the_sandbox_beside_paystack(paystack):  # noqa: F811
+def test_a_test_card_is_saved_at_the_sandbox_beside_paystack(paystack):
     shopper = register("tolu@mail.example.com")
 
     method_id = add_card(shopper, livemode=False)
