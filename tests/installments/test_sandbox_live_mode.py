@@ -105,6 +105,9 @@ def test_a_test_key_reaches_its_test_plan_beside_a_real_processor(settings):
     plan = response.json()["data"]
     assert plan["id"] == setup.plan.public_id
     assert plan["installments"][0]["attempts"] == 1
+    # Paid at the sandbox, with the customer's test card: nothing asked of
+    # Paystack.
+    assert plan["installments"][0]["status"] == "paid"
     assert (plan["livemode"], plan["merchant_id"]) == (False, owner.merchant.public_id)
     assert len(responses.calls) == 0
     # The live key does not see the test plan, on the sandbox either.
