@@ -10,7 +10,7 @@ from django.db import transaction
 from . import selectors
 from .audit.actors import SYSTEM, Actor
 from .audit.services import audit_record, changes_between
-from .models import LEGAL_SETTINGS, Merchant
+from .models import LEGAL_SETTINGS, PLAN_SETTINGS, Merchant
 from .services import test_side_for
 
 
@@ -18,20 +18,7 @@ def _locked(merchant: Merchant) -> Merchant:
     return Merchant.objects.select_for_update().get(pk=merchant.pk)
 
 
-SETTINGS_FIELDS = (
-    "webhook_url",
-    "webhook_secret",
-    "allowed_schedule_types",
-    "min_installments",
-    "max_installments",
-    "min_deposit_percent",
-    "release_rule",
-    "partial_collection_min_percent",
-    "customer_reschedules_allowed",
-    "reschedule_max_days",
-    "manual_collection",
-    *LEGAL_SETTINGS,
-)
+SETTINGS_FIELDS = ("webhook_url", "webhook_secret", *PLAN_SETTINGS, *LEGAL_SETTINGS)
 
 
 # The audit log's action of a settings change (DESIGN 20): the webhook's URL

@@ -38,6 +38,21 @@ LEGAL_SETTINGS = (
 )
 
 
+# The plan rules a merchant sets (DESIGN sections 6, 7, 15, 17): the account's,
+# alike on both sides (merchants/account_settings.py).
+PLAN_SETTINGS = (
+    "allowed_schedule_types",
+    "min_installments",
+    "max_installments",
+    "min_deposit_percent",
+    "release_rule",
+    "partial_collection_min_percent",
+    "customer_reschedules_allowed",
+    "reschedule_max_days",
+    "manual_collection",
+)
+
+
 SCHEDULE_TYPES = ("monthly", "biweekly", "weekly")
 MAX_INSTALLMENTS = 12
 # The bounds of the rescheduling settings: a plan has at most 12 installments,

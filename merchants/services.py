@@ -17,6 +17,7 @@ from .errors import ApiAccessDisabled, EmailAlreadyRegistered, MerchantNotActive
 from .models import (
     API_KEY_PREFIXES,
     LEGAL_SETTINGS,
+    PLAN_SETTINGS,
     TEST_SIDE_SUFFIX,
     ApiKey,
     Merchant,
@@ -233,15 +234,7 @@ TEST_SIDE_COPIES = (
     "business_name",
     "business_url",
     "rate_plan",
-    "allowed_schedule_types",
-    "min_installments",
-    "max_installments",
-    "min_deposit_percent",
-    "release_rule",
-    "partial_collection_min_percent",
-    "customer_reschedules_allowed",
-    "reschedule_max_days",
-    "manual_collection",
+    *PLAN_SETTINGS,
     *LEGAL_SETTINGS,
 )
 

@@ -150,6 +150,15 @@ def make_merchant_with_key(**fields) -> MerchantWithKey:
     return MerchantWithKey(merchant=merchant, api_key=plaintext)
 
 
+def with_test_key(owner: MerchantWithKey) -> MerchantWithKey:
+    """The same account calling with a new test key: it acts on the account's
+    test side (DESIGN section 21) under the account's id."""
+    _, plaintext = merchant_services.api_key_rotate(
+        merchant=owner.merchant, mode="test"
+    )
+    return MerchantWithKey(merchant=owner.merchant, api_key=plaintext)
+
+
 @pytest.fixture
 def merchant_with_key(db):
     return make_merchant_with_key()

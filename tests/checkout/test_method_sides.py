@@ -14,11 +14,10 @@ from installments.collection.engine import collect_due
 from installments.early.selectors import early_payment_choices
 from installments.plans.models import Installment, PaymentPlan
 from installments.plans.scores import histories
-from merchants.services import api_key_rotate
 from payments.methods.services import payment_method_delete
 from payments.models import Customer, PaymentMethod
 
-from ..conftest import MerchantWithKey
+from ..conftest import MerchantWithKey, with_test_key
 from .conftest import deposit_charges, open_session
 from .hosted import add_card_on_page, register_on_page, text
 
@@ -30,8 +29,7 @@ LAGOS = ZoneInfo("Africa/Lagos")
 @pytest.fixture
 def test_key(merchant_with_key) -> MerchantWithKey:
     """The same account's test key (it acts as the account's test side)."""
-    _, plaintext = api_key_rotate(merchant=merchant_with_key.merchant, mode="test")
-    return MerchantWithKey(merchant=merchant_with_key.merchant, api_key=plaintext)
+    return with_test_key(merchant_with_key)
 
 
 @pytest.fixture

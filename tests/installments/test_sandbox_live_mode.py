@@ -11,10 +11,8 @@ import responses
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from merchants import services as merchant_services
-
 from ..api_contract.routes import api_views
-from ..conftest import MerchantWithKey, bearer, make_merchant_with_key
+from ..conftest import bearer, make_merchant_with_key, with_test_key
 from .conftest import make_active_plan
 
 pytestmark = pytest.mark.django_db
@@ -39,8 +37,7 @@ def _url(path: str) -> str:
 @pytest.fixture
 def keys(db):
     owner = make_merchant_with_key()
-    _, test_key = merchant_services.api_key_rotate(merchant=owner.merchant, mode="test")
-    return {"live": owner.api_key, "test": test_key}
+    return {"live": owner.api_key, "test": with_test_key(owner).api_key}
 
 
 def _post(path: str, key: str):
@@ -90,9 +87,10 @@ def test_no_key_is_still_401_first(path):
 @responses.activate
 def test_a_test_key_reaches_its_test_plan_beside_a_real_processor(settings):
     owner = make_merchant_with_key()
-    _, test_key = merchant_services.api_key_rotate(merchant=owner.merchant, mode="test")
     # The account's id with its test key: a test plan on the test side.
-    setup = make_active_plan(MerchantWithKey(merchant=owner.merchant, api_key=test_key))
+    tester = with_test_key(owner)
+    test_key = tester.api_key
+    setup = make_active_plan(tester)
     assert setup.plan.merchant.livemode is False
     settings.PROCESSOR = "paystack"
 

@@ -2,27 +2,18 @@
 and test mode's band read it), so that a page added later is covered without
 a line here."""
 
-from django.urls import URLPattern, URLResolver, get_resolver
-
 from merchants.dashboard.auth import MerchantLoginRequiredMixin
+
+from ..api_contract.routes import class_views
 
 
 def dashboard_pages() -> dict[str, type]:
     """`{path with <params>: view class}` of every signed-in dashboard page."""
-    found = {}
-
-    def walk(patterns, prefix):
-        for pattern in patterns:
-            route = prefix + str(pattern.pattern)
-            if isinstance(pattern, URLResolver):
-                walk(pattern.url_patterns, route)
-            elif isinstance(pattern, URLPattern):
-                view = getattr(pattern.callback, "view_class", None)
-                if view is not None and issubclass(view, MerchantLoginRequiredMixin):
-                    found["/" + route] = view
-
-    walk(get_resolver().url_patterns, "")
-    return found
+    return {
+        "/" + route: view
+        for route, view in class_views()
+        if issubclass(view, MerchantLoginRequiredMixin)
+    }
 
 
 PAGES = dashboard_pages()

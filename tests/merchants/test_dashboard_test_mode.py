@@ -19,7 +19,7 @@ from merchants.models import ApiKey, Merchant, hash_api_key
 from merchants.team.roles import Role, may
 from webhooks.models import Event
 
-from ..conftest import MerchantWithKey, make_merchant_with_key
+from ..conftest import MerchantWithKey, make_merchant_with_key, with_test_key
 from ..dashboards import sign_in
 from ..factories import MerchantFactory
 from ..installments.conftest import make_active_plan
@@ -42,12 +42,6 @@ def in_test_mode(client: Client) -> Client:
     response = switch(client, True)
     assert response.status_code == 303, response.content.decode()[:500]
     return client
-
-
-def with_test_key(owner: MerchantWithKey) -> MerchantWithKey:
-    """The same account, calling the API with a test key (its test side)."""
-    _, key = merchant_services.api_key_rotate(merchant=owner.merchant, mode="test")
-    return MerchantWithKey(merchant=owner.merchant, api_key=key)
 
 
 @pytest.fixture

@@ -5,20 +5,13 @@ credential version carries over, so the merchant's JWTs stay valid."""
 
 import pytest
 from django.contrib.auth.hashers import make_password
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from ..migrating import latest, migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("merchants", "0009_refund_policy_one_line")]
 AFTER = [("merchants", "0010_members")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def test_each_merchant_becomes_its_first_owner_with_its_password():
@@ -47,4 +40,4 @@ def test_each_merchant_becomes_its_first_owner_with_its_password():
         assert owner.password == merchant.password
         assert owner.public_id.startswith("mem_")
     finally:
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        latest()

@@ -9,11 +9,11 @@ tests/payments.)"""
 from datetime import timedelta
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from merchants.models import hash_api_key
+
+from ..migrating import latest, migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,13 +28,6 @@ AFTER = [
     ("installments", "0023_installment_side"),
 ]
 OLD_KEY = "service_live_sk_from_before_test_mode_000"
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def seed(old) -> dict:
@@ -102,7 +95,7 @@ def test_every_row_from_before_is_live_and_an_old_key_still_works(api):
         installment = new.get_model("installments", "Installment").objects.get()
         assert installment.livemode is True
     finally:
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        latest()
 
     from installments.collection import claims
 

@@ -6,20 +6,13 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from ..migrating import latest, migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("payments", "0024_disputes")]
 AFTER = [("payments", "0026_ledger_transaction_livemode")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def test_existing_transactions_are_live():
@@ -56,7 +49,7 @@ def test_existing_transactions_are_live():
         )
         assert accounts == {"processor_clearing", "customer_refunds"}
     finally:
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        latest()
     out = StringIO()
     call_command("check_ledger", "--side", "test", stdout=out)
     assert "test: clean" in out.getvalue()

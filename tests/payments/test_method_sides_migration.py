@@ -3,20 +3,13 @@ backwards to the schema before it, a customer's method, card set-up and bank
 mandate made there, then forwards again. Every existing row is live."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from ..migrating import latest, migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("payments", "0024_disputes")]
 AFTER = [("payments", "0025_payment_method_sides")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def test_existing_methods_set_ups_and_mandates_are_live():
@@ -63,4 +56,4 @@ def test_existing_methods_set_ups_and_mandates_are_live():
             row = new.get_model("payments", model).objects.get()
             assert row.livemode is True, model
     finally:
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        latest()

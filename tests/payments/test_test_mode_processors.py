@@ -9,7 +9,6 @@ from io import StringIO
 from zoneinfo import ZoneInfo
 
 import pytest
-import responses
 import time_machine
 from django.core.management import call_command
 from django.test import Client
@@ -20,7 +19,6 @@ from config import sides
 from installments.collection.engine import collect_due
 from installments.plans.models import Installment, PaymentPlan
 from installments.refunds.models import Refund
-from merchants.services import api_key_rotate
 from payments.gateway.processors import get_processor
 from payments.gateway.processors.sandbox.values import sandbox_banks
 from payments.gateway.services import sandbox_refunds_settle
@@ -31,9 +29,8 @@ from payments.payouts.services.payout_runs import payouts_run
 
 from ..checkout.conftest import open_session
 from ..checkout.hosted import add_card_on_page, register_on_page
-from ..conftest import MerchantWithKey, make_merchant_with_key
+from ..conftest import MerchantWithKey, make_merchant_with_key, with_test_key
 from ..factories import CustomerFactory
-from .paystack import BASE
 
 pytestmark = pytest.mark.django_db
 
@@ -42,26 +39,9 @@ AMOUNT = 1_000_000  # ₦10,000: a deposit of 300,000 kobo, three installments
 
 
 @pytest.fixture
-def paystack(settings):
-    """PROCESSOR=paystack, and a Paystack that answers nothing: any request
-    made to it fails, and is recorded in `calls`."""
-    settings.PROCESSOR = "paystack"
-    settings.PAYSTACK_BASE_URL = BASE
-    settings.PAYSTACK_SECRET_KEY = "sk_test_sides"
-    processor = get_processor()
-    real_sleep = processor._sleep
-    processor._sleep = lambda seconds: None
-    with responses.RequestsMock(assert_all_requests_are_fired=False) as fake:
-        yield fake
-    processor._sleep = real_sleep
-
-
-@pytest.fixture
 def test_key(db) -> MerchantWithKey:
     """An approved merchant's test key (it acts as the account's test side)."""
-    live = make_merchant_with_key()
-    _, plaintext = api_key_rotate(merchant=live.merchant, mode="test")
-    return MerchantWithKey(merchant=live.merchant, api_key=plaintext)
+    return with_test_key(make_merchant_with_key())
 
 
 def pay_on_page(browser, token, method_id):
