@@ -26,6 +26,7 @@ from merchants import services as merchant_services
 from payments.gateway.processors import get_processor
 
 from .month import Month
+from .people import Shopper, plan_open
 from .receiver import LocalReceiver
 
 
@@ -98,6 +99,7 @@ def seed(progress: Callable[[int, int], None]) -> Seeded:
                 month = Month(merchant, webhook_url=receiver.url)
                 month.play(progress)
             found = month.merchant
+            play_test_side(found)
         else:
             found = merchant()
         return Seeded(
@@ -113,6 +115,31 @@ def seed(progress: Callable[[int, int], None]) -> Seeded:
 
 
 TEST_KEY_NAME = "Try the API"
+# The test side's own story (docs/test-mode.md): what the printed test key
+# reads, apart from the live month.
+TEST_ORDERS = (
+    ("TEST-2001", "Test order: standing fan", 4_500_000, "monthly", 3),
+    ("TEST-2002", "Test order: blender", 2_400_000, "biweekly", 2),
+)
+
+
+def play_test_side(merchant) -> None:
+    """Two checkouts on the account's test side, by a customer with a test
+    card: the demo's test key lists them, the live month never."""
+    side = merchant_services.test_side_for(merchant)
+    shopper = Shopper("Tobi", "Tester", "+2348000000190").register()
+    card = shopper.add_card(livemode=False)
+    for order, title, amount, schedule, count in TEST_ORDERS:
+        plan_open(
+            side,
+            shopper,
+            card,
+            amount=amount,
+            title=title,
+            order=order,
+            schedule=schedule,
+            count=count,
+        )
 
 
 def _test_key_ensure(merchant) -> str | None:

@@ -50,10 +50,14 @@ class Shopper:
         )
         return self
 
-    def add_card(self, number: str = CARD_SUCCEEDS):
-        """The redirect flow: the card form of the sandbox, then verify."""
+    def add_card(self, number: str = CARD_SUCCEEDS, *, livemode: bool = True):
+        """The redirect flow: the card form of the sandbox, then verify; a test
+        card (for test checkouts, docs/test-mode.md) with `livemode=False`."""
         setup = card_setup_initialize(
-            customer=self.customer, callback_url=CALLBACK_URL, is_default=True
+            customer=self.customer,
+            callback_url=CALLBACK_URL,
+            is_default=True,
+            livemode=livemode,
         )
         # The sandbox's own card form (the demo runs only where the cards are
         # the sandbox's: `sandbox_in_use`).

@@ -121,7 +121,7 @@ def test_a_month_of_every_state_through_the_real_services():
     assert "Lost the password? `make demo-password`" in lines[-2]
     assert owner_of(merchant).check_password(password_in(output))
     # And a test key to try the API with (docs/test-mode.md): it opens the
-    # account's test side, empty of the live month.
+    # account's test side, its two test checkouts and none of the live month.
     key = key_shown_in(output)
     assert key.startswith("service_test_sk_")
     answer = APIClient().get(
@@ -130,7 +130,12 @@ def test_a_month_of_every_state_through_the_real_services():
     )
     assert answer.status_code == 200
     plans = APIClient().get("/api/v1/payment-plans", HTTP_AUTHORIZATION=f"Bearer {key}")
-    assert plans.json()["total"] == 0
+    assert plans.json()["total"] == 2
+    assert {plan["order_reference"] for plan in plans.json()["data"]} == {
+        "TEST-2001",
+        "TEST-2002",
+    }
+    assert {plan["livemode"] for plan in plans.json()["data"]} == {False}
 
 
 def test_a_second_run_adds_nothing():
