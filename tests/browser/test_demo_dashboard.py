@@ -77,7 +77,7 @@ def test_every_dashboard_page(
 ):
     size = SIZES[size_name]
     page.set_viewport_size(size)
-    merchant = Merchant.objects.get(email=DEMO_MERCHANT_EMAIL)
+    merchant = Merchant.objects.get(email=DEMO_MERCHANT_EMAIL, livemode=True)
     plans = {
         p.order_reference: p for p in PaymentPlan.objects.filter(merchant=merchant)
     }
