@@ -97,6 +97,20 @@ def test_a_test_key_acts_on_the_test_side_under_the_account_id(api, merchant_act
     assert response.status_code == 404
 
 
+def test_a_suspended_accounts_test_key_is_refused(api, merchant_active):
+    """Suspension stops the account's test side too: its test key's requests
+    are answered 403, as its live key's are."""
+    _, test_key = services.api_key_rotate(merchant=merchant_active, mode="test")
+    services.merchant_suspend(merchant=merchant_active)
+
+    response = api.get(
+        f"/api/v1/merchant/{merchant_active.public_id}/wallet", **bearer(test_key)
+    )
+
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "merchant_not_active"
+
+
 def test_a_test_key_works_while_the_account_is_pending(api):
     pending = MerchantFactory()
     _, test_key = services.api_key_rotate(merchant=pending, mode="test")
