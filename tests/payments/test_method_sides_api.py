@@ -4,7 +4,7 @@ sandbox, even beside Paystack, and the list shows one side at a time."""
 
 import pytest
 
-from payments.models import PaymentMethod
+from payments.models import LedgerLine, LedgerTransaction, PaymentMethod
 
 from ..checkout.conftest import add_card, register
 
@@ -59,3 +59,26 @@ def test_a_side_that_is_not_a_boolean_is_a_400():
     assert started.status_code == 400
     assert "livemode" in started.json()["errors"]
     assert not PaymentMethod.objects.exists()
+
+
+def test_a_test_cards_verification_charge_is_posted_on_the_test_side(committed):
+    """The 5,000 kobo verification charge of a test card, and its refund, move
+    the test side's accounts only: the live books never hold test money."""
+    shopper = register("tolu@mail.example.com")
+
+    with committed():
+        add_card(shopper, livemode=False)
+
+    posted = LedgerTransaction.objects.filter(
+        kind__in=("verification_charge", "verification_refund")
+    )
+    assert sorted(posted.values_list("kind", "livemode")) == [
+        ("verification_charge", False),
+        ("verification_refund", False),
+    ]
+    accounts = set(
+        LedgerLine.objects.filter(transaction__in=posted).values_list(
+            "account", flat=True
+        )
+    )
+    assert accounts and all(account.startswith("test:") for account in accounts)

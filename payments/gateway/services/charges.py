@@ -64,10 +64,12 @@ def charge_record(
     processor_id: str = "",
     paid_at=None,
     payment_method: "PaymentMethod | None" = None,
+    livemode: bool = True,
 ) -> ProcessorCharge:
     """Record a charge outcome once; recording the same reference again returns
     the stored row (a verify repeated after a lost response records nothing new).
-    A successful verification charge is posted to the ledger with its row."""
+    A successful verification charge is posted to the ledger with its row, on
+    `livemode`'s side: the card set-up's or mandate's (DESIGN section 21)."""
     with transaction.atomic(savepoint=False):
         charge, created = ProcessorCharge.objects.get_or_create(
             reference=reference,
@@ -97,6 +99,7 @@ def charge_record(
                 amount=charge.amount,
                 reference=charge.reference,
                 currency=charge.currency,
+                livemode=livemode,
             )
     return charge
 
@@ -108,6 +111,7 @@ def charge_record_result(
     customer: Customer,
     purpose: str,
     payment_method: "PaymentMethod | None" = None,
+    livemode: bool = True,
 ) -> ProcessorCharge:
     return charge_record(
         reference=result.reference,
@@ -122,6 +126,7 @@ def charge_record_result(
         processor_id=result.processor_id,
         paid_at=result.paid_at,
         payment_method=payment_method,
+        livemode=livemode,
     )
 
 

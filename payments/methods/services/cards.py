@@ -120,6 +120,7 @@ def card_setup_verify(
             customer=customer,
             purpose=PURPOSE,
             payment_method=method,
+            livemode=setup.livemode,
         )
         setup.payment_method = method
         setup.transition_to(
@@ -157,6 +158,7 @@ def _fail(setup: CardSetup, result: TransactionResult, message: str) -> None:
             processor=setup.processor,
             customer=setup.customer,
             purpose=PURPOSE,
+            livemode=setup.livemode,
         )
         if charge.status == ProcessorCharge.Status.SUCCESS:
             verification_refund_schedule(charge)

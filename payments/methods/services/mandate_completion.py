@@ -110,6 +110,7 @@ def _verification_charge_taken(
     charge = charge_record(
         reference=mandate.reference,
         processor=mandate.processor,
+        livemode=mandate.livemode,
         customer=customer,
         purpose=PURPOSE,
         amount=step.amount or mandate.amount,

@@ -338,6 +338,7 @@ def _close(mandate: BankMandate, message: str, step: ChargeStep | None) -> None:
             charge_record(
                 reference=mandate.reference,
                 processor=mandate.processor,
+                livemode=mandate.livemode,
                 customer=mandate.customer,
                 purpose=PURPOSE,
                 amount=mandate.amount,
